@@ -1,0 +1,4 @@
+import { createMetaHandler } from '../../lib/http/meta.js';
+import { OPERATIONS } from '../../lib/operations/registry.js';
+
+export const handler = createMetaHandler(OPERATIONS);

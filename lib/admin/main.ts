@@ -1,0 +1,183 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { settings } from '../config.js';
+import { issueToken } from '../auth/issue.js';
+import { IssuanceError } from '../auth/issuance.js';
+import { isPermission, permissionsOf, type CredentialType } from '../auth/permissions.js';
+import { writeAudit } from '../store/audit.js';
+import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeAccess, setUserStatus, type AccessScope } from '../store/identity.js';
+import { keys } from '../store/keys.js';
+import { getOne } from '../store/read.js';
+import { ensureTable } from '../store/schema.js';
+import { startDynamoDbLocal, type Emulator } from '../local/emulators.js';
+import { localTokenSecret, readRuntimeInfo, useLocalServices } from '../local/environment.js';
+
+/**
+ * The operator CLI: the stand-in for the web interface's user, access and token administration.
+ * JSON on stdout; a one-line error on stderr and exit code 2 on bad input.
+ */
+class UsageError extends Error {}
+
+const USAGE = `usage:
+  admin user create --email E --name N [--super-user]
+  admin user disable --user ID | admin user delete --user ID
+  admin access grant --user ID (--installation | --organisation ID | --project ID) --permissions p1,p2
+  admin access revoke --user ID (--installation | --organisation ID | --project ID)
+  admin token issue --user ID --type administration|organisation|project [--organisation ID | --project ID]
+        --abilities p1,p2 --read-only true|false [--expires-at ISO8601] [--name N]
+  admin token revoke --id ID`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  name: { type: 'string' },
+  'super-user': { type: 'boolean' },
+  user: { type: 'string' },
+  installation: { type: 'boolean' },
+  organisation: { type: 'string' },
+  project: { type: 'string' },
+  permissions: { type: 'string' },
+  type: { type: 'string' },
+  abilities: { type: 'string' },
+  'read-only': { type: 'string' },
+  'expires-at': { type: 'string' },
+  id: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function required(values: Values, name: keyof Values): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+const list = (csv: string) => csv.split(',').map((s) => s.trim()).filter(Boolean);
+
+function scopeOf(values: Values): AccessScope {
+  const chosen = [values.installation ? 'i' : '', values.organisation ? 'o' : '', values.project ? 'p' : ''].filter(Boolean);
+  if (chosen.length !== 1) throw new UsageError('give exactly one of --installation, --organisation ID, --project ID');
+  if (values.installation) return { kind: 'installation' };
+  return values.organisation ? { kind: 'organisation', id: values.organisation } : { kind: 'project', id: values.project! };
+}
+
+const SCOPE_TYPE: Record<AccessScope['kind'], CredentialType> = { installation: 'administration', organisation: 'organisation', project: 'project' };
+
+async function run(command: string, values: Values, now: Date): Promise<unknown> {
+  switch (command) {
+    case 'user create': {
+      const email = required(values, 'email');
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an email address');
+      const user = await createUser({ email, name: required(values, 'name'), superUser: values['super-user'] === true }, now);
+      return { id: user.id };
+    }
+    case 'user disable':
+    case 'user delete': {
+      const status = command === 'user disable' ? 'disabled' : 'deleted';
+      const id = required(values, 'user');
+      if (!(await setUserStatus(id, status))) throw new UsageError(`no user ${id}`);
+      return { id, status };
+    }
+    case 'access grant': {
+      const userId = required(values, 'user');
+      const scope = scopeOf(values);
+      const permissions = list(required(values, 'permissions'));
+      const allowed = permissionsOf(SCOPE_TYPE[scope.kind]);
+      const wrong = permissions.filter((p) => !isPermission(p) || !allowed.includes(p));
+      if (wrong.length) throw new UsageError(`not ${scope.kind} permissions: ${wrong.join(', ')}`);
+      if (!(await getUser(userId))) throw new UsageError(`no user ${userId}`);
+      if (scope.kind !== 'installation') {
+        const target = scope.kind === 'organisation' ? keys.organisation(scope.id) : keys.project(scope.id);
+        if (!(await getOne(target))) throw new UsageError(`no ${scope.kind} ${scope.id}`);
+      }
+      await grantAccess(userId, scope, permissions as never, now);
+      return { user_id: userId, scope: scope.kind, ...(scope.kind !== 'installation' ? { id: scope.id } : {}), permissions };
+    }
+    case 'access revoke': {
+      const userId = required(values, 'user');
+      const scope = scopeOf(values);
+      return { user_id: userId, scope: scope.kind, revoked: await revokeAccess(userId, scope) };
+    }
+    case 'token issue': {
+      const readOnly = required(values, 'read-only');
+      if (readOnly !== 'true' && readOnly !== 'false') throw new UsageError('--read-only must be true or false');
+      const userId = required(values, 'user');
+      const issued = await issueToken(
+        userId,
+        {
+          token_type: required(values, 'type'),
+          organisation_id: values.organisation,
+          project_id: values.project,
+          name: values.name ?? `CLI token ${now.toISOString()}`,
+          abilities: list(required(values, 'abilities')),
+          read_only: readOnly === 'true',
+          expires_at: values['expires-at'],
+        },
+        now,
+      );
+      await writeAudit({ kind: 'TOKEN_ISSUED', request_id: `cli-${issued.id}`, method: 'CLI', route: 'admin token issue', status: 0, actor_id: userId, token_id: issued.id }, now);
+      return { id: issued.id, token: issued.token, expires_at: issued.expires_at };
+    }
+    case 'token revoke': {
+      const id = required(values, 'id');
+      const removed = await deleteToken(id);
+      if (!removed) throw new UsageError(`no token ${id}`);
+      await writeAudit({ kind: 'TOKEN_REVOKED', request_id: `cli-${id}`, method: 'CLI', route: 'admin token revoke', status: 0, actor_id: 'operator', token_id: id, details: { owner_id: removed.user_id } }, now);
+      return { id, revoked: true };
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+  }
+}
+
+/** The table of a running `npm start` when there is one; otherwise a private DynamoDB Local on the same data. */
+async function connect(): Promise<Emulator | undefined> {
+  const dataDir = resolve(settings().DATA_DIR);
+  if (process.env.DYNAMODB_ENDPOINT) {
+    useLocalServices({ dynamodb: process.env.DYNAMODB_ENDPOINT, secret: process.env.TOKEN_HASH_SECRET ?? localTokenSecret(dataDir) });
+    return undefined;
+  }
+  const running = readRuntimeInfo(dataDir);
+  if (running) {
+    useLocalServices({ dynamodb: running.dynamodb, secret: localTokenSecret(dataDir) });
+    return undefined;
+  }
+  const own = await startDynamoDbLocal({ dataDir: resolve(dataDir, 'dynamodb') });
+  useLocalServices({ dynamodb: own.endpoint, secret: localTokenSecret(dataDir) });
+  await ensureTable();
+  return own;
+}
+
+async function main(): Promise<number> {
+  // Node 20 is supported locally (DESIGN); Lambda runs Node 22, so the SDK's notice is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  let parsed;
+  try {
+    parsed = parseArgs({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    console.log(USAGE);
+    return parsed.values.help ? 0 : 2;
+  }
+  const command = parsed.positionals.slice(0, 2).join(' ');
+  let own: Emulator | undefined;
+  try {
+    own = await connect();
+    console.log(JSON.stringify(await run(command, parsed.values, new Date())));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof IssuanceError || error instanceof EmailTakenError) {
+      console.error(error.message.split('\n')[0]);
+      return 2;
+    }
+    console.error(`admin: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await own?.stop();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,65 @@
+import { ulid } from 'ulid';
+import { settings } from '../config.js';
+import { getUser, livePermissions, putToken, type AccessScope } from '../store/identity.js';
+import { keys } from '../store/keys.js';
+import { getOne } from '../store/read.js';
+import { IssuanceError, issuerShortfall, validateIssuance, type IssuanceRequest } from './issuance.js';
+import { hashToken, mintToken } from './tokens.js';
+import { tokenHashSecret } from './secret.js';
+
+export interface IssuedToken {
+  id: string;
+  token: string;
+  expires_at: string;
+}
+
+/**
+ * Issues a personal access token to an active user, as the web interface would behind its
+ * session gates: the form is validated, the binding must exist, and the user must hold live
+ * access and every selected permission. The secret is returned once and stored only as a hash.
+ */
+export async function issueToken(userId: string, request: IssuanceRequest, now: Date): Promise<IssuedToken> {
+  const s = settings();
+  const valid = validateIssuance(request, now, {
+    projectReadOnlyDays: s.TOKEN_PROJECT_READ_ONLY_MAX_DAYS,
+    projectMutationDays: s.TOKEN_PROJECT_MUTATION_MAX_DAYS,
+    organisationDays: s.TOKEN_ORGANISATION_MAX_DAYS,
+    administrationDays: s.TOKEN_ADMINISTRATION_MAX_DAYS,
+  });
+  const user = await getUser(userId);
+  if (!user || user.status !== 'active') throw new IssuanceError('inactive_user', 'tokens are issued only to active users');
+
+  let organisationId = valid.organisationId;
+  let scope: AccessScope = { kind: 'installation' };
+  if (valid.type === 'organisation') {
+    if (!(await getOne(keys.organisation(valid.organisationId!)))) throw new IssuanceError('malformed_binding', 'the organisation does not exist');
+    scope = { kind: 'organisation', id: valid.organisationId! };
+  }
+  if (valid.type === 'project') {
+    const project = await getOne(keys.project(valid.projectId!));
+    if (!project) throw new IssuanceError('malformed_binding', 'the project does not exist');
+    organisationId = String(project.organisation_id);
+    scope = { kind: 'project', id: valid.projectId! };
+  }
+  const live = await livePermissions(userId, scope);
+  if (!live && valid.type !== 'administration') throw new IssuanceError('no_access', `the user has no access to this ${valid.type}`);
+  const missing = issuerShortfall(valid, live ?? new Set());
+  if (missing.length) throw new IssuanceError('issuer_lacks_permission', `the user does not hold ${missing.join(', ')}`);
+
+  const id = ulid(now.getTime());
+  const token = mintToken({ tokenId: id, userId, organisationId, projectId: valid.projectId });
+  await putToken({
+    id,
+    user_id: userId,
+    type: valid.type,
+    ...(organisationId ? { organisation_id: organisationId } : {}),
+    ...(valid.projectId ? { project_id: valid.projectId } : {}),
+    name: valid.name,
+    abilities: valid.abilities,
+    read_only: valid.readOnly,
+    expires_at: valid.expiresAt.toISOString(),
+    created_at: now.toISOString(),
+    secret_hash: hashToken(token, await tokenHashSecret()),
+  });
+  return { id, token, expires_at: valid.expiresAt.toISOString() };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the product reads from its environment, with its default. README's configuration
+ * table is checked against this list by a test, so a setting cannot be added without documenting it.
+ */
+const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const SETTINGS = {
+  API_INGRESS_RATE_LIMIT_PER_MINUTE: { schema: positive(600), doc: 'Requests per minute per client IP, before authentication.' },
+  API_READ_RATE_LIMIT_PER_MINUTE: { schema: positive(120), doc: 'Reads per minute per credential.' },
+  API_ACTOR_READ_RATE_LIMIT_PER_MINUTE: { schema: positive(240), doc: 'Reads per minute per actor (user).' },
+  API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE: { schema: positive(1200), doc: 'Reads per minute per organisation.' },
+  API_MUTATION_RATE_LIMIT_PER_MINUTE: { schema: positive(30), doc: 'Mutations per minute per credential.' },
+  API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE: { schema: positive(60), doc: 'Mutations per minute per actor (user).' },
+  API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE: { schema: positive(300), doc: 'Mutations per minute per organisation.' },
+  TOKEN_PROJECT_READ_ONLY_MAX_DAYS: { schema: positive(90), doc: 'Maximum lifetime of a read-only project credential.' },
+  TOKEN_PROJECT_MUTATION_MAX_DAYS: { schema: positive(30), doc: 'Maximum lifetime of a mutation-enabled project credential.' },
+  TOKEN_ORGANISATION_MAX_DAYS: { schema: positive(30), doc: 'Maximum lifetime of an organisation credential.' },
+  TOKEN_ADMINISTRATION_MAX_DAYS: { schema: positive(30), doc: 'Maximum lifetime of an Administration credential.' },
+  ORGANISATION_LICENCE_LIMIT: { schema: positive(100), doc: 'Maximum number of organisations the installation may hold.' },
+  TABLE_NAME: { schema: z.string().min(1).default('assessment-operations'), doc: 'The single DynamoDB table.' },
+  BUCKET_NAME: { schema: z.string().min(1).default('assessment-operations-files'), doc: 'The S3 bucket for files.' },
+  TOKEN_HASH_SECRET: {
+    schema: z.string().min(32).optional(),
+    doc: 'Server secret keying the token hashes (HMAC-SHA-256). Locally generated once into DATA_DIR; on AWS read from Secrets Manager via TOKEN_HASH_SECRET_ARN.',
+  },
+  TOKEN_HASH_SECRET_ARN: { schema: z.string().optional(), doc: 'Secrets Manager ARN of the token-hash secret (AWS only).' },
+  DYNAMODB_ENDPOINT: { schema: z.string().url().optional(), doc: 'DynamoDB endpoint override (set by the local runtime).' },
+  S3_ENDPOINT: { schema: z.string().url().optional(), doc: 'S3 endpoint override (set by the local runtime).' },
+  SQS_ENDPOINT: { schema: z.string().url().optional(), doc: 'SQS endpoint override (set by the local runtime).' },
+  AWS_REGION: { schema: z.string().default('ap-southeast-2'), doc: 'AWS region.' },
+  PORT: { schema: positive(3000), doc: 'Local runtime: HTTP port.' },
+  DATA_DIR: { schema: z.string().default('.data'), doc: 'Local runtime and operator CLI: where DynamoDB Local and the S3 emulator keep their data.' },
+  LOG_LEVEL: { schema: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'), doc: 'Structured log level (Powertools logger).' },
+} as const;
+
+type Settings = { [K in keyof typeof SETTINGS]: z.output<(typeof SETTINGS)[K]['schema']> };
+
+let cached: Settings | undefined;
+
+export function settings(): Settings {
+  if (!cached) cached = readSettings(process.env);
+  return cached;
+}
+
+export function readSettings(env: Record<string, string | undefined>): Settings {
+  const out: Record<string, unknown> = {};
+  for (const [name, { schema }] of Object.entries(SETTINGS)) {
+    const raw = env[name];
+    const parsed = schema.safeParse(raw === '' ? undefined : raw);
+    if (!parsed.success) throw new Error(`Setting ${name} is invalid: ${parsed.error.issues[0]?.message ?? 'bad value'}`);
+    out[name] = parsed.data;
+  }
+  return out as Settings;
+}
+
+/** Tests and the local runtime change the environment after import; they call this to re-read it. */
+export function resetSettings(): void {
+  cached = undefined;
+}

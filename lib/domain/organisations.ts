@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/** Organisation identity rules (seed, Resources: name and timezone on create; allowlisted edits). */
+
+/** An IANA time zone name, returned in its canonical spelling. */
+export function canonicalTimezone(value: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
+
+/** A URL-safe slug from a display name; always matches SLUG_PATTERN. */
+export function slugify(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+    .replace(/-+$/g, '');
+  return base.length >= 3 ? base : `org-${base || 'x'}`.replace(/-+$/g, '').padEnd(3, '0');
+}
+
+const Name = z.string().trim().min(1, 'must not be blank').max(200);
+const Timezone = z
+  .string()
+  .transform((v, ctx) => {
+    const tz = canonicalTimezone(v);
+    if (!tz) ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Australia/Sydney' });
+    return tz ?? v;
+  })
+  .meta({ description: 'IANA time zone name.', examples: ['Australia/Sydney'] });
+
+export const Organisation = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    timezone: z.string(),
+    contact_name: z.string().nullable(),
+    contact_email: z.string().nullable(),
+    contact_phone: z.string().nullable(),
+    notes: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Organisation' });
+export type Organisation = z.infer<typeof Organisation>;
+
+export const CreateOrganisation = z.strictObject({ name: Name, timezone: Timezone }).meta({ id: 'CreateOrganisation' });
+
+export const UpdateOrganisation = z
+  .strictObject({
+    name: Name,
+    slug: z.string().regex(SLUG_PATTERN, 'must be 3 to 63 lower-case letters, digits or hyphens, not starting or ending with a hyphen'),
+    timezone: Timezone,
+    contact_name: z.string().trim().min(1).max(200).nullable(),
+    contact_email: z.email().max(254).nullable(),
+    contact_phone: z.string().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
+    notes: z.string().max(5000).nullable(),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'name at least one property to change' })
+  .meta({ id: 'UpdateOrganisation', description: 'JSON merge patch (RFC 7396): omitted properties are kept; null clears a nullable property.' });
+export type UpdateOrganisation = z.infer<typeof UpdateOrganisation>;
+
+export function applyOrganisationPatch(current: Organisation, patch: UpdateOrganisation, now: Date): Organisation {
+  return { ...current, ...patch, updated_at: now.toISOString() };
+}

@@ -1,0 +1,39 @@
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { settings } from '../config.js';
+
+let client: S3Client | undefined;
+
+/**
+ * The S3 client. Checksums only when required: s3rver stores aws-chunked framing into streamed
+ * objects otherwise (STACK-NOTES), and path style because s3rver has no virtual hosts.
+ */
+export function s3(): S3Client {
+  const { S3_ENDPOINT, AWS_REGION } = settings();
+  client ??= new S3Client({
+    region: AWS_REGION,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(S3_ENDPOINT
+      ? { endpoint: S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+      : {}),
+  });
+  return client;
+}
+
+export function resetS3Client(): void {
+  client?.destroy();
+  client = undefined;
+}
+
+export function bucketName(): string {
+  return settings().BUCKET_NAME;
+}
+
+/** Creates the bucket when missing (local runtime and tests; on AWS the data stack owns it). */
+export async function ensureBucket(): Promise<void> {
+  try {
+    await s3().send(new HeadBucketCommand({ Bucket: bucketName() }));
+  } catch {
+    await s3().send(new CreateBucketCommand({ Bucket: bucketName() }));
+  }
+}

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Strong ETags (RFC 9110 8.8.3): the stored version plus a digest of what identifies the
+ * representation, including the caller's view (which fields redaction leaves), so that two
+ * representations that differ never share an ETag, and an ETag from another view never validates.
+ */
+export function etagFor(kind: string, id: string, version: number, view = ''): string {
+  return `"${version}-${digest(kind, id, version, view)}"`;
+}
+
+function digest(kind: string, id: string, version: number, view: string): string {
+  return createHash('sha256').update(`${kind}\n${id}\n${version}\n${view}`).digest('hex').slice(0, 20);
+}
+
+/** The version an If-Match names, when it is this resource's ETag for this view; else undefined. */
+export function versionFromIfMatch(ifMatch: string, kind: string, id: string, view = ''): number | undefined {
+  const m = /^"(\d{1,15})-([0-9a-f]{20})"$/.exec(ifMatch.trim());
+  if (!m) return undefined;
+  const version = Number(m[1]);
+  return digest(kind, id, version, view) === m[2] ? version : undefined;
+}

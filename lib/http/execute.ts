@@ -1,0 +1,99 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { OperationContext, OperationResult } from '../operations/operation.js';
+import { auditWrite } from '../store/audit.js';
+import { keys, type Key } from '../store/keys.js';
+import { getOne, keyString } from '../store/read.js';
+import { matchReceipt, receiptWrite, ReceiptRaceError, type StoredResponse } from '../store/receipts.js';
+import { commit } from '../store/transact.js';
+import { header } from './event.js';
+import { receiptConflict } from './middlewares/receipt.js';
+import { matched, type PipelineRequest } from './state.js';
+
+/** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
+export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
+  const op = matched(request);
+  const { state, event } = request;
+  const caller = state.caller!;
+  if (state.replay) return replay(request, state.replay);
+
+  const ctx: OperationContext = {
+    requestId: state.requestId,
+    now: state.startedAt,
+    caller,
+    prefetched: (k: Key) => state.items?.get(keyString(k)),
+    ifMatch: header(event, 'if-match'),
+    page: state.page,
+  };
+  const input = state.input as { params: unknown; query: unknown; body: unknown };
+  const result: OperationResult<unknown> = await op.handle(ctx, input as never);
+  const status = result.status ?? op.success;
+  // The declared schema is the contract: it fixes the member order and drops anything internal.
+  result.data = op.response.parse(result.data);
+
+  if (op.mode === 'mutation') {
+    const nowSeconds = Math.floor(state.startedAt.getTime() / 1000);
+    const stored: StoredResponse = { status, data: result.data, etag: result.etag, location: result.location };
+    const writes = [
+      ...(result.writes ?? []),
+      auditWrite(
+        {
+          kind: op.auditKind ?? auditKindOf(op.id),
+          request_id: state.requestId,
+          operation_id: op.id,
+          method: event.httpMethod,
+          route: `/api/v1${op.path}`,
+          status,
+          actor_id: caller.userId,
+          token_id: caller.tokenId,
+          credential_type: caller.type,
+          ...(caller.organisationId ? { organisation_id: caller.organisationId } : {}),
+          target: result.auditTarget ?? (input.params as Record<string, string>),
+          source_ip: state.ip,
+        },
+        state.startedAt,
+      ),
+    ];
+    if (state.receipt) writes.push(receiptWrite(state.receipt.scope, state.receipt.keyDigest, stored, nowSeconds));
+    try {
+      await commit(writes);
+    } catch (error) {
+      if (!(error instanceof ReceiptRaceError) || !state.receipt) throw error;
+      // Another request with the same key won the race: answer as its replay, or as a conflict.
+      const winner = await getOne(keys.receipt(caller.userId, state.receipt.keyDigest));
+      const match = matchReceipt(winner, state.receipt.scope, nowSeconds);
+      if (match.kind !== 'replay') throw receiptConflict();
+      return replay(request, match.response);
+    }
+  }
+  return respond(request, { status, data: result.data, etag: result.etag, location: result.location, total: result.total, replayed: false });
+}
+
+function replay(request: PipelineRequest, stored: StoredResponse): APIGatewayProxyResult {
+  const op = matched(request);
+  const data = op.redact ? op.redact(stored.data as never, request.state.caller!) : stored.data;
+  return respond(request, { status: stored.status, data, etag: stored.etag, location: stored.location, replayed: true });
+}
+
+interface Answer {
+  status: number;
+  data: unknown;
+  etag?: string;
+  location?: string;
+  total?: number;
+  replayed: boolean;
+}
+
+function respond(request: PipelineRequest, a: Answer): APIGatewayProxyResult {
+  const op = matched(request);
+  const { state } = request;
+  const meta: Record<string, unknown> = { request_id: state.requestId };
+  if (op.paginated) Object.assign(meta, { total: a.total ?? 0, current_page: state.page.number, page_size: state.page.size });
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  if (a.etag) headers.ETag = a.etag;
+  if (a.location) headers.Location = a.location;
+  if (op.idempotencyKey) headers['Idempotency-Replayed'] = String(a.replayed);
+  return { statusCode: a.status, headers, body: JSON.stringify({ data: a.data, meta }) };
+}
+
+/** createOrganisation -> CREATE_ORGANISATION */
+export const auditKindOf = (operationId: string) => operationId.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();

@@ -1,0 +1,53 @@
+import { bearerToken, parseToken, type TokenClaims } from '../../auth/tokens.js';
+import { keys, type Key } from '../../store/keys.js';
+import { getMany } from '../../store/read.js';
+import { countHit } from '../../store/rate-limits.js';
+import { idempotencyDigest } from '../../store/receipts.js';
+import { budgetsFor } from '../budgets.js';
+import { header } from '../event.js';
+import { matched, type Middleware } from '../state.js';
+
+/** The access record a credential's claims point at: installation, organisation or project. */
+export function claimedAccessKey(claims: TokenClaims): Key {
+  if (claims.projectId) return keys.projectAccess(claims.userId, claims.projectId);
+  if (claims.organisationId) return keys.organisationAccess(claims.userId, claims.organisationId);
+  return keys.installationAccess(claims.userId);
+}
+
+export const validIdempotencyKey = (key: string | undefined): key is string => key !== undefined && key.length >= 1 && key.length <= 255;
+
+/**
+ * Steps 2 to 6 need the token, the actor, the actor's live access, the receipt and the resource:
+ * all are read here in one BatchGetItem, with the rate-limit counters updated in parallel, so that
+ * a single-resource read costs one sequential round trip. Nothing read here is trusted until the
+ * authentication step has verified the token's keyed hash.
+ */
+export function load(): Middleware {
+  return {
+    before: async (request) => {
+      const op = matched(request);
+      const state = request.state;
+      state.token = bearerToken(header(request.event, 'authorization'));
+      const claims = state.token ? parseToken(state.token) : undefined;
+      state.claims = claims;
+
+      const wanted: Key[] = [];
+      if (claims) {
+        wanted.push(keys.token(claims.tokenId), keys.user(claims.userId), claimedAccessKey(claims));
+        const params = op.params.safeParse(state.rawParams ?? {});
+        if (params.success && op.prefetch) wanted.push(...op.prefetch(params.data, claims));
+        const idempotencyKey = header(request.event, 'idempotency-key');
+        if (op.idempotencyKey && validIdempotencyKey(idempotencyKey)) {
+          wanted.push(keys.receipt(claims.userId, idempotencyDigest(idempotencyKey)));
+        }
+      }
+      const subjects = budgetsFor(op.mode, state.ip, claims);
+      const [items, ...counts] = await Promise.all([
+        wanted.length ? getMany(wanted) : Promise.resolve(new Map()),
+        ...subjects.map((s) => countHit(s.budget, s.subject, state.startedAt)),
+      ]);
+      state.items = items;
+      state.budgets = subjects.map((s, i) => ({ budget: s.budget, limit: s.limit, ...counts[i]! }));
+    },
+  };
+}

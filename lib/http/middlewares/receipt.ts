@@ -1,0 +1,38 @@
+import { keys } from '../../store/keys.js';
+import { keyString } from '../../store/read.js';
+import { canonicalHash, idempotencyDigest, matchReceipt, type ReceiptScope } from '../../store/receipts.js';
+import { conflict } from '../errors.js';
+import { header } from '../event.js';
+import { matched, type Middleware } from '../state.js';
+
+export const receiptConflict = () =>
+  conflict('idempotency_key_reused', 'This Idempotency-Key was used with another credential, operation, target or payload.');
+
+/**
+ * Step 9: a receipt read in the authentication round trip either replays (same credential,
+ * operation, target and canonical payload) or conflicts. Receipts are scoped to the actor, so a
+ * key never collides with another user's.
+ */
+export function receipt(): Middleware {
+  return {
+    before: (request) => {
+      const op = matched(request);
+      if (!op.idempotencyKey) return;
+      const { state } = request;
+      const caller = state.caller!;
+      const keyDigest = idempotencyDigest(header(request.event, 'idempotency-key')!);
+      const params = (state.input?.params ?? {}) as Record<string, string>;
+      const scope: ReceiptScope = {
+        userId: caller.userId,
+        tokenId: caller.tokenId,
+        operationId: op.id,
+        target: [op.id, ...Object.keys(params).sort().map((k) => `${k}=${params[k]}`)].join('|'),
+        payloadHash: canonicalHash(state.input?.body ?? null),
+      };
+      state.receipt = { scope, keyDigest };
+      const match = matchReceipt(state.items?.get(keyString(keys.receipt(caller.userId, keyDigest))), scope, Math.floor(state.startedAt.getTime() / 1000));
+      if (match.kind === 'conflict') throw receiptConflict();
+      if (match.kind === 'replay') state.replay = match.response;
+    },
+  };
+}

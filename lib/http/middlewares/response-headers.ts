@@ -1,0 +1,33 @@
+import { ulid } from 'ulid';
+import { sourceIp } from '../event.js';
+import type { Middleware, PipelineRequest } from '../state.js';
+
+/**
+ * Step 1: the request id, assigned before authentication so that every response and audit event
+ * can be correlated (seed, Events part 2), and the headers every response carries.
+ */
+export function responseHeaders(): Middleware {
+  const finish = (request: PipelineRequest) => {
+    const response = request.response;
+    if (!response) return;
+    response.headers = {
+      ...response.headers,
+      ...request.state.responseHeaders,
+      'X-Request-ID': request.state.requestId,
+      'X-Content-Type-Options': 'nosniff',
+    };
+  };
+  return {
+    before: (request) => {
+      request.state = {
+        requestId: ulid(),
+        startedAt: new Date(),
+        ip: sourceIp(request.event),
+        page: { number: 1, size: 50 },
+        responseHeaders: {},
+      };
+    },
+    after: finish,
+    onError: finish,
+  };
+}

@@ -1,0 +1,47 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Request } from '@middy/core';
+import type { TokenClaims } from '../auth/tokens.js';
+import type { AnyOperation, Caller, Page } from '../operations/operation.js';
+import type { Item } from '../store/read.js';
+import type { ReceiptScope, StoredResponse } from '../store/receipts.js';
+
+export interface BudgetCount {
+  budget: string;
+  limit: number;
+  count: number;
+  resetSeconds: number;
+}
+
+/** What each pipeline step leaves for the next ones. */
+export interface PipelineState {
+  requestId: string;
+  startedAt: Date;
+  ip: string;
+  operation?: AnyOperation;
+  rawParams?: Record<string, string>;
+  token?: string;
+  claims?: TokenClaims;
+  items?: Map<string, Item>;
+  budgets?: BudgetCount[];
+  caller?: Caller;
+  input?: { params: unknown; query: unknown; body: unknown };
+  page: Page;
+  receipt?: { scope: ReceiptScope; keyDigest: string };
+  replay?: StoredResponse;
+  responseHeaders: Record<string, string>;
+}
+
+export type PipelineRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> & { state: PipelineState };
+
+export interface Middleware {
+  before?: (request: PipelineRequest) => Promise<void> | void;
+  after?: (request: PipelineRequest) => Promise<void> | void;
+  onError?: (request: PipelineRequest) => Promise<void> | void;
+}
+
+/** The operation matched by the router step; every later step may rely on it. */
+export function matched(request: PipelineRequest): AnyOperation {
+  const op = request.state.operation;
+  if (!op) throw new Error('pipeline step ran before routing');
+  return op;
+}

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ulid } from 'ulid';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { issueToken } from '../auth/issue.js';
+import { CATALOGUE, permissionsOf } from '../auth/permissions.js';
+import { ddb, tableName } from '../store/client.js';
+import { conditionFields, itemAbsent } from '../store/conditions.js';
+import { createUser, grantAccess } from '../store/identity.js';
+import { keys } from '../store/keys.js';
+import { getOne } from '../store/read.js';
+import { commit } from '../store/transact.js';
+import { createOrganisationWrites, type StoredOrganisation } from '../store/organisations.js';
+import { forbidden } from '../http/errors.js';
+
+/** DATA_DIR/demo-credentials.json: the demo secrets live here, never in a log. */
+export interface DemoCredentials {
+  user_id: string;
+  organisation_id: string;
+  administration_token: string;
+  organisation_token: string;
+  expires_at: string;
+}
+
+const DEMO_MARKER = keys.installationMarker('DEMO');
+
+/**
+ * The demo installation of a first start: an operator with installation permissions and access to
+ * a demo organisation, an Administration token and an organisation token. Tokens are reissued
+ * when the stored ones have expired.
+ */
+export async function ensureDemo(dataDir: string, now: Date): Promise<{ created: boolean; path: string }> {
+  const path = join(dataDir, 'demo-credentials.json');
+  const marker = await getOne(DEMO_MARKER);
+  if (marker && existsSync(path)) {
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as DemoCredentials;
+    if (Date.parse(stored.expires_at) > now.getTime()) return { created: false, path };
+    writeFileSync(path, JSON.stringify(await issueDemoTokens(stored.user_id, stored.organisation_id, now), null, 2), { mode: 0o600 });
+    return { created: false, path };
+  }
+  const userId = marker ? String(marker.user_id) : (await createUser({ email: `operator+${ulid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
+  const organisationId = marker ? String(marker.organisation_id) : await createDemoOrganisation(userId, now);
+  if (!marker) {
+    await grantAccess(userId, { kind: 'installation' }, permissionsOf('administration'), now);
+    await grantAccess(userId, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), now);
+    await ddb().send(
+      new PutCommand({ TableName: tableName(), Item: { ...DEMO_MARKER, user_id: userId, organisation_id: organisationId }, ...conditionFields(itemAbsent()) }),
+    );
+  }
+  writeFileSync(path, JSON.stringify(await issueDemoTokens(userId, organisationId, now), null, 2), { mode: 0o600 });
+  return { created: true, path };
+}
+
+async function createDemoOrganisation(userId: string, now: Date): Promise<string> {
+  const id = ulid(now.getTime());
+  const org: StoredOrganisation = {
+    id,
+    name: 'Demo Organisation',
+    slug: `demo-${id.slice(-8).toLowerCase()}`,
+    timezone: 'Australia/Sydney',
+    contact_name: null,
+    contact_email: null,
+    contact_phone: null,
+    notes: 'Created by the local runtime on first start.',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    version: 1,
+    created_by: userId,
+  };
+  const refused = () => forbidden('licence_limit_reached', 'no licence left for the demo organisation');
+  await commit(createOrganisationWrites(org, Number.MAX_SAFE_INTEGER, refused, refused));
+  return id;
+}
+
+async function issueDemoTokens(userId: string, organisationId: string, now: Date): Promise<DemoCredentials> {
+  const admin = await issueToken(userId, {
+    token_type: 'administration',
+    name: 'Demo Administration token',
+    abilities: Object.keys(CATALOGUE.administration),
+    read_only: false,
+  }, now);
+  const org = await issueToken(userId, {
+    token_type: 'organisation',
+    organisation_id: organisationId,
+    name: 'Demo organisation token',
+    abilities: permissionsOf('organisation'),
+    read_only: false,
+  }, now);
+  return {
+    user_id: userId,
+    organisation_id: organisationId,
+    administration_token: admin.token,
+    organisation_token: org.token,
+    expires_at: [admin.expires_at, org.expires_at].sort()[0]!,
+  };
+}

@@ -1,0 +1,131 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+/**
+ * The embedded emulators of the local runtime: AWS's DynamoDB Local (the jar shipped in the npm
+ * package amplify-dynamodb-simulator, run with the machine's Java), s3rver and local-aws-sqs.
+ */
+export interface Emulator {
+  endpoint: string;
+  stop: () => Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', rej);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => res(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Java 17+ on the PATH, or a one-line explanation of what is missing. */
+export function javaProblem(): string | undefined {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (out.error || out.status !== 0) {
+    return 'Java 17 or newer is required to run DynamoDB Local, and no `java` was found on the PATH (Debian: apt-get install openjdk-17-jre-headless).';
+  }
+  const m = /version "(\d+)/.exec(out.stderr + out.stdout);
+  const major = m ? Number(m[1]) : 0;
+  return major >= 17 ? undefined : `Java 17 or newer is required to run DynamoDB Local; found Java ${major || 'of unknown version'}.`;
+}
+
+const children = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** A JVM child outlives a parent that exits abruptly unless it is killed explicitly. */
+function killChildrenOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+}
+
+export async function startDynamoDbLocal(options: { dataDir?: string; port?: number }): Promise<Emulator> {
+  const problem = javaProblem();
+  if (problem) throw new Error(problem);
+  const require = createRequire(import.meta.url);
+  const emulatorDir = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const port = options.port ?? (await freePort());
+  const storage = options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory'];
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn(
+    'java',
+    [
+      '-Xrs',
+      `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`,
+      '-jar', join(emulatorDir, 'DynamoDBLocal.jar'),
+      '-port', String(port),
+      '-disableTelemetry',
+      '-sharedDb',
+      ...storage,
+    ],
+    // DynamoDB Local writes a metadata file into its working directory.
+    { cwd: options.dataDir ? resolve(options.dataDir) : emulatorDir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  children.add(child);
+  killChildrenOnExit();
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+  const endpoint = `http://127.0.0.1:${port}`;
+  await waitForDynamo(endpoint, child, () => stderr);
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((res) => {
+        if (child.exitCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }).finally(() => children.delete(child)),
+  };
+}
+
+async function waitForDynamo(endpoint: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const deadline = Date.now() + 30_000;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderr().trim().split('\n').pop() ?? ''}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    }
+    throw new Error('DynamoDB Local did not answer within 30 seconds');
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function startS3(options: { dataDir: string; port?: number }): Promise<Emulator> {
+  const { default: S3rver } = await import('s3rver');
+  const port = options.port ?? (await freePort());
+  mkdirSync(options.dataDir, { recursive: true });
+  const server = new S3rver({ port, address: '127.0.0.1', directory: resolve(options.dataDir), silent: true });
+  await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((res) => server.close(() => res())),
+  };
+}
+
+export async function startSqs(options: { port?: number }): Promise<Emulator> {
+  const { createSqsServer } = await import('local-aws-sqs');
+  const port = options.port ?? (await freePort());
+  const server = await createSqsServer({ port, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((res) => server.close(() => res())),
+  };
+}

@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { settings } from '../config.js';
+import { ensureTable } from '../store/schema.js';
+import { ensureBucket } from '../files/s3.js';
+import { ensureDemo } from './demo.js';
+import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
+import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
+import { createLocalServer } from './server.js';
+
+/** `npm start`: the API on embedded emulators, persisted under DATA_DIR. */
+async function main(): Promise<void> {
+  // Node 20 is supported locally (DESIGN); Lambda runs Node 22, so the SDK's notice is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const problem = javaProblem();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+  const { PORT, DATA_DIR } = settings();
+  const dataDir = resolve(DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+
+  const emulators: Emulator[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    clearRuntimeInfo(dataDir);
+    await Promise.allSettled(emulators.map((e) => e.stop()));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    const dynamodb = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
+    emulators.push(dynamodb);
+    const files = await startS3({ dataDir: join(dataDir, 's3') });
+    emulators.push(files);
+    const queues = await startSqs({});
+    emulators.push(queues);
+    useLocalServices({ dynamodb: dynamodb.endpoint, s3: files.endpoint, sqs: queues.endpoint, secret: localTokenSecret(dataDir) });
+
+    await ensureTable();
+    await ensureBucket();
+    const demo = await ensureDemo(dataDir, new Date());
+
+    const server = await createLocalServer();
+    await new Promise<void>((res, rej) => server.once('error', rej).listen(PORT, () => res()));
+    writeRuntimeInfo(dataDir, { pid: process.pid, dynamodb: dynamodb.endpoint, s3: files.endpoint, sqs: queues.endpoint, port: PORT });
+
+    console.log(`Assessment Operations API listening on http://localhost:${PORT}/api/v1`);
+    console.log(`OpenAPI document: http://localhost:${PORT}/api/v1/openapi.json`);
+    console.log(`${demo.created ? 'Demo installation created.' : 'Demo installation found.'} Its tokens are in ${demo.path}:`);
+    console.log(`  curl -H "Authorization: Bearer $(node -p 'require("${demo.path}").administration_token')" http://localhost:${PORT}/api/v1/organisations`);
+    console.log('Issue more tokens with: npm run --silent admin -- token issue --help');
+  } catch (error) {
+    console.error(`Could not start: ${(error as Error).message}`);
+    await stop(1);
+  }
+}
+
+await main();

@@ -1,0 +1,121 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { ulid } from 'ulid';
+import type { ApiHandler } from '../http/pipeline.js';
+import type { Group } from '../operations/operation.js';
+import { OPERATIONS, activeGroups } from '../operations/registry.js';
+import { API_PREFIX, createRouter } from '../operations/router.js';
+
+/** API Gateway's own payload limit (10 MB): larger bodies never reach a function. */
+const MAX_BODY = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
+
+/** The deployed functions, loaded by the names the registry gives: the same code as on AWS. */
+async function loadHandlers(): Promise<{ groups: Map<Group, ApiHandler>; meta: ApiHandler }> {
+  const groups = new Map<Group, ApiHandler>();
+  for (const group of activeGroups()) {
+    const mod = (await import(`../../functions/http/${group}.js`)) as { handler: ApiHandler };
+    groups.set(group, mod.handler);
+  }
+  const meta = ((await import('../../functions/http/meta.js')) as { handler: ApiHandler }).handler;
+  return { groups, meta };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The REST API proxy event API Gateway would send for this request. */
+export function toEvent(req: IncomingMessage, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    (multiValueHeaders[name] ??= []).push(value);
+    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    query[k] = v;
+    (multiQuery[k] ??= []).push(v);
+  }
+  const contentType = req.headers['content-type'] ?? '';
+  const binary = body.length > 0 && !TEXT_TYPES.test(contentType);
+  const hasQuery = Object.keys(query).length > 0;
+  return {
+    resource,
+    path: url.pathname,
+    httpMethod: req.method ?? 'GET',
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters,
+    stageVariables: null,
+    body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
+    isBase64Encoded: binary,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: req.method ?? 'GET',
+      path: url.pathname,
+      stage: 'local',
+      requestId: ulid(),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: resource,
+      identity: {
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
+    },
+  };
+}
+
+const lambdaContext = (name: string): Context =>
+  ({ functionName: name, awsRequestId: ulid(), callbackWaitsForEmptyEventLoop: false }) as unknown as Context;
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+  res.writeHead(result.statusCode, { ...result.headers, 'Content-Length': String(body.length) } as Record<string, string>);
+  res.end(body);
+}
+
+/** The local HTTP front door: routes like the generated API Gateway routes, then calls the same handlers. */
+export async function createLocalServer(): Promise<Server> {
+  const { groups, meta } = await loadHandlers();
+  const router = createRouter(OPERATIONS);
+  return createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const m = router.match(req.method ?? 'GET', path);
+      if (body === 'too-large') {
+        send(res, { statusCode: 413, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Request Too Long' }) });
+        return;
+      }
+      if (m.kind === 'found') {
+        const event = toEvent(req, body, `${API_PREFIX}${m.operation.path}`, m.params);
+        send(res, await groups.get(m.operation.group)!(event, lambdaContext(m.operation.group)));
+      } else {
+        send(res, await meta(toEvent(req, body, path, null), lambdaContext('meta')));
+      }
+    } catch {
+      send(res, { statusCode: 502, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal server error' }) });
+    }
+  });
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { isValid as isUlid } from 'ulid';
+
+/** Path identifiers are ULIDs (seed, Shared request rules). */
+export const Ulid = z
+  .string()
+  .length(26)
+  .refine((s) => isUlid(s), { message: 'must be a ULID' })
+  .meta({ description: 'ULID', examples: ['01JD3Q5Z8X6Y7W2V9T4S3R2P1N'] });
+
+export const Timestamp = z.iso.datetime({ offset: true });
+
+/** page[number] and page[size], seed's Limits part. */
+export const PageQuery = z.strictObject({
+  'page[number]': z.coerce.number().int().min(1).default(1).meta({ description: 'Page number, from 1.' }),
+  'page[size]': z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Items per page, 1 to 100.' }),
+});
+
+export const NoQuery = z.strictObject({});
+export const NoParams = z.strictObject({});
+
+export const PaginatedMeta = z.object({
+  request_id: z.string(),
+  total: z.number().int().min(0),
+  current_page: z.number().int().min(1),
+  page_size: z.number().int().min(1),
+});
+
+export const Meta = z.object({ request_id: z.string() });

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { API_PREFIX } from './router.js';
+import type { AnyOperation } from './operation.js';
+import { Meta, PaginatedMeta } from './common.js';
+
+export const API_VERSION = '1.14.0';
+
+/** Statuses every authenticated operation can answer (seed, Errors and Limits). */
+const COMMON_ERRORS = [401, 403, 404, 429, 500, 503];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Idempotency-Key missing, empty or longer than 255 characters, or malformed JSON.',
+  401: 'Credential missing, expired, revoked, invalid, of the wrong type for the endpoint, or account not active.',
+  403: 'Selected or live permission, execution mode, project editability or workflow state does not allow the action.',
+  404: 'Unknown ID, wrong parent, or not accessible to this credential.',
+  405: 'The path exists but not with this method.',
+  409: 'Conflict: Idempotency-Key reuse, a unique value taken, or a state that does not allow it.',
+  412: 'Stale ETag: read again, reconcile and retry with the new ETag.',
+  415: 'The request body media type is not the one this operation takes.',
+  422: 'Validation failed; errors lists the offending properties by JSON Pointer.',
+  428: 'If-Match missing.',
+  429: 'Rate limit hit; Retry-After says when to retry.',
+  500: 'Unexpected failure; quote the request id.',
+  503: 'Storage temporarily unavailable or throttled.',
+};
+
+const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    instance: z.string(),
+    request_id: z.string(),
+    errors: z
+      .array(z.object({ pointer: z.string(), detail: z.string(), code: z.string().optional() }))
+      .optional()
+      .meta({ description: 'For 422: the offending properties, by JSON Pointer (/query/<name> and /path/<name> for parameters).' }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details. Branch on status and code, not on detail.' });
+
+type Json = Record<string, unknown>;
+
+/** Converts a zod schema, hoisting named schemas into components.schemas. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  const defs = (out.$defs ?? {}) as Json;
+  delete out.$defs;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value && typeof value === 'object') {
+      const obj: Json = {};
+      for (const [k, v] of Object.entries(value)) {
+        obj[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : rewrite(v);
+      }
+      delete obj.id;
+      return obj;
+    }
+    return value;
+  };
+  for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def);
+  return rewrite(out) as Json;
+}
+
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+
+function parameters(op: AnyOperation, components: Json): Json[] {
+  const list: Json[] = [];
+  const addFrom = (schema: z.ZodType, where: 'path' | 'query') => {
+    const json = schemaOf(schema, 'input', components);
+    const props = (json.properties ?? {}) as Record<string, Json>;
+    const required = new Set((json.required ?? []) as string[]);
+    for (const [name, s] of Object.entries(props)) {
+      const { description, ...rest } = s;
+      list.push({ name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
+  };
+  addFrom(op.params, 'path');
+  addFrom(op.query, 'query');
+  if (op.ifMatch) list.push({ name: 'If-Match', in: 'header', required: true, description: 'The strong ETag from the latest read, unchanged.', schema: { type: 'string' } });
+  if (op.idempotencyKey) {
+    list.push({ name: 'Idempotency-Key', in: 'header', required: true, description: 'Replays this create for 24 hours.', schema: { type: 'string', minLength: 1, maxLength: 255 } });
+  }
+  return list;
+}
+
+function successResponse(op: AnyOperation, components: Json): Json {
+  const meta = op.paginated ? PaginatedMeta : Meta;
+  const envelope = z.object({ data: op.response, meta });
+  const headers: Json = {
+    'X-Request-ID': header('Correlation id of this request.'),
+    RateLimit: header('IETF RateLimit field: the budget closest to running out.'),
+    'RateLimit-Policy': header('IETF RateLimit-Policy field: the budgets that apply.'),
+  };
+  if (op.etag) headers.ETag = header('Strong ETag of the representation; send it unchanged in If-Match.');
+  if (op.success === 201 || op.success === 202) headers.Location = header('Where the created resource or the job status is read.');
+  if (op.idempotencyKey) headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
+  return {
+    description: op.summary,
+    headers,
+    content: { 'application/json': { schema: schemaOf(envelope, 'output', components) } },
+  };
+}
+
+/** The OpenAPI 3.1 document of every implemented operation, derived from the registry. */
+export function buildOpenApi(operations: readonly AnyOperation[]): Json {
+  const components: Json = {};
+  const problemSchema = schemaOf(Problem, 'output', components);
+  const problemRef = { $ref: '#/components/schemas/Problem' };
+  if (!components.Problem) components.Problem = problemSchema;
+  const paths: Record<string, Json> = {};
+  for (const op of operations) {
+    const statuses = [...new Set([...COMMON_ERRORS, ...op.errors])].sort((a, b) => a - b);
+    const responses: Json = { [String(op.success)]: successResponse(op, components) };
+    for (const status of statuses) {
+      responses[String(status)] = {
+        description: STATUS_TEXT[status] ?? 'Error.',
+        headers: {
+          'X-Request-ID': header('Correlation id of this request.'),
+          ...(status === 429 ? { 'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }) } : {}),
+        },
+        content: { 'application/problem+json': { schema: problemRef } },
+      };
+    }
+    const entry: Json = {
+      operationId: op.id,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: [op.group],
+      security: [{ bearer: [] }],
+      parameters: parameters(op, components),
+      responses,
+      'x-permission': op.permission,
+      'x-mode': op.mode === 'read' ? 'read-only-compatible' : 'mutation-enabled',
+      'x-credential-types': op.credential,
+      'x-side-effects': op.sideEffects,
+    };
+    if (op.body) entry.requestBody = { required: true, content: { [op.body.mediaType]: { schema: schemaOf(op.body.schema, 'input', components) } } };
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };
+  }
+  paths['/openapi.json'] = {
+    get: {
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI document. No credential needed.',
+      tags: ['meta'],
+      security: [],
+      responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Assessment Operations API',
+      version: API_VERSION,
+      description: 'HTTPS JSON API for security-assessment management: organisations, systems, projects, ISM controls, evidence, assessments, registers, documents, tasks and external-provider assurance.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: API_PREFIX, description: 'This deployment' }],
+    tags: [...new Set(['meta', ...operations.map((o) => o.group)])].map((name) => ({ name, description: `${name} operations` })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Personal access token (aop_...).' } },
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import type { z } from 'zod';
+import type { CredentialType, Permission } from '../auth/permissions.js';
+import type { TokenClaims } from '../auth/tokens.js';
+import type { Key } from '../store/keys.js';
+import type { Item } from '../store/read.js';
+import type { WriteItem } from '../store/transact.js';
+
+/** The Lambda functions of DESIGN.md section 2, one per operation group. */
+export const GROUPS = [
+  'organisations',
+  'systems',
+  'setup-projects',
+  'projects',
+  'controls',
+  'evidence',
+  'registers',
+  'library',
+  'documents',
+  'tasks',
+  'providers',
+] as const;
+export type Group = (typeof GROUPS)[number];
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Alternatives of permission sets, per credential type: any one set, held in full, suffices. */
+export type PermissionRule = Partial<Record<CredentialType, Permission[][]>>;
+
+/** Who is calling, after authentication and authority: the same for every operation. */
+export interface Caller {
+  tokenId: string;
+  userId: string;
+  type: CredentialType;
+  organisationId?: string;
+  projectId?: string;
+  readOnly: boolean;
+  /** Selected AND live AND dependencies satisfied. */
+  permissions: ReadonlySet<Permission>;
+  superUser: boolean;
+}
+
+export interface Page {
+  number: number;
+  size: number;
+}
+
+export interface OperationContext {
+  requestId: string;
+  now: Date;
+  caller: Caller;
+  /** Items read in the authentication round trip, by the keys the operation asked for. */
+  prefetched: (key: Key) => Item | undefined;
+  /** If-Match as sent (only on operations that require it). */
+  ifMatch?: string;
+  page: Page;
+}
+
+export interface HandlerInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface OperationResult<R> {
+  data: R;
+  status?: number;
+  etag?: string;
+  location?: string;
+  total?: number;
+  /** Writes committed in one transaction together with the audit record (and the receipt). */
+  writes?: WriteItem[];
+  /** Identifiers the audit record names (never request values). */
+  auditTarget?: Record<string, string>;
+}
+
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  group: Group;
+  method: Method;
+  /** Relative to /api/v1, with {param} placeholders. */
+  path: string;
+  summary: string;
+  description?: string;
+  credential: CredentialType[];
+  permission: PermissionRule;
+  mode: 'read' | 'mutation';
+  success: 200 | 201 | 202;
+  params: P;
+  query: Q;
+  body?: { schema: B; mediaType: 'application/json' | 'application/merge-patch+json' };
+  response: R;
+  paginated?: boolean;
+  etag?: boolean;
+  idempotencyKey?: boolean;
+  ifMatch?: boolean;
+  /** Statuses beyond the ones every authenticated operation can answer (401, 403, 404, 429). */
+  errors: number[];
+  sideEffects: string[];
+  /** The audit event kind of a successful mutation; defaults to the operation id in upper snake case. */
+  auditKind?: string;
+  /** Extra items read in the authentication round trip. Params are validated before this runs. */
+  prefetch?: (params: z.output<P>, claims: TokenClaims) => Key[];
+  /** Re-applies redaction to a stored result on receipt replay. */
+  redact?: (data: z.output<R>, caller: Caller) => z.output<R>;
+  handle: (ctx: OperationContext, input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<OperationResult<z.output<R>>>;
+}
+
+/** Declares an operation; the identity function keeps the generic parameters inferred. */
+export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  def: Operation<P, Q, B, R>,
+): Operation<P, Q, B, R> {
+  return def;
+}
+
+export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { ulid } from 'ulid';
+import { settings } from '../config.js';
+import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../domain/organisations.js';
+import { etagFor, versionFromIfMatch } from '../http/etag.js';
+import { conflict, forbidden, notFound, preconditionFailed } from '../http/errors.js';
+import { keys } from '../store/keys.js';
+import {
+  createOrganisationWrites,
+  slugTaken,
+  toOrganisation,
+  updateOrganisationWrites,
+  visibleOrganisations,
+  type StoredOrganisation,
+} from '../store/organisations.js';
+import { NoQuery, PageQuery, Ulid } from './common.js';
+import { operation, type Caller, type OperationContext } from './operation.js';
+
+const ETAG_KIND = 'organisation';
+const OrganisationParams = z.strictObject({ organisation: Ulid });
+
+const publicView = ({ version: _v, created_by: _c, ...org }: StoredOrganisation): Organisation => org;
+const etagOf = (org: StoredOrganisation) => etagFor(ETAG_KIND, org.id, org.version);
+
+const licenceLimitReached = () =>
+  forbidden('licence_limit_reached', 'The installation licence allows no more organisations.');
+const slugConflict = () => conflict('slug_taken', 'Another organisation already uses this slug.');
+
+/** Administration credentials see organisations their actor may see; organisation credentials their own. */
+function readableOrganisation(ctx: OperationContext, organisationId: string): StoredOrganisation {
+  const item = ctx.prefetched(keys.organisation(organisationId));
+  if (!item) throw notFound();
+  if (ctx.caller.type === 'administration' && !administrationMaySee(ctx, ctx.caller, organisationId)) throw notFound();
+  return toOrganisation(item);
+}
+
+function administrationMaySee(ctx: OperationContext, caller: Caller, organisationId: string): boolean {
+  return (
+    ctx.prefetched(keys.organisationVisibility(caller.userId, organisationId)) !== undefined ||
+    ctx.prefetched(keys.organisationAccess(caller.userId, organisationId)) !== undefined
+  );
+}
+
+export const listOrganisations = operation({
+  id: 'listOrganisations',
+  group: 'organisations',
+  method: 'GET',
+  path: '/organisations',
+  summary: 'List the organisation identities this Administration actor may see (50 a page by default).',
+  credential: ['administration'],
+  permission: { administration: [['manage-org-hierarchy']] },
+  mode: 'read',
+  success: 200,
+  params: z.strictObject({}),
+  query: PageQuery,
+  response: z.array(Organisation),
+  paginated: true,
+  errors: [422],
+  sideEffects: [],
+  handle: async (ctx) => {
+    const all = await visibleOrganisations(ctx.caller.userId);
+    all.sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id.localeCompare(b.id));
+    const start = (ctx.page.number - 1) * ctx.page.size;
+    return { data: all.slice(start, start + ctx.page.size).map(publicView), total: all.length };
+  },
+});
+
+export const createOrganisation = operation({
+  id: 'createOrganisation',
+  group: 'organisations',
+  method: 'POST',
+  path: '/organisations',
+  summary: 'Create an organisation (name and timezone). No members, owners, teams, roles or permissions are created.',
+  credential: ['administration'],
+  permission: { administration: [['manage-org-hierarchy']] },
+  mode: 'mutation',
+  success: 201,
+  params: z.strictObject({}),
+  query: NoQuery,
+  body: { schema: CreateOrganisation, mediaType: 'application/json' },
+  response: Organisation,
+  etag: true,
+  idempotencyKey: true,
+  errors: [400, 409, 415, 422],
+  sideEffects: ['Creates the organisation identity', 'Counts against the organisation licence limit', 'Writes an audit record'],
+  handle: async (ctx, { body }) => {
+    const id = ulid(ctx.now.getTime());
+    const wanted = slugify(body.name);
+    const slug = (await slugTaken(wanted)) ? `${wanted.slice(0, 50)}-${id.slice(-8).toLowerCase()}` : wanted;
+    const at = ctx.now.toISOString();
+    const org: StoredOrganisation = {
+      id,
+      name: body.name,
+      slug,
+      timezone: body.timezone,
+      contact_name: null,
+      contact_email: null,
+      contact_phone: null,
+      notes: null,
+      created_at: at,
+      updated_at: at,
+      version: 1,
+      created_by: ctx.caller.userId,
+    };
+    return {
+      data: publicView(org),
+      etag: etagOf(org),
+      location: `/api/v1/organisations/${id}`,
+      auditTarget: { organisation: id },
+      writes: createOrganisationWrites(org, settings().ORGANISATION_LICENCE_LIMIT, licenceLimitReached, slugConflict),
+    };
+  },
+});
+
+export const getOrganisation = operation({
+  id: 'getOrganisation',
+  group: 'organisations',
+  method: 'GET',
+  path: '/organisations/{organisation}',
+  summary: 'Read an organisation identity with its ETag.',
+  credential: ['administration', 'organisation'],
+  permission: {
+    administration: [['manage-org-hierarchy']],
+    organisation: [['manage-org-hierarchy'], ['view-projects']],
+  },
+  mode: 'read',
+  success: 200,
+  params: OrganisationParams,
+  query: NoQuery,
+  response: Organisation,
+  etag: true,
+  errors: [422],
+  sideEffects: [],
+  prefetch: ({ organisation }, claims) => [
+    keys.organisation(organisation),
+    keys.organisationVisibility(claims.userId, organisation),
+    keys.organisationAccess(claims.userId, organisation),
+  ],
+  handle: async (ctx, { params }) => {
+    const org = readableOrganisation(ctx, params.organisation);
+    return { data: publicView(org), etag: etagOf(org) };
+  },
+});
+
+export const updateOrganisation = operation({
+  id: 'updateOrganisation',
+  group: 'organisations',
+  method: 'PATCH',
+  path: '/organisations/{organisation}',
+  summary: 'Edit allowlisted identity fields (JSON merge patch, If-Match).',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'mutation',
+  success: 200,
+  params: OrganisationParams,
+  query: NoQuery,
+  body: { schema: UpdateOrganisation, mediaType: 'application/merge-patch+json' },
+  response: Organisation,
+  etag: true,
+  ifMatch: true,
+  errors: [409, 412, 415, 422, 428],
+  sideEffects: ['Updates the organisation identity', 'Writes an audit record'],
+  prefetch: ({ organisation }) => [keys.organisation(organisation)],
+  handle: async (ctx, { params, body }) => {
+    const current = readableOrganisation(ctx, params.organisation);
+    if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, current.id) !== current.version) throw preconditionFailed();
+    const next: StoredOrganisation = { ...current, ...applyOrganisationPatch(publicView(current), body, ctx.now), version: current.version + 1 };
+    return {
+      data: publicView(next),
+      etag: etagOf(next),
+      writes: updateOrganisationWrites(current, next, (old) => (old ? preconditionFailed() : notFound()), slugConflict),
+    };
+  },
+});
+
+export const organisationOperations = [listOrganisations, createOrganisation, getOrganisation, updateOrganisation];

@@ -1,0 +1,18 @@
+import type { AnyOperation, Group } from './operation.js';
+import { organisationOperations } from './organisations.js';
+
+/**
+ * Every implemented operation, declared once in its group's module. The router of each group
+ * function, the API Gateway routes, the local runtime, the OpenAPI document and the
+ * authorization matrix tests all derive from this list.
+ */
+export const OPERATIONS: readonly AnyOperation[] = [...organisationOperations] as unknown as AnyOperation[];
+
+export function operationsOf(group: Group): AnyOperation[] {
+  return OPERATIONS.filter((op) => op.group === group);
+}
+
+/** The groups that have at least one operation: the group functions that exist. */
+export function activeGroups(): Group[] {
+  return [...new Set(OPERATIONS.map((op) => op.group))];
+}

@@ -1,0 +1,62 @@
+import type { AnyOperation } from './operation.js';
+
+export const API_PREFIX = '/api/v1';
+
+export type RouteMatch =
+  | { kind: 'found'; operation: AnyOperation; params: Record<string, string> }
+  | { kind: 'wrong-method'; allow: string[] }
+  | { kind: 'unknown' };
+
+interface Route {
+  pattern: RegExp;
+  names: string[];
+  byMethod: Map<string, AnyOperation>;
+}
+
+/** Matches request paths against the registry's templates; built once per function instance. */
+export function createRouter(operations: readonly AnyOperation[]) {
+  const routes = new Map<string, Route>();
+  for (const op of operations) {
+    let route = routes.get(op.path);
+    if (!route) {
+      const names: string[] = [];
+      const source = op.path
+        .split('/')
+        .map((seg) => {
+          const m = /^\{(\w+)\}$/.exec(seg);
+          if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          names.push(m[1]!);
+          return '([^/]+)';
+        })
+        .join('/');
+      route = { pattern: new RegExp(`^${source}$`), names, byMethod: new Map() };
+      routes.set(op.path, route);
+    }
+    if (route.byMethod.has(op.method)) throw new Error(`two operations declare ${op.method} ${op.path}`);
+    route.byMethod.set(op.method, op);
+  }
+  // Literal segments win over parameters (/external-providers/options before /{provider}).
+  const ordered = [...routes.values()].sort((a, b) => a.names.length - b.names.length);
+
+  return {
+    match(method: string, fullPath: string): RouteMatch {
+      if (!fullPath.startsWith(API_PREFIX + '/')) return { kind: 'unknown' };
+      const path = fullPath.slice(API_PREFIX.length);
+      for (const route of ordered) {
+        const m = route.pattern.exec(path);
+        if (!m) continue;
+        const operation = route.byMethod.get(method.toUpperCase());
+        if (!operation) return { kind: 'wrong-method', allow: [...route.byMethod.keys()].sort() };
+        const params: Record<string, string> = {};
+        try {
+          route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+        } catch {
+          return { kind: 'unknown' };
+        }
+        return { kind: 'found', operation, params };
+      }
+      return { kind: 'unknown' };
+    },
+  };
+}
+export type Router = ReturnType<typeof createRouter>;

@@ -1,0 +1,76 @@
+/**
+ * Condition expressions as named fragments, combined with `and`, so that no module concatenates
+ * expression strings of its own. Placeholders are made unique per fragment.
+ */
+export interface Condition {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+let counter = 0;
+const uid = () => (counter = (counter + 1) % 1_000_000).toString(36);
+
+export function itemAbsent(): Condition {
+  const n = `#pk${uid()}`;
+  return { expression: `attribute_not_exists(${n})`, names: { [n]: 'PK' }, values: {} };
+}
+
+export function itemPresent(): Condition {
+  const n = `#pk${uid()}`;
+  return { expression: `attribute_exists(${n})`, names: { [n]: 'PK' }, values: {} };
+}
+
+export function versionIs(version: number): Condition {
+  const id = uid();
+  return { expression: `#v${id} = :v${id}`, names: { [`#v${id}`]: 'version' }, values: { [`:v${id}`]: version } };
+}
+
+/** Absent attribute or a value below the limit: counters that start at nothing. */
+export function belowLimit(attribute: string, limit: number): Condition {
+  const id = uid();
+  return {
+    expression: `(attribute_not_exists(#a${id}) OR #a${id} < :l${id})`,
+    names: { [`#a${id}`]: attribute },
+    values: { [`:l${id}`]: limit },
+  };
+}
+
+export function ownedBy(attribute: string, value: string): Condition {
+  const id = uid();
+  return { expression: `#o${id} = :o${id}`, names: { [`#o${id}`]: attribute }, values: { [`:o${id}`]: value } };
+}
+
+/** An item that is absent or whose `expires_at` (epoch seconds) has passed. */
+export function absentOrExpired(nowSeconds: number): Condition {
+  const id = uid();
+  return {
+    expression: `(attribute_not_exists(#pk${id}) OR #e${id} < :n${id})`,
+    names: { [`#pk${id}`]: 'PK', [`#e${id}`]: 'expires_at' },
+    values: { [`:n${id}`]: nowSeconds },
+  };
+}
+
+export function and(...parts: Condition[]): Condition {
+  return {
+    expression: parts.map((p) => `(${p.expression})`).join(' AND '),
+    names: Object.assign({}, ...parts.map((p) => p.names)),
+    values: Object.assign({}, ...parts.map((p) => p.values)),
+  };
+}
+
+/** The request fields of a condition; DynamoDB rejects an empty ExpressionAttributeValues map. */
+export interface ConditionFields {
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+export function conditionFields(c: Condition | undefined): ConditionFields {
+  if (!c) return {};
+  return {
+    ConditionExpression: c.expression,
+    ExpressionAttributeNames: c.names,
+    ...(Object.keys(c.values).length ? { ExpressionAttributeValues: c.values } : {}),
+  };
+}

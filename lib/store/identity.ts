@@ -1,0 +1,136 @@
+import { ulid } from 'ulid';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CredentialType, Permission } from '../auth/permissions.js';
+import { ddb, tableName } from './client.js';
+import { conditionFields, itemAbsent, itemPresent } from './conditions.js';
+import { gsi1, keys, type Key } from './keys.js';
+import { getOne, type Item } from './read.js';
+import { commit } from './transact.js';
+
+/** Users, their access and their tokens: managed by the operator CLI, read by the pipeline. */
+export type UserStatus = 'active' | 'disabled' | 'deleted';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  status: UserStatus;
+  super_user: boolean;
+  created_at: string;
+}
+
+export type AccessScope = { kind: 'installation' } | { kind: 'organisation'; id: string } | { kind: 'project'; id: string };
+
+export interface TokenRecord {
+  id: string;
+  user_id: string;
+  type: CredentialType;
+  organisation_id?: string;
+  project_id?: string;
+  name: string;
+  abilities: Permission[];
+  read_only: boolean;
+  expires_at: string;
+  created_at: string;
+  secret_hash: string;
+}
+
+export class EmailTakenError extends Error {}
+
+export async function createUser(input: { email: string; name: string; superUser: boolean }, now: Date): Promise<UserRecord> {
+  const user: UserRecord = {
+    id: ulid(now.getTime()),
+    email: input.email.toLowerCase(),
+    name: input.name,
+    status: 'active',
+    super_user: input.superUser,
+    created_at: now.toISOString(),
+  };
+  await commit([
+    { kind: 'put', item: { ...keys.user(user.id), entity: 'user', ...user }, condition: itemAbsent() },
+    {
+      kind: 'put',
+      item: { ...keys.userEmail(user.email), entity: 'user-email', user_id: user.id },
+      condition: itemAbsent(),
+      onConditionFailed: () => new EmailTakenError(`a user with email ${user.email} exists`),
+    },
+  ]);
+  return user;
+}
+
+export async function getUser(userId: string): Promise<UserRecord | undefined> {
+  return (await getOne(keys.user(userId))) as UserRecord | undefined;
+}
+
+export async function setUserStatus(userId: string, status: UserStatus): Promise<boolean> {
+  const present = itemPresent();
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(userId),
+        UpdateExpression: 'SET #s = :s',
+        ConditionExpression: present.expression,
+        ExpressionAttributeNames: { '#s': 'status', ...present.names },
+        ExpressionAttributeValues: { ':s': status },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+export function accessKey(userId: string, scope: AccessScope): Key {
+  if (scope.kind === 'installation') return keys.installationAccess(userId);
+  return scope.kind === 'organisation' ? keys.organisationAccess(userId, scope.id) : keys.projectAccess(userId, scope.id);
+}
+
+/** Replaces the actor's permissions at that scope: the next request sees the new set. */
+export async function grantAccess(userId: string, scope: AccessScope, permissions: Permission[], now: Date): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...accessKey(userId, scope),
+        entity: 'access',
+        user_id: userId,
+        scope: scope.kind,
+        ...(scope.kind === 'organisation' ? { organisation_id: scope.id } : {}),
+        ...(scope.kind === 'project' ? { project_id: scope.id } : {}),
+        permissions,
+        granted_at: now.toISOString(),
+      },
+    }),
+  );
+}
+
+export async function revokeAccess(userId: string, scope: AccessScope): Promise<boolean> {
+  const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: accessKey(userId, scope), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes !== undefined;
+}
+
+export async function livePermissions(userId: string, scope: AccessScope): Promise<Set<string> | undefined> {
+  const item = await getOne(accessKey(userId, scope));
+  return item ? new Set((item.permissions as string[]) ?? []) : undefined;
+}
+
+export async function putToken(token: TokenRecord): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.token(token.id), GSI1PK: gsi1.userTokens(token.user_id), GSI1SK: token.id, entity: 'token', ...token },
+      ...conditionFields(itemAbsent()),
+    }),
+  );
+}
+
+/** Seed, Authentication part 9: only the named token is deleted. */
+export async function deleteToken(tokenId: string): Promise<TokenRecord | undefined> {
+  const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.token(tokenId), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes as TokenRecord | undefined;
+}
+
+export const asToken = (item: Item | undefined) => item as (Item & TokenRecord) | undefined;
+export const asUser = (item: Item | undefined) => item as (Item & UserRecord) | undefined;

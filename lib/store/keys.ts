@@ -1,0 +1,51 @@
+/**
+ * Key builders of the single table. Every access pattern is a GetItem, BatchGetItem or Query on
+ * these keys (README, "Single-table design", lists them as a table of access patterns).
+ */
+export interface Key {
+  PK: string;
+  SK: string;
+}
+
+/** Index layout shared by the local table bootstrap and the CDK data stack. */
+export const TABLE_KEYS = { partition: 'PK', sort: 'SK', ttl: 'ttl' } as const;
+export const GSIS = [{ name: 'GSI1', partition: 'GSI1PK', sort: 'GSI1SK' }] as const;
+
+export const keys = {
+  user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
+  userEmail: (email: string): Key => ({ PK: `USEREMAIL#${email.toLowerCase()}`, SK: 'USEREMAIL' }),
+  installationAccess: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'ACCESS#INSTALLATION' }),
+  organisationAccess: (userId: string, organisationId: string): Key => ({ PK: `USER#${userId}`, SK: `ACCESS#ORG#${organisationId}` }),
+  projectAccess: (userId: string, projectId: string): Key => ({ PK: `USER#${userId}`, SK: `ACCESS#PROJECT#${projectId}` }),
+  /** The organisations an actor created through the API: discovery only, not membership. */
+  organisationVisibility: (userId: string, organisationId: string): Key => ({ PK: `USER#${userId}`, SK: `VISIBLE#ORG#${organisationId}` }),
+  token: (tokenId: string): Key => ({ PK: `TOKEN#${tokenId}`, SK: 'TOKEN' }),
+  organisation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'ORG' }),
+  project: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'PROJECT' }),
+  organisationSlug: (slug: string): Key => ({ PK: `ORGSLUG#${slug}`, SK: 'ORGSLUG' }),
+  /** Installation-wide markers, such as the local demo installation. */
+  installationMarker: (name: string): Key => ({ PK: 'INSTALLATION', SK: name }),
+  counter: (name: string): Key => ({ PK: `COUNTER#${name}`, SK: 'COUNTER' }),
+  receipt: (userId: string, keyDigest: string): Key => ({ PK: `RECEIPT#${userId}#${keyDigest}`, SK: 'RECEIPT' }),
+  rateWindow: (budget: string, subject: string, window: number): Key => ({ PK: `RATE#${budget}#${subject}#${window}`, SK: 'RATE' }),
+  audit: (scope: string, day: string, sortKey: string): Key => ({ PK: `AUDIT#${scope}#${day}`, SK: sortKey }),
+} as const;
+
+/** Prefixes for Query access patterns. */
+export const prefixes = {
+  organisationAccess: 'ACCESS#ORG#',
+  organisationVisibility: 'VISIBLE#ORG#',
+  userTokens: 'TOKEN#',
+} as const;
+
+/** GSI1 partitions. */
+export const gsi1 = {
+  organisations: 'ORGS',
+  userTokens: (userId: string) => `USERTOKENS#${userId}`,
+} as const;
+
+/** Strips the storage attributes before an item becomes a domain record. */
+export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'ttl' | 'entity'> {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, ttl: _ttl, entity: _e, ...rest } = item;
+  return rest;
+}

@@ -1,0 +1,97 @@
+import type { Organisation } from '../domain/organisations.js';
+import { and, belowLimit, itemAbsent, ownedBy, versionIs } from './conditions.js';
+import { keys, withoutKeys } from './keys.js';
+import { getMany, getOne, queryAll, type Item } from './read.js';
+import type { OnConditionFailed, WriteItem } from './transact.js';
+
+export const ORGANISATION_COUNTER = 'organisations';
+
+export interface StoredOrganisation extends Organisation {
+  version: number;
+  created_by: string;
+}
+
+export const toOrganisation = (item: Item): StoredOrganisation => withoutKeys(item) as unknown as StoredOrganisation;
+
+export function organisationPut(org: StoredOrganisation) {
+  return { ...keys.organisation(org.id), entity: 'organisation', ...org };
+}
+
+export async function slugTaken(slug: string): Promise<boolean> {
+  return (await getOne(keys.organisationSlug(slug))) !== undefined;
+}
+
+/** A new organisation: identity, slug claim, licence counter and the creator's discovery entry. */
+export function createOrganisationWrites(
+  org: StoredOrganisation,
+  licenceLimit: number,
+  onLimit: OnConditionFailed,
+  onSlugTaken: OnConditionFailed,
+): WriteItem[] {
+  return [
+    { kind: 'put', item: organisationPut(org), condition: itemAbsent() },
+    {
+      kind: 'put',
+      item: { ...keys.organisationSlug(org.slug), entity: 'organisation-slug', organisation_id: org.id },
+      condition: itemAbsent(),
+      onConditionFailed: onSlugTaken,
+    },
+    {
+      kind: 'update',
+      key: keys.counter(ORGANISATION_COUNTER),
+      update: 'ADD #count :one',
+      names: { '#count': 'count' },
+      values: { ':one': 1 },
+      condition: belowLimit('count', licenceLimit),
+      onConditionFailed: onLimit,
+    },
+    {
+      kind: 'put',
+      item: { ...keys.organisationVisibility(org.created_by, org.id), entity: 'organisation-visibility', organisation_id: org.id },
+    },
+  ];
+}
+
+/** Replaces the identity if the stored version is still the one the client saw; moves the slug claim. */
+export function updateOrganisationWrites(
+  before: StoredOrganisation,
+  after: StoredOrganisation,
+  onStale: OnConditionFailed,
+  onSlugTaken: OnConditionFailed,
+): WriteItem[] {
+  const writes: WriteItem[] = [
+    { kind: 'put', item: organisationPut(after), condition: versionIs(before.version), onConditionFailed: onStale },
+  ];
+  if (after.slug !== before.slug) {
+    writes.push(
+      { kind: 'delete', key: keys.organisationSlug(before.slug), condition: and(ownedBy('organisation_id', before.id)) },
+      {
+        kind: 'put',
+        item: { ...keys.organisationSlug(after.slug), entity: 'organisation-slug', organisation_id: after.id },
+        condition: itemAbsent(),
+        onConditionFailed: onSlugTaken,
+      },
+    );
+  }
+  return writes;
+}
+
+/**
+ * The organisations an Administration actor may see: those it holds organisation access to and
+ * those it created. One Query on the actor's partition, then one BatchGetItem.
+ */
+export async function visibleOrganisations(userId: string): Promise<StoredOrganisation[]> {
+  const entries = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.user(userId).PK },
+    ProjectionExpression: 'SK, organisation_id',
+  });
+  const ids = new Set(
+    entries
+      .filter((e) => e.SK.startsWith('ACCESS#ORG#') || e.SK.startsWith('VISIBLE#ORG#'))
+      .map((e) => String(e.organisation_id ?? e.SK.split('#').pop())),
+  );
+  if (ids.size === 0) return [];
+  const found = await getMany([...ids].map((id) => keys.organisation(id)));
+  return [...found.values()].map(toOrganisation);
+}

@@ -1,0 +1,72 @@
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client.js';
+import type { Key } from './keys.js';
+
+export type Item = Record<string, unknown> & Key;
+
+export const keyString = (k: Key) => `${k.PK}|${k.SK}`;
+
+/**
+ * Strongly consistent BatchGetItem of up to 100 distinct keys, retrying unprocessed keys.
+ * Consistency matters here: a revoked token or access must stop the very next request.
+ */
+export async function getMany(wanted: Key[]): Promise<Map<string, Item>> {
+  const unique = [...new Map(wanted.map((k) => [keyString(k), { PK: k.PK, SK: k.SK }])).values()];
+  const found = new Map<string, Item>();
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Key[] = unique.slice(i, i + 100);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
+      const out = await ddb().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of (out.Responses?.[tableName()] ?? []) as Item[]) found.set(keyString(item), item);
+      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
+    }
+  }
+  return found;
+}
+
+export async function getOne(key: Key): Promise<Item | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return out.Item as Item | undefined;
+}
+
+/** Every item of a query, following LastEvaluatedKey (for small, bounded collections). */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, cap = 10_000): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey }));
+    items.push(...((out.Items ?? []) as Item[]));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < cap);
+  return items;
+}
+
+/**
+ * Page `number` of size `size` of a query in its index order. DynamoDB has no offset, so this
+ * reads keys through the end of the page; list operations keep their index projections small
+ * so that pages deep into a collection stay cheap.
+ */
+export async function queryPage(
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit'>,
+  page: { number: number; size: number },
+): Promise<Item[]> {
+  const skip = (page.number - 1) * page.size;
+  const items: Item[] = [];
+  let seen = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const remaining = skip + page.size - seen;
+    const out = await ddb().send(
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit: remaining }),
+    );
+    for (const item of (out.Items ?? []) as Item[]) {
+      if (seen >= skip && items.length < page.size) items.push(item);
+      seen++;
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < page.size);
+  return items;
+}
