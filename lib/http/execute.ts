@@ -53,7 +53,8 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
         state.startedAt,
       ),
     ];
-    if (state.receipt) writes.push(receiptWrite(state.receipt.scope, state.receipt.keyDigest, stored, nowSeconds));
+    // First, so that losing a race for the key is reported before any other condition it also fails.
+    if (state.receipt) writes.unshift(receiptWrite(state.receipt.scope, state.receipt.keyDigest, stored, nowSeconds));
     try {
       await commit(writes);
     } catch (error) {
@@ -70,7 +71,8 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
 
 function replay(request: PipelineRequest, stored: StoredResponse): APIGatewayProxyResult {
   const op = matched(request);
-  const data = op.redact ? op.redact(stored.data as never, request.state.caller!) : stored.data;
+  // Stored maps come back from DynamoDB in no particular member order; the schema restores it.
+  const data = op.response.parse(op.redact ? op.redact(stored.data as never, request.state.caller!) : stored.data);
   return respond(request, { status: stored.status, data, etag: stored.etag, location: stored.location, replayed: true });
 }
 

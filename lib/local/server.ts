@@ -14,7 +14,8 @@ const TEXT_TYPES = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-f
 async function loadHandlers(): Promise<{ groups: Map<Group, ApiHandler>; meta: ApiHandler }> {
   const groups = new Map<Group, ApiHandler>();
   for (const group of activeGroups()) {
-    const mod = (await import(`../../functions/http/${group}.js`)) as { handler: ApiHandler };
+    const entry = `../../functions/http/${group}.js`;
+    const mod = (await import(/* @vite-ignore */ entry)) as { handler: ApiHandler };
     groups.set(group, mod.handler);
   }
   const meta = ((await import('../../functions/http/meta.js')) as { handler: ApiHandler }).handler;

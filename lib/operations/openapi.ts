@@ -56,7 +56,6 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): 
       for (const [k, v] of Object.entries(value)) {
         obj[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : rewrite(v);
       }
-      delete obj.id;
       return obj;
     }
     return value;

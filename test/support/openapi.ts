@@ -1,0 +1,36 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApi } from '../../lib/operations/openapi.js';
+import { OPERATIONS } from '../../lib/operations/registry.js';
+import { createRouter } from '../../lib/operations/router.js';
+
+const document = buildOpenApi(OPERATIONS);
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+ajv.addSchema(document, 'openapi');
+const router = createRouter(OPERATIONS);
+
+const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/**
+ * Checks a response against the generated OpenAPI document: the status must be documented for the
+ * operation, and the body must match the documented schema of that status and media type.
+ */
+export function assertMatchesOpenApi(method: string, path: string, status: number, contentType: string, body: unknown): void {
+  const m = router.match(method, path);
+  const mediaType = contentType.split(';')[0]!.trim();
+  let ref: string;
+  if (m.kind === 'found') {
+    const responses = (document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[m.operation.path]![
+      method.toLowerCase()
+    ]!.responses;
+    if (!responses[String(status)]) throw new Error(`${m.operation.id} answered ${status}, which its OpenAPI responses do not document`);
+    ref = `openapi#/${pointer('paths', m.operation.path, method.toLowerCase(), 'responses', String(status), 'content', mediaType, 'schema')}`;
+  } else {
+    if (mediaType !== 'application/problem+json') throw new Error(`unmatched route answered ${mediaType}`);
+    ref = 'openapi#/components/schemas/Problem';
+  }
+  const validate = ajv.getSchema(ref);
+  if (!validate) throw new Error(`no schema at ${ref}`);
+  if (!validate(body)) throw new Error(`response ${method} ${path} ${status} does not match OpenAPI: ${ajv.errorsText(validate.errors)}`);
+}

@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { ulid } from 'ulid';
+import { SETTINGS } from '../../lib/config.js';
+import { ensureBucket } from '../../lib/files/s3.js';
+import { useLocalServices } from '../../lib/local/environment.js';
+import { ensureTable } from '../../lib/store/schema.js';
+
+/** Points this test file at the shared emulators, in a table and bucket of its own. */
+export async function useTestServices(overrides: Record<string, string> = {}): Promise<{ tableName: string; secret: string }> {
+  // Worker processes are reused across files: start every file from the documented defaults.
+  for (const name of Object.keys(SETTINGS)) delete process.env[name];
+  Object.assign(process.env, overrides);
+  const tableName = `t-${ulid().toLowerCase()}`;
+  process.env.BUCKET_NAME = `b-${ulid().toLowerCase()}`;
+  const secret = randomBytes(32).toString('hex');
+  useLocalServices({ dynamodb: inject('dynamodbEndpoint'), s3: inject('s3Endpoint'), secret, tableName });
+  await ensureTable();
+  await ensureBucket();
+  return { tableName, secret };
+}

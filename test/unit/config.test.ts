@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readSettings, SETTINGS } from '../../lib/config.js';
+
+describe('settings', () => {
+  it('are all documented in the README configuration table', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(SETTINGS)) expect(readme).toContain(`| \`${name}\` |`);
+  });
+
+  it('default the seven rate-limit budgets to the seed values', () => {
+    const s = readSettings({});
+    expect([
+      s.API_INGRESS_RATE_LIMIT_PER_MINUTE,
+      s.API_READ_RATE_LIMIT_PER_MINUTE,
+      s.API_ACTOR_READ_RATE_LIMIT_PER_MINUTE,
+      s.API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE,
+      s.API_MUTATION_RATE_LIMIT_PER_MINUTE,
+      s.API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE,
+      s.API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE,
+    ]).toEqual([600, 120, 240, 1200, 30, 60, 300]);
+  });
+
+  it('refuses a budget that is not a positive integer', () => {
+    expect(() => readSettings({ API_READ_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/API_READ_RATE_LIMIT_PER_MINUTE/);
+  });
+});

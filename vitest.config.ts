@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'ERROR' };
+
+/**
+ * Four projects (DESIGN.md section 9). Integration and API tests share one DynamoDB Local and one
+ * s3rver started by the global setup; each test file works in a table of its own.
+ */
+export default defineConfig({
+  test: {
+    env,
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          env,
+        },
+      },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, env } },
+    ],
+  },
+});
