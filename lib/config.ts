@@ -32,6 +32,7 @@ export const SETTINGS = {
   AWS_REGION: { schema: z.string().default('ap-southeast-2'), doc: 'AWS region.' },
   PORT: { schema: positive(3000), doc: 'Local runtime: HTTP port.' },
   DATA_DIR: { schema: z.string().default('.data'), doc: 'Local runtime and operator CLI: where DynamoDB Local and the S3 emulator keep their data.' },
+  JAVA_HOME: { schema: z.string().optional(), doc: 'Local runtime: the Java 17+ installation for DynamoDB Local; `java` on the PATH when unset.' },
   LOG_LEVEL: { schema: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'), doc: 'Structured log level (Powertools logger).' },
 } as const;
 

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { settings } from '../config.js';
 
 /**
  * The embedded emulators of the local runtime: AWS's DynamoDB Local (the jar shipped in the npm
@@ -26,11 +27,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Java 17+ on the PATH, or a one-line explanation of what is missing. */
+function javaCommand(): string {
+  const home = settings().JAVA_HOME;
+  return home ? join(home, 'bin', 'java') : 'java';
+}
+
+/** Java 17+ (JAVA_HOME, else the PATH), or a one-line explanation of what is missing. */
 export function javaProblem(): string | undefined {
-  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const out = spawnSync(javaCommand(), ['-version'], { encoding: 'utf8' });
   if (out.error || out.status !== 0) {
-    return 'Java 17 or newer is required to run DynamoDB Local, and no `java` was found on the PATH (Debian: apt-get install openjdk-17-jre-headless).';
+    return `Java 17 or newer is required to run DynamoDB Local, and ${javaCommand()} could not be run (set JAVA_HOME, or on Debian: apt-get install openjdk-17-jre-headless).`;
   }
   const m = /version "(\d+)/.exec(out.stderr + out.stdout);
   const major = m ? Number(m[1]) : 0;
@@ -58,7 +64,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   const storage = options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const child = spawn(
-    'java',
+    javaCommand(),
     [
       '-Xrs',
       `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`,

@@ -146,7 +146,10 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
       summary: 'This OpenAPI document. No credential needed.',
       tags: ['meta'],
       security: [],
-      responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '405': { description: STATUS_TEXT[405], content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+      },
     },
   };
   return {

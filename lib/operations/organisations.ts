@@ -10,7 +10,8 @@ import {
   slugTaken,
   toOrganisation,
   updateOrganisationWrites,
-  visibleOrganisations,
+  organisationsByIds,
+  visibleOrganisationIds,
   type StoredOrganisation,
 } from '../store/organisations.js';
 import { NoQuery, PageQuery, Ulid } from './common.js';
@@ -46,7 +47,7 @@ export const listOrganisations = operation({
   group: 'organisations',
   method: 'GET',
   path: '/organisations',
-  summary: 'List the organisation identities this Administration actor may see (50 a page by default).',
+  summary: 'List the organisation identities this Administration actor may see, oldest first (50 a page by default).',
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
   mode: 'read',
@@ -58,10 +59,10 @@ export const listOrganisations = operation({
   errors: [422],
   sideEffects: [],
   handle: async (ctx) => {
-    const all = await visibleOrganisations(ctx.caller.userId);
-    all.sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id.localeCompare(b.id));
+    const ids = await visibleOrganisationIds(ctx.caller.userId);
     const start = (ctx.page.number - 1) * ctx.page.size;
-    return { data: all.slice(start, start + ctx.page.size).map(publicView), total: all.length };
+    const page = await organisationsByIds(ids.slice(start, start + ctx.page.size));
+    return { data: page.map(publicView), total: ids.length };
   },
 });
 

@@ -1,6 +1,6 @@
 import type { Organisation } from '../domain/organisations.js';
 import { and, belowLimit, itemAbsent, ownedBy, versionIs } from './conditions.js';
-import { keys, withoutKeys } from './keys.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
 import { getMany, getOne, queryAll, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 
@@ -77,21 +77,24 @@ export function updateOrganisationWrites(
 }
 
 /**
- * The organisations an Administration actor may see: those it holds organisation access to and
- * those it created. One Query on the actor's partition, then one BatchGetItem.
+ * The organisations an Administration actor may see (those it holds organisation access to and
+ * those it created), oldest first: ULIDs sort by creation. One Query on the actor's partition,
+ * reading keys only; the caller reads just the page it needs.
  */
-export async function visibleOrganisations(userId: string): Promise<StoredOrganisation[]> {
+export async function visibleOrganisationIds(userId: string): Promise<string[]> {
   const entries = await queryAll({
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.user(userId).PK },
-    ProjectionExpression: 'SK, organisation_id',
+    ProjectionExpression: 'SK',
   });
-  const ids = new Set(
-    entries
-      .filter((e) => e.SK.startsWith('ACCESS#ORG#') || e.SK.startsWith('VISIBLE#ORG#'))
-      .map((e) => String(e.organisation_id ?? e.SK.split('#').pop())),
-  );
-  if (ids.size === 0) return [];
-  const found = await getMany([...ids].map((id) => keys.organisation(id)));
-  return [...found.values()].map(toOrganisation);
+  const ids = new Set<string>();
+  for (const { SK } of entries) {
+    if (SK.startsWith(prefixes.organisationAccess) || SK.startsWith(prefixes.organisationVisibility)) ids.add(SK.slice(SK.lastIndexOf('#') + 1));
+  }
+  return [...ids].sort();
+}
+
+export async function organisationsByIds(ids: string[]): Promise<StoredOrganisation[]> {
+  const found = await getMany(ids.map((id) => keys.organisation(id)));
+  return [...found.values()].map(toOrganisation).sort((a, b) => a.id.localeCompare(b.id));
 }

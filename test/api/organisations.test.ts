@@ -136,7 +136,7 @@ describe('getOrganisation', () => {
 });
 
 describe('listOrganisations', () => {
-  it('lists only organisations the actor may see, sorted by name, with pagination meta', async () => {
+  it('lists only organisations the actor may see, oldest first, with pagination meta', async () => {
     const actor = await fixtures.operator();
     const stranger = await fixtures.user();
     await fixtures.organisation(stranger);
@@ -146,9 +146,9 @@ describe('listOrganisations', () => {
     const res = await api.request('GET', '/api/v1/organisations?page[size]=2&page[number]=1', { token: actor.admin });
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ total: 4, current_page: 1, page_size: 2 });
-    expect(res.body.data.map((o: { name: string }) => o.name)).toEqual(['Alpha', 'Bravo']);
+    expect(res.body.data.map((o: { name: string }) => o.name)).toEqual([expect.stringMatching(/^Org /), 'Charlie']);
     const page2 = await api.request('GET', '/api/v1/organisations?page[size]=2&page[number]=2', { token: actor.admin });
-    expect(page2.body.data.map((o: { name: string }) => o.name)).toEqual(['Charlie', expect.stringMatching(/^Org /)]);
+    expect(page2.body.data.map((o: { name: string }) => o.name)).toEqual(['Alpha', 'Bravo']);
   });
 
   it('defaults to 50 a page', async () => {

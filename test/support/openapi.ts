@@ -1,5 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { OPENAPI_PATH } from '../../lib/http/meta.js';
 import { buildOpenApi } from '../../lib/operations/openapi.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { createRouter } from '../../lib/operations/router.js';
@@ -26,6 +27,8 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
     ]!.responses;
     if (!responses[String(status)]) throw new Error(`${m.operation.id} answered ${status}, which its OpenAPI responses do not document`);
     ref = `openapi#/${pointer('paths', m.operation.path, method.toLowerCase(), 'responses', String(status), 'content', mediaType, 'schema')}`;
+  } else if (path === OPENAPI_PATH && status === 200) {
+    ref = `openapi#/${pointer('paths', '/openapi.json', 'get', 'responses', '200', 'content', mediaType, 'schema')}`;
   } else {
     if (mediaType !== 'application/problem+json') throw new Error(`unmatched route answered ${mediaType}`);
     ref = 'openapi#/components/schemas/Problem';

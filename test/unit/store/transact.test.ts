@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { commit } from '../../../lib/store/transact.js';
 import { itemAbsent, versionIs } from '../../../lib/store/conditions.js';
 import { resetDdbClient } from '../../../lib/store/client.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
-const cancelled = (codes: string[], item?: Record<string, unknown>) =>
+const cancelled = (codes: string[], item?: Record<string, AttributeValue>) =>
   new TransactionCanceledException({
     message: 'cancelled',
     $metadata: {},

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { inject } from 'vitest';
+import { fixtures } from '../support/api.js';
+import { useTestServices } from '../support/services.js';
+import { getOne } from '../../lib/store/read.js';
+import { keys } from '../../lib/store/keys.js';
+
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const { tableName, secret } = await useTestServices();
+  env = { ...process.env, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), TABLE_NAME: tableName, TOKEN_HASH_SECRET: secret } as Record<string, string>;
+});
+
+function admin(...args: string[]) {
+  const out = spawnSync('node', ['--import', 'tsx', 'lib/admin/main.ts', ...args], { encoding: 'utf8', env, timeout: 30_000 });
+  return { code: out.status, stdout: out.stdout.trim(), stderr: out.stderr.trim(), json: () => JSON.parse(out.stdout) };
+}
+
+describe('operator CLI', () => {
+  it('creates a user, grants access and issues a token that is stored only as a hash', async () => {
+    const user = admin('user', 'create', '--email', `${ulid().toLowerCase()}@cli.test`, '--name', 'Cli User');
+    expect(user.code).toBe(0);
+    const userId = user.json().id as string;
+    const organisationId = await fixtures.organisation(userId);
+    const grant = admin('access', 'grant', '--user', userId, '--organisation', organisationId, '--permissions', 'view-projects,manage-projects');
+    expect(grant.json()).toMatchObject({ user_id: userId, scope: 'organisation', permissions: ['view-projects', 'manage-projects'] });
+    const issued = admin('token', 'issue', '--user', userId, '--type', 'organisation', '--organisation', organisationId, '--abilities', 'view-projects', '--read-only', 'true');
+    expect(issued.code).toBe(0);
+    const { id, token } = issued.json() as { id: string; token: string };
+    expect(token).toMatch(/^aop_/);
+    const stored = await getOne(keys.token(id));
+    expect(stored).toMatchObject({ read_only: true, abilities: ['view-projects'], type: 'organisation' });
+    expect(JSON.stringify(stored)).not.toContain(token.slice(-40));
+  });
+
+  it('revokes a token', async () => {
+    const userId = await fixtures.user();
+    await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);
+    const issued = admin('token', 'issue', '--user', userId, '--type', 'administration', '--abilities', 'manage-org-hierarchy', '--read-only', 'false').json();
+    expect(admin('token', 'revoke', '--id', issued.id).json()).toEqual({ id: issued.id, revoked: true });
+    expect(await getOne(keys.token(issued.id))).toBeUndefined();
+  });
+
+  it.each([
+    ['an unknown command', ['user', 'rename']],
+    ['a missing option', ['user', 'create', '--name', 'No Email']],
+    ['an unknown option', ['user', 'create', '--email', 'a@b.c', '--name', 'N', '--colour', 'red']],
+    ['a wildcard ability', ['token', 'issue', '--user', ulid(), '--type', 'administration', '--abilities', '*', '--read-only', 'true']],
+    ['a missing mode', ['token', 'issue', '--user', ulid(), '--type', 'administration', '--abilities', 'manage-org-hierarchy']],
+    ['permissions of another scope', ['access', 'grant', '--user', ulid(), '--installation', '--permissions', 'view-controls']],
+  ])('prints one line on stderr and exits 2 for %s', (_label, args) => {
+    const out = admin(...args);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses to issue a permission the user does not hold live', async () => {
+    const userId = await fixtures.user();
+    await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);
+    const out = admin('token', 'issue', '--user', userId, '--type', 'administration', '--abilities', 'manage-org-hierarchy,publish-provider-assurance-packages', '--read-only', 'false');
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('publish-provider-assurance-packages');
+  });
+});
