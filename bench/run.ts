@@ -1,0 +1,88 @@
+import './env.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBucket, resetS3Client } from '../lib/files/s3.js';
+import { ensureDemo, type DemoCredentials } from '../lib/local/demo.js';
+import { javaProblem, startDynamoDbLocal, startS3, type Emulator } from '../lib/local/emulators.js';
+import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
+import { createLocalServer } from '../lib/local/server.js';
+import { resetDdbClient } from '../lib/store/client.js';
+import { ensureTable } from '../lib/store/schema.js';
+import { TraceRecorder } from './recorder.js';
+import { formatJson, formatTable, summarise } from './stats.js';
+import { runWorkload } from './workload.js';
+
+/** `npm run bench [-- --json]`: a fixed workload against the local runtime, in-process. */
+const TABLE_NAME = 'assessment-operations-bench';
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject).listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const json = process.argv.includes('--json');
+  const problem = javaProblem();
+  if (problem) throw new Error(problem);
+  const dataDir = mkdtempSync(join(tmpdir(), 'aoa-bench-'));
+  process.env.DATA_DIR = dataDir;
+  const emulators: Emulator[] = [];
+  let server: Server | undefined;
+  try {
+    log('starting DynamoDB Local (in memory) and s3rver');
+    const dynamodb = await startDynamoDbLocal({});
+    emulators.push(dynamodb);
+    const files = await startS3({ dataDir: join(dataDir, 's3') });
+    emulators.push(files);
+    useLocalServices({ dynamodb: dynamodb.endpoint, s3: files.endpoint, secret: localTokenSecret(dataDir), tableName: TABLE_NAME });
+    await ensureTable();
+    await ensureBucket();
+    const demo = await ensureDemo(dataDir, new Date());
+    const credentials = JSON.parse(readFileSync(demo.path, 'utf8')) as DemoCredentials;
+
+    server = await createLocalServer();
+    const recorder = new TraceRecorder();
+    recorder.install(server);
+    const port = await listen(server);
+    const started = performance.now();
+    const latencies = await runWorkload(`http://127.0.0.1:${port}`, credentials, recorder, log);
+    await recorder.settled();
+    log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const summary = summarise(latencies, recorder.traces);
+    console.log(formatTable(summary));
+    if (json) console.log(formatJson(summary));
+    if (summary.scans.length > 0) {
+      console.error('[bench] FAILED: a Scan reached DynamoDB; every access pattern must be a key lookup or Query.');
+      return 1;
+    }
+    return 0;
+  } finally {
+    server?.closeAllConnections();
+    server?.close();
+    resetDdbClient();
+    resetS3Client();
+    // The JVM would outlive this process otherwise.
+    await Promise.allSettled(emulators.reverse().map((e) => e.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// The emulators' exit hook kills DynamoDB Local only when the process exits through process.exit.
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`[bench] FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
