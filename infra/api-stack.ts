@@ -1,0 +1,189 @@
+import { fileURLToPath } from 'node:url';
+import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import type { Group } from '../lib/operations/operation.js';
+import { activeGroups } from '../lib/operations/registry.js';
+import { ApiFunction } from './api-function.js';
+import { tunableSettings } from './environment.js';
+import { addProblemGatewayResponses } from './gateway-responses.js';
+import { Observability } from './observability.js';
+import { addRegistryRoutes } from './routes.js';
+
+export const STAGE_NAME = 'prod';
+const HTTP_FUNCTIONS = fileURLToPath(new URL('../functions/http/', import.meta.url));
+
+/**
+ * The WAF rule is a coarse flood shield, deliberately above the exact per-IP ingress budget kept
+ * in DynamoDB: honest clients meet the precise 429 with its Retry-After first.
+ */
+const WAF_LIMIT_FACTOR = 2;
+const WAF_WINDOW_SECONDS = 60;
+
+export interface ApiStackProps extends StackProps {
+  table: ITable;
+  bucket: IBucket;
+  tokenHashSecret: ISecret;
+  /** An existing SNS topic for alarm notifications (context `alarmTopicArn`). */
+  alarmTopicArn?: string;
+}
+
+export class ApiStack extends Stack {
+  readonly api: RestApi;
+  readonly groupFunctions = new Map<Group, ApiFunction>();
+  readonly metaFunction: ApiFunction;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const settings = tunableSettings(this);
+
+    this.metaFunction = new ApiFunction(this, 'Meta', {
+      entry: `${HTTP_FUNCTIONS}meta.ts`,
+      description: 'OpenAPI document and the 404/405 answers for paths and methods no operation serves',
+    });
+
+    for (const group of activeGroups()) {
+      const fn = new ApiFunction(this, `Group-${group}`, {
+        entry: `${HTTP_FUNCTIONS}${group}.ts`,
+        description: `Operations of the ${group} group`,
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          BUCKET_NAME: props.bucket.bucketName,
+          TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn,
+          ...settings,
+        },
+      });
+      // Files are granted per group once the registry has operations that touch them; none do yet.
+      fn.grantTableData(props.table);
+      props.tokenHashSecret.grantRead(fn.role);
+      this.groupFunctions.set(group, fn);
+    }
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_YEAR });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: 'assessment-operations-api',
+      description: 'Assessment Operations API v1',
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Access and execution logs need the account-level API Gateway CloudWatch role.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        // ERROR only and no data trace: request data would put bearer tokens into the logs.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            requestTime: AccessLogField.contextRequestTime(),
+            method: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            responseLatency: AccessLogField.contextResponseLatency(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            wafStatus: AccessLogField.contextWafResponseCode(),
+          }),
+        ),
+      },
+    });
+
+    // One invoke permission per function for the whole API instead of two per method: the route
+    // count grows with the registry and every per-method permission is a CloudFormation resource.
+    const integrationOptions = { proxy: true, scopePermissionToMethod: false } as const;
+    const integrations = new Map<Group, LambdaIntegration>();
+    for (const [group, fn] of this.groupFunctions) integrations.set(group, new LambdaIntegration(fn.function, integrationOptions));
+    const metaIntegration = new LambdaIntegration(this.metaFunction.function, integrationOptions);
+    addRegistryRoutes(
+      this.api,
+      (group) => {
+        const integration = integrations.get(group);
+        if (!integration) throw new Error(`no function for group ${group}`);
+        return integration;
+      },
+      metaIntegration,
+    );
+    addProblemGatewayResponses(this.api, WAF_WINDOW_SECONDS);
+    const ingressPerMinute = Number(settings.API_INGRESS_RATE_LIMIT_PER_MINUTE);
+    if (!Number.isInteger(ingressPerMinute)) throw new Error('API_INGRESS_RATE_LIMIT_PER_MINUTE is not among the tunable settings');
+    this.addWaf(ingressPerMinute);
+    this.acknowledgeApiFindings();
+
+    new Observability(this, 'Observability', {
+      functions: new Map([...this.groupFunctions].map(([group, fn]) => [group, fn.function])),
+      stage: this.api.deploymentStage,
+      ...(props.alarmTopicArn ? { alarmTopicArn: props.alarmTopicArn } : {}),
+    });
+  }
+
+  private addWaf(ingressPerMinute: number): void {
+    const acl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'AssessmentOpsWebAcl', sampledRequestsEnabled: true },
+      rules: [
+        {
+          name: 'per-ip-rate-shield',
+          priority: 0,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: WAF_WINDOW_SECONDS,
+              limit: Math.ceil((ingressPerMinute * WAF_LIMIT_FACTOR * WAF_WINDOW_SECONDS) / 60),
+            },
+          },
+          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'PerIpRateShield', sampledRequestsEnabled: true },
+        },
+      ],
+    });
+    new CfnWebACLAssociation(this, 'WebAclAssociation', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: acl.attrArn,
+    });
+  }
+
+  private acknowledgeApiFindings(): void {
+    Validations.of(this.api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'Requests are validated in the function by the zod schemas of the operation registry, which answer 422 problem+json with JSON Pointers (DESIGN.md section 4, step 7); a gateway validator would answer 400 in another shape and duplicate the schemas.',
+      },
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Callers authenticate with opaque bearer tokens checked inside the function pipeline (HMAC hash lookup, expiry, revocation, live actor; DESIGN.md section 4, step 3), read in the same DynamoDB round trip as the rate-limit counters. The OpenAPI document and the 404/405 answers are public by design.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason: 'The API has no Cognito user pool: credentials are API tokens issued and verified by the API itself (see the APIG4 acknowledgement).',
+      },
+    );
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'AmazonAPIGatewayPushToCloudWatchLogs is the documented policy of the account-level API Gateway logging role; it grants log writes only, and API Gateway names the execution log groups itself, so no narrower resource list exists.',
+      });
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import { createAssembly } from './assembly.js';
+
+createAssembly().app.synth();

@@ -1,0 +1,43 @@
+import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ApiStack } from './api-stack.js';
+import { DataStack } from './data-stack.js';
+
+export interface Assembly {
+  app: App;
+  data: DataStack;
+  api: ApiStack;
+}
+
+/**
+ * Set here rather than in cdk.json so that the tests' App behaves like the deployed one. The
+ * server access log bucket is written through a bucket policy, not the legacy LogDeliveryWrite ACL,
+ * which would need ACLs switched back on. Cross-stack references stay strong (exports): the API
+ * stack must never be left pointing at a table or secret the data stack has dropped.
+ */
+const FEATURE_FLAGS = {
+  '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy': true,
+  '@aws-cdk/core:defaultCrossStackReferences': 'strong',
+} as const;
+
+/**
+ * The whole application, shared by `infra/app.ts` and the infra tests so that both check the
+ * same thing. Stacks are environment-agnostic: nothing is looked up, so synth runs offline.
+ */
+export function createAssembly(props?: AppProps): Assembly {
+  const app = new App({ ...props, context: { ...FEATURE_FLAGS, ...props?.context } });
+  const data = new DataStack(app, 'AssessmentOpsData', {
+    description: 'Assessment Operations API: table, files bucket and token-hash secret',
+  });
+  const alarmTopicArn: unknown = app.node.tryGetContext('alarmTopicArn');
+  const api = new ApiStack(app, 'AssessmentOpsApi', {
+    description: 'Assessment Operations API: REST API, WAF, group functions and alarms',
+    table: data.table,
+    bucket: data.bucket,
+    tokenHashSecret: data.tokenHashSecret,
+    ...(typeof alarmTopicArn === 'string' && alarmTopicArn !== '' ? { alarmTopicArn } : {}),
+  });
+  // cdk-nag 3 is a validation plugin: synth fails on any finding not acknowledged with a reason.
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, data, api };
+}

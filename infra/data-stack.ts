@@ -1,0 +1,100 @@
+import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { GSIS, TABLE_KEYS } from '../lib/store/keys.js';
+
+/** Staging prefix of presigned-POST upload sessions (DESIGN.md section 6). */
+export const UPLOAD_PREFIX = 'uploads/';
+/** Objects held back by the scanner; kept a while for investigation, then dropped. */
+export const QUARANTINE_PREFIX = 'quarantine/';
+
+/** A session is consumed within its presigned POST's lifetime (minutes); anything older is abandoned. */
+const ABANDONED_UPLOAD_DAYS = 2;
+const QUARANTINE_RETENTION_DAYS = 30;
+/** Window in which an overwritten or deleted file can still be recovered from an older version. */
+const NONCURRENT_RETENTION_DAYS = 30;
+const ACCESS_LOG_RETENTION_DAYS = 365;
+
+/** The stateful resources: nothing here is destroyed with the stack. */
+export class DataStack extends Stack {
+  readonly table: Table;
+  readonly bucket: Bucket;
+  readonly tokenHashSecret: Secret;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partition, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sort, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE_KEYS.ttl,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const gsi of GSIS) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.name,
+        partitionKey: { name: gsi.partition, type: AttributeType.STRING },
+        sortKey: { name: gsi.sort, type: AttributeType.STRING },
+      });
+    }
+
+    // Server access logs can only be delivered to an SSE-S3 bucket, not a KMS-encrypted one.
+    const accessLogs = new Bucket(this, 'AccessLogBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(ACCESS_LOG_RETENTION_DAYS) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new Bucket(this, 'FilesBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'files/',
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        {
+          id: 'abandoned-upload-sessions',
+          prefix: UPLOAD_PREFIX,
+          expiration: Duration.days(ABANDONED_UPLOAD_DAYS),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+        {
+          id: 'quarantined-objects',
+          prefix: QUARANTINE_PREFIX,
+          expiration: Duration.days(QUARANTINE_RETENTION_DAYS),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+        {
+          id: 'noncurrent-versions-and-incomplete-uploads',
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_RETENTION_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
+    });
+
+    this.tokenHashSecret = new Secret(this, 'TokenHashSecret', {
+      description: 'HMAC-SHA-256 key of the API token hashes (DESIGN.md section 4, step 3).',
+      // Alphanumeric only, so that operators can pass it through shells and env files unquoted.
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.tokenHashSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Every stored token hash is keyed with this secret: rotating it invalidates all issued credentials at once. Rotation is a deliberate operator procedure (rotate, then reissue tokens), not a schedule.',
+    });
+  }
+}

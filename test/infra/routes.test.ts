@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../lib/operations/registry.js';
+import { API_PREFIX } from '../../lib/operations/router.js';
+import { logicalIdOf, resourcesOf, synthesize, type Resources, type Synthesized } from './fixture.js';
+
+interface Route {
+  method: string;
+  path: string;
+  target: string;
+  integrationType: string;
+}
+
+/** Rebuilds `METHOD /full/path -> function` from the template's resource tree. */
+function routesOf(s: Synthesized): Route[] {
+  const resources = resourcesOf(s.apiTemplate, 'AWS::ApiGateway::Resource');
+  const pathOf = (ref: unknown): string => {
+    const id = (ref as { Ref?: string }).Ref;
+    if (id === undefined) return '';
+    const resource = resources[id];
+    if (!resource) throw new Error(`unknown resource ${id}`);
+    return `${pathOf(resource.Properties.ParentId)}/${String(resource.Properties.PathPart)}`;
+  };
+  const targets = new Map<string, string>([[logicalIdOf(s.api.metaFunction), 'meta']]);
+  for (const [group, fn] of s.api.groupFunctions) targets.set(logicalIdOf(fn), group);
+
+  const methods: Resources = resourcesOf(s.apiTemplate, 'AWS::ApiGateway::Method');
+  return Object.values(methods).map(({ Properties: p }) => {
+    const integration = p.Integration as { Type: string; Uri: unknown };
+    const functionId = [...targets.keys()].find((id) => JSON.stringify(integration.Uri).includes(`"${id}"`));
+    return {
+      method: String(p.HttpMethod),
+      path: pathOf(p.ResourceId) || '/',
+      target: functionId ? (targets.get(functionId) ?? '?') : 'none',
+      integrationType: integration.Type,
+    };
+  });
+}
+
+describe('ApiStack routes', () => {
+  let routes: Route[];
+  beforeAll(() => {
+    routes = routesOf(synthesize());
+  }, 60_000);
+
+  it('has one route per registry operation, to its group function', () => {
+    const expected = new Set(OPERATIONS.map((op) => `${op.method} ${API_PREFIX}${op.path} -> ${op.group}`));
+    const actual = new Set(routes.filter((r) => r.target !== 'meta').map((r) => `${r.method} ${r.path} -> ${r.target}`));
+    expect(actual).toEqual(expected);
+    expect(routes.filter((r) => r.target !== 'meta')).toHaveLength(OPERATIONS.length);
+  });
+
+  it('sends ANY on every registry path, the root and a root greedy proxy to the meta function', () => {
+    const registryPaths = [...new Set(OPERATIONS.map((op) => API_PREFIX + op.path))];
+    const anyRoutes = new Set(routes.filter((r) => r.method === 'ANY').map((r) => `${r.path} -> ${r.target}`));
+    for (const path of [...registryPaths, '/', '/{proxy+}', `${API_PREFIX}/openapi.json`]) {
+      expect(anyRoutes).toContain(`${path} -> meta`);
+    }
+  });
+
+  it('serves the OpenAPI document from the meta function', () => {
+    expect(routes).toContainEqual(expect.objectContaining({ method: 'GET', path: `${API_PREFIX}/openapi.json`, target: 'meta' }));
+  });
+
+  it('uses Lambda proxy integrations only', () => {
+    expect(new Set(routes.map((r) => r.integrationType))).toEqual(new Set(['AWS_PROXY']));
+    expect(routes.filter((r) => r.target === 'none')).toEqual([]);
+  });
+});
