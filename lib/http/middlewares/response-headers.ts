@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { logger } from '../../log.js';
 import { sourceIp } from '../event.js';
 import type { Middleware, PipelineRequest } from '../state.js';
 
@@ -16,6 +17,14 @@ export function responseHeaders(): Middleware {
       'X-Request-ID': request.state.requestId,
       'X-Content-Type-Options': 'nosniff',
     };
+    // One structured line per request: identifiers and outcome only, never values.
+    logger.info('request', {
+      request_id: request.state.requestId,
+      operation_id: request.state.operation?.id ?? 'unmatched',
+      method: request.event.httpMethod,
+      status: response.statusCode,
+      duration_ms: Date.now() - request.state.startedAt.getTime(),
+    });
   };
   return {
     before: (request) => {

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { resetSettings } from '../../../../lib/config.js';
+import { resetTokenHashSecret } from '../../../../lib/auth/secret.js';
+import { hashToken, mintToken, parseToken } from '../../../../lib/auth/tokens.js';
+import { authenticate } from '../../../../lib/http/middlewares/authenticate.js';
+import { authorize } from '../../../../lib/http/middlewares/authorize.js';
+import { getOrganisation, updateOrganisation } from '../../../../lib/operations/organisations.js';
+import type { AnyOperation } from '../../../../lib/operations/operation.js';
+import { keys } from '../../../../lib/store/keys.js';
+import { keyString, type Item } from '../../../../lib/store/read.js';
+import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
+
+const SECRET = 's'.repeat(48);
+beforeAll(() => {
+  process.env.TOKEN_HASH_SECRET = SECRET;
+  resetSettings();
+  resetTokenHashSecret();
+});
+
+const userId = ulid();
+const organisationId = ulid();
+
+/** The items the load step would have read for an organisation token. */
+function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: string[] | null } = {}) {
+  const tokenId = ulid();
+  const token = mintToken({ tokenId, userId, organisationId });
+  const items = new Map<string, Item>();
+  const put = (item: Item) => items.set(keyString(item), item);
+  put({
+    ...keys.token(tokenId), id: tokenId, user_id: userId, type: 'organisation', organisation_id: organisationId,
+    abilities: ['manage-org-hierarchy', 'view-projects'], read_only: false, expires_at: '2027-01-01T00:00:00Z',
+    secret_hash: hashToken(token, SECRET), ...options.token,
+  });
+  put({ ...keys.user(userId), id: userId, status: 'active', super_user: false, ...options.user });
+  if (options.access !== null) put({ ...keys.organisationAccess(userId, organisationId), permissions: options.access ?? ['manage-org-hierarchy', 'view-projects'] });
+  return { token, claims: parseToken(token)!, items };
+}
+
+function request(w: ReturnType<typeof world>, operation: unknown = getOrganisation, params = { organisation: organisationId }, token = w.token) {
+  return pipelineRequest({ operation: operation as AnyOperation, state: { token, claims: parseToken(token) ?? undefined, items: w.items, rawParams: params } });
+}
+
+describe('authenticate step', () => {
+  it('accepts a token whose keyed hash, expiry and actor are good', async () => {
+    expect(await thrownBy(() => authenticate().before!(request(world())))).toBeUndefined();
+  });
+
+  it.each([
+    ['no token at all', () => { const w = world(); return pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, state: { items: w.items } }); }],
+    ['an altered secret', () => { const w = world(); return request(w, getOrganisation, { organisation: organisationId }, w.token.slice(0, -1) + (w.token.endsWith('A') ? 'B' : 'A')); }],
+    ['an expired token', () => request(world({ token: { expires_at: '2026-11-22T09:59:59Z' } }))],
+    ['a token with no stored mode', () => request(world({ token: { read_only: undefined } }))],
+    ['a disabled actor', () => request(world({ user: { status: 'disabled' } }))],
+    ['a deleted actor', () => request(world({ user: { status: 'deleted' } }))],
+  ])('throws 401 for %s', async (_label, make) => {
+    expect(await thrownBy(() => authenticate().before!(make()))).toMatchObject({ status: 401, code: 'unauthenticated' });
+  });
+});
+
+describe('authorize step', () => {
+  it('sets the caller with the effective permissions', async () => {
+    const r = request(world({ access: ['view-projects'] }));
+    authorize().before!(r);
+    expect([...r.state.caller!.permissions]).toEqual(['view-projects']);
+  });
+
+  it('throws 401 for a credential type the operation does not take', async () => {
+    expect(await thrownBy(() => authorize().before!(request(world({ token: { type: 'project' } }))))).toMatchObject({ status: 401 });
+  });
+
+  it('throws 404 for another organisation than the bound one', async () => {
+    expect(await thrownBy(() => authorize().before!(request(world(), getOrganisation, { organisation: ulid() })))).toMatchObject({ status: 404 });
+  });
+
+  it('throws 404 when the actor has no access to the bound organisation', async () => {
+    expect(await thrownBy(() => authorize().before!(request(world({ access: null }))))).toMatchObject({ status: 404 });
+  });
+
+  it('throws 403 permission_denied when the live permission is missing', async () => {
+    expect(await thrownBy(() => authorize().before!(request(world({ access: ['view-projects'] }), updateOrganisation)))).toMatchObject({ status: 403, code: 'permission_denied' });
+  });
+
+  it('throws 403 read_only_credential for a mutation', async () => {
+    expect(await thrownBy(() => authorize().before!(request(world({ token: { read_only: true } }), updateOrganisation)))).toMatchObject({ status: 403, code: 'read_only_credential' });
+  });
+});
