@@ -31,7 +31,17 @@ export default defineConfig({
           env,
         },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, env } },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          // The bundled functions are exercised against the same DynamoDB Local.
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          env,
+        },
+      },
     ],
   },
 });

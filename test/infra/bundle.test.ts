@@ -8,6 +8,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../infra/bundling.js';
+import { fixtures } from '../support/api.js';
+import { useTestServices } from '../support/services.js';
 
 const run = promisify(execFile);
 const HTTP_FUNCTIONS = fileURLToPath(new URL('../../functions/http/', import.meta.url));
@@ -34,15 +36,16 @@ interface DriverOutput {
   result?: APIGatewayProxyResult;
 }
 
-function event(method: string, path: string): APIGatewayProxyEvent {
+function event(method: string, path: string, token?: string): APIGatewayProxyEvent {
+  const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
   return {
     httpMethod: method,
     path,
     resource: '/{proxy+}',
     body: null,
     isBase64Encoded: false,
-    headers: { Accept: 'application/json' },
-    multiValueHeaders: { Accept: ['application/json'] },
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
     queryStringParameters: null,
     multiValueQueryStringParameters: null,
     pathParameters: null,
@@ -72,8 +75,21 @@ function event(method: string, path: string): APIGatewayProxyEvent {
 describe('bundled functions', () => {
   let dir: string;
   const bundles = new Map<string, string>();
+  let services: Record<string, string>;
+  let operator: Awaited<ReturnType<typeof fixtures.operator>>;
 
   beforeAll(async () => {
+    const { tableName, secret } = await useTestServices();
+    operator = await fixtures.operator();
+    services = {
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+      TABLE_NAME: tableName,
+      TOKEN_HASH_SECRET: secret,
+      AWS_REGION: 'ap-southeast-2',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
     dir = await mkdtemp(join(tmpdir(), 'assessment-ops-bundle-'));
     await Promise.all(
       ['meta', 'organisations'].map(async (name) => {
@@ -94,6 +110,7 @@ describe('bundled functions', () => {
       cwd: dir,
       env: {
         PATH: process.env.PATH ?? '',
+        ...services,
         BUNDLE: bundles.get(name)!,
         RESULT_FILE: resultFile,
         LOG_LEVEL: 'ERROR',
@@ -118,7 +135,17 @@ describe('bundled functions', () => {
     expect(JSON.parse(result!.body)).toMatchObject({ status: 404, code: 'not_found' });
   }, 30_000);
 
-  it('imports the organisations bundle and finds its handler', async () => {
-    expect(await load('organisations')).toEqual({ handlerType: 'function' });
+  it('answers a real read from the organisations bundle, authenticated against the table', async () => {
+    const { handlerType, result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`, operator.org));
+    expect(handlerType).toBe('function');
+    expect(result?.statusCode).toBe(200);
+    expect(result?.headers?.ETag).toMatch(/^"1-/);
+    expect(JSON.parse(result!.body).data).toMatchObject({ id: operator.organisationId });
+  }, 30_000);
+
+  it('answers 401 from the organisations bundle without a credential', async () => {
+    const { result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`));
+    expect(result?.statusCode).toBe(401);
+    expect(JSON.parse(result!.body)).toMatchObject({ code: 'unauthenticated' });
   }, 30_000);
 });
