@@ -19,6 +19,15 @@ export const SETTINGS = {
   TOKEN_ORGANISATION_MAX_DAYS: { schema: positive(30), doc: 'Maximum lifetime of an organisation credential.' },
   TOKEN_ADMINISTRATION_MAX_DAYS: { schema: positive(30), doc: 'Maximum lifetime of an Administration credential.' },
   ORGANISATION_LICENCE_LIMIT: { schema: positive(100), doc: 'Maximum number of organisations the installation may hold.' },
+  SYSTEM_LICENCE_LIMIT: { schema: positive(25), doc: 'Maximum number of systems one organisation may hold.' },
+  LICENSED_CLASSIFICATIONS: {
+    schema: z
+      .string()
+      .default('NC,OS,P')
+      .transform((v) => v.split(',').map((c) => c.trim()))
+      .pipe(z.array(z.enum(['NC', 'OS', 'P', 'S', 'TS'])).min(1)),
+    doc: 'Classifications a new organisation is licensed for (comma-separated from NC, OS, P, S, TS).',
+  },
   TABLE_NAME: { schema: z.string().min(1).default('assessment-operations'), doc: 'The single DynamoDB table.' },
   BUCKET_NAME: { schema: z.string().min(1).default('assessment-operations-files'), doc: 'The S3 bucket for files.' },
   TOKEN_HASH_SECRET: {

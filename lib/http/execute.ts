@@ -48,6 +48,7 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
           credential_type: caller.type,
           ...(caller.organisationId ? { organisation_id: caller.organisationId } : {}),
           target: result.auditTarget ?? (input.params as Record<string, string>),
+          ...(result.auditDetails ? { details: result.auditDetails } : {}),
           source_ip: state.ip,
         },
         state.startedAt,

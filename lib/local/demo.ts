@@ -10,7 +10,7 @@ import { createUser, grantAccess } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
 import { commit } from '../store/transact.js';
-import { createOrganisationWrites, type StoredOrganisation } from '../store/organisations.js';
+import { createOrganisationWrites, newOrganisation } from '../store/organisations.js';
 import { forbidden } from '../http/errors.js';
 
 /** DATA_DIR/demo-credentials.json: the demo secrets live here, never in a log. */
@@ -53,20 +53,15 @@ export async function ensureDemo(dataDir: string, now: Date): Promise<{ created:
 
 async function createDemoOrganisation(userId: string, now: Date): Promise<string> {
   const id = ulid(now.getTime());
-  const org: StoredOrganisation = {
+  const org = newOrganisation({
     id,
     name: 'Demo Organisation',
     slug: `demo-${id.slice(-8).toLowerCase()}`,
     timezone: 'Australia/Sydney',
-    contact_name: null,
-    contact_email: null,
-    contact_phone: null,
+    createdBy: userId,
+    now,
     notes: 'Created by the local runtime on first start.',
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    version: 1,
-    created_by: userId,
-  };
+  });
   const refused = () => forbidden('licence_limit_reached', 'no licence left for the demo organisation');
   await commit(createOrganisationWrites(org, Number.MAX_SAFE_INTEGER, refused, refused));
   return id;

@@ -27,3 +27,6 @@ export const PaginatedMeta = z.object({
 });
 
 export const Meta = z.object({ request_id: z.string() });
+
+export const OrganisationParams = z.strictObject({ organisation: Ulid });
+export const SystemParams = z.strictObject({ organisation: Ulid, system: Ulid });

@@ -71,6 +71,8 @@ export interface OperationResult<R> {
   writes?: WriteItem[];
   /** Identifiers the audit record names (never request values). */
   auditTarget?: Record<string, string>;
+  /** What a successful mutation's audit record keeps beyond identifiers, such as an edit reason. */
+  auditDetails?: Record<string, string | number | boolean | null>;
 }
 
 export interface Operation<

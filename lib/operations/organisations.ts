@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound, preconditionFailed } from '../http/error
 import { keys } from '../store/keys.js';
 import {
   createOrganisationWrites,
+  newOrganisation,
   slugTaken,
   toOrganisation,
   updateOrganisationWrites,
@@ -14,13 +15,12 @@ import {
   visibleOrganisationIds,
   type StoredOrganisation,
 } from '../store/organisations.js';
-import { NoQuery, PageQuery, Ulid } from './common.js';
+import { NoQuery, OrganisationParams, PageQuery } from './common.js';
 import { operation, type Caller, type OperationContext } from './operation.js';
 
 const ETAG_KIND = 'organisation';
-const OrganisationParams = z.strictObject({ organisation: Ulid });
 
-const publicView = ({ version: _v, created_by: _c, ...org }: StoredOrganisation): Organisation => org;
+const publicView = ({ version: _v, created_by: _c, licensed_classifications: _l, ...org }: StoredOrganisation): Organisation => org;
 const etagOf = (org: StoredOrganisation) => etagFor(ETAG_KIND, org.id, org.version);
 
 const licenceLimitReached = () =>
@@ -88,21 +88,7 @@ export const createOrganisation = operation({
     const id = ulid(ctx.now.getTime());
     const wanted = slugify(body.name);
     const slug = (await slugTaken(wanted)) ? `${wanted.slice(0, 50)}-${id.slice(-8).toLowerCase()}` : wanted;
-    const at = ctx.now.toISOString();
-    const org: StoredOrganisation = {
-      id,
-      name: body.name,
-      slug,
-      timezone: body.timezone,
-      contact_name: null,
-      contact_email: null,
-      contact_phone: null,
-      notes: null,
-      created_at: at,
-      updated_at: at,
-      version: 1,
-      created_by: ctx.caller.userId,
-    };
+    const org = newOrganisation({ id, name: body.name, slug, timezone: body.timezone, createdBy: ctx.caller.userId, now: ctx.now });
     return {
       data: publicView(org),
       etag: etagOf(org),

@@ -1,12 +1,23 @@
 import type { AnyOperation, Group } from './operation.js';
+import { contactOperations } from './contacts.js';
+import { organisationContextOperations, systemContextOperations } from './contexts.js';
 import { organisationOperations } from './organisations.js';
+import { getSetupOptions } from './setup-options.js';
+import { systemOperations } from './systems.js';
 
 /**
  * Every implemented operation, declared once in its group's module. The router of each group
  * function, the API Gateway routes, the local runtime, the OpenAPI document and the
  * authorization matrix tests all derive from this list.
  */
-export const OPERATIONS: readonly AnyOperation[] = [...organisationOperations] as unknown as AnyOperation[];
+export const OPERATIONS: readonly AnyOperation[] = [
+  ...organisationOperations,
+  ...organisationContextOperations,
+  getSetupOptions,
+  ...systemOperations,
+  ...systemContextOperations,
+  ...contactOperations,
+] as unknown as AnyOperation[];
 
 export function operationsOf(group: Group): AnyOperation[] {
   return OPERATIONS.filter((op) => op.group === group);

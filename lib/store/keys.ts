@@ -22,6 +22,18 @@ export const keys = {
   token: (tokenId: string): Key => ({ PK: `TOKEN#${tokenId}`, SK: 'TOKEN' }),
   organisation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'ORG' }),
   project: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'PROJECT' }),
+  organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),
+  /** Per-organisation counters: collection totals and licence usage, kept in the writing transaction. */
+  organisationCounters: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'COUNTERS' }),
+  system: (organisationId: string, systemId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `SYSTEM#${systemId}` }),
+  systemCode: (organisationId: string, shortCode: string): Key => ({ PK: `ORG#${organisationId}`, SK: `SYSCODE#${shortCode}` }),
+  systemContext: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'CONTEXT' }),
+  systemCounters: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'COUNTERS' }),
+  contact: (systemId: string, contactId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `CONTACT#${contactId}` }),
+  /** A durable request to recalculate applicability of a system's projects (picked up by the recalculation job). */
+  applicabilityRecalculation: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'APPLICABILITY#PENDING' }),
+  /** The imported ISM releases: one partition, a release per sort key (Query with the SK as prefix). */
+  catalogueReleases: (): Key => ({ PK: 'CATALOGUE', SK: 'RELEASE#' }),
   organisationSlug: (slug: string): Key => ({ PK: `ORGSLUG#${slug}`, SK: 'ORGSLUG' }),
   /** Installation-wide markers, such as the local demo installation. */
   installationMarker: (name: string): Key => ({ PK: 'INSTALLATION', SK: name }),
@@ -33,6 +45,8 @@ export const keys = {
 
 /** Prefixes for Query access patterns. */
 export const prefixes = {
+  system: 'SYSTEM#',
+  contact: 'CONTACT#',
   organisationAccess: 'ACCESS#ORG#',
   organisationVisibility: 'VISIBLE#ORG#',
   userTokens: 'TOKEN#',
@@ -40,6 +54,7 @@ export const prefixes = {
 
 /** GSI1 partitions. */
 export const gsi1 = {
+  pendingRecalculations: 'APPLICABILITY_PENDING',
   organisations: 'ORGS',
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
 } as const;

@@ -1,3 +1,4 @@
+import { settings } from '../config.js';
 import type { Organisation } from '../domain/organisations.js';
 import { and, belowLimit, itemAbsent, ownedBy, versionIs } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
@@ -9,6 +10,27 @@ export const ORGANISATION_COUNTER = 'organisations';
 export interface StoredOrganisation extends Organisation {
   version: number;
   created_by: string;
+  /** Licence terms, fixed at creation from the installation's settings. */
+  licensed_classifications: string[];
+}
+
+export function newOrganisation(input: { id: string; name: string; slug: string; timezone: string; createdBy: string; now: Date; notes?: string }): StoredOrganisation {
+  const at = input.now.toISOString();
+  return {
+    id: input.id,
+    name: input.name,
+    slug: input.slug,
+    timezone: input.timezone,
+    contact_name: null,
+    contact_email: null,
+    contact_phone: null,
+    notes: input.notes ?? null,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+    created_by: input.createdBy,
+    licensed_classifications: settings().LICENSED_CLASSIFICATIONS,
+  };
 }
 
 export const toOrganisation = (item: Item): StoredOrganisation => withoutKeys(item) as unknown as StoredOrganisation;

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
 import { createUser, EmailTakenError, grantAccess, livePermissions, revokeAccess, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
-import { createOrganisationWrites, organisationsByIds, visibleOrganisationIds, type StoredOrganisation } from '../../lib/store/organisations.js';
+import { createOrganisationWrites, newOrganisation, organisationsByIds, visibleOrganisationIds } from '../../lib/store/organisations.js';
 import { countHit } from '../../lib/store/rate-limits.js';
 import { getMany, getOne, queryPage } from '../../lib/store/read.js';
 import { receiptWrite, ReceiptRaceError } from '../../lib/store/receipts.js';
@@ -16,10 +16,7 @@ beforeAll(async () => {
   await useTestServices();
 });
 
-const org = (createdBy: string, slug = `s-${ulid().toLowerCase()}`): StoredOrganisation => {
-  const at = new Date().toISOString();
-  return { id: ulid(), name: 'N', slug, timezone: 'UTC', contact_name: null, contact_email: null, contact_phone: null, notes: null, created_at: at, updated_at: at, version: 1, created_by: createdBy };
-};
+const org = (createdBy: string, slug = `s-${ulid().toLowerCase()}`) => newOrganisation({ id: ulid(), name: 'N', slug, timezone: 'UTC', createdBy, now: new Date() });
 const fail = (message: string) => () => new Error(message);
 
 describe('table bootstrap', () => {

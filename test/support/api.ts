@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
 import { commit } from '../../lib/store/transact.js';
-import { createOrganisationWrites, type StoredOrganisation } from '../../lib/store/organisations.js';
+import { createOrganisationWrites, newOrganisation } from '../../lib/store/organisations.js';
 import { assertMatchesOpenApi } from './openapi.js';
 import { useTestServices } from './services.js';
 
@@ -68,12 +68,7 @@ export const fixtures = {
   },
   async organisation(createdBy: string, name = `Org ${ulid()}`): Promise<string> {
     const id = ulid();
-    const at = new Date().toISOString();
-    const org: StoredOrganisation = {
-      id, name, slug: `org-${id.toLowerCase()}`, timezone: 'Australia/Sydney',
-      contact_name: null, contact_email: null, contact_phone: null, notes: null,
-      created_at: at, updated_at: at, version: 1, created_by: createdBy,
-    };
+    const org = newOrganisation({ id, name, slug: `org-${id.toLowerCase()}`, timezone: 'Australia/Sydney', createdBy, now: new Date() });
     const never = () => new Error('unexpected');
     await commit(createOrganisationWrites(org, Number.MAX_SAFE_INTEGER, never, never));
     return id;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** The choices a project setup form offers (seed: ISM release, licensed classifications, scope choices, provider assurance metadata). */
+export const CLASSIFICATIONS = [
+  { code: 'NC', name: 'Non-classified' },
+  { code: 'OS', name: 'OFFICIAL: Sensitive' },
+  { code: 'P', name: 'PROTECTED' },
+  { code: 'S', name: 'SECRET' },
+  { code: 'TS', name: 'TOP SECRET' },
+] as const;
+
+export const ESSENTIAL_EIGHT_TARGETS = [
+  { value: 'none', label: 'No Essential Eight target' },
+  { value: 'ML1', label: 'Maturity Level One' },
+  { value: 'ML2', label: 'Maturity Level Two' },
+  { value: 'ML3', label: 'Maturity Level Three' },
+] as const;
+
+export const ASSESSMENT_TYPES = [
+  { value: 'initial', label: 'Initial assessment' },
+  { value: 'reassessment', label: 'Reassessment' },
+  { value: 'change', label: 'Assessment of a significant change' },
+] as const;
+
+const Choice = z.object({ value: z.string(), label: z.string() });
+
+export const SetupOptions = z
+  .object({
+    ism_releases: z.array(z.object({ id: z.string(), version: z.string(), title: z.string(), entries: z.number().int() })),
+    classifications: z.array(z.object({ code: z.enum(['NC', 'OS', 'P', 'S', 'TS']), name: z.string() })),
+    scope_choices: z.object({ essential_eight_targets: z.array(Choice), assessment_types: z.array(Choice) }),
+    provider_assurance: z.object({
+      providers: z.array(z.object({ id: z.string(), name: z.string(), releases: z.array(z.object({ id: z.string(), version: z.string() })) })),
+    }),
+  })
+  .meta({ id: 'SetupOptions' });
+export type SetupOptions = z.infer<typeof SetupOptions>;
+
+export function licensedClassifications(codes: readonly string[]) {
+  return CLASSIFICATIONS.filter((c) => codes.includes(c.code));
+}

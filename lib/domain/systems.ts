@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** System identity (seed: name, short_code normalised to upper case and unique per organisation). */
+export const SHORT_CODE = /^[A-Z0-9][A-Z0-9-]{0,14}[A-Z0-9]$/;
+
+const ShortCode = z
+  .string()
+  .trim()
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().regex(SHORT_CODE, 'must be 2 to 16 letters, digits or inner hyphens'))
+  .meta({ description: 'Normalised to upper case; unique within the organisation.', examples: ['HR-PAY'] });
+
+const Name = z.string().trim().min(1, 'must not be blank').max(200);
+const Description = z.string().max(2000).nullable();
+
+export const System = z
+  .object({
+    id: z.string(),
+    organisation_id: z.string(),
+    name: z.string(),
+    short_code: z.string(),
+    description: z.string().nullable().optional(),
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+    redacted_fields: z.array(z.string()),
+  })
+  .meta({ id: 'System', description: 'Minimal discovery (without hierarchy authority) lists only id, name and short_code; the rest is named in redacted_fields.' });
+export type System = z.infer<typeof System>;
+
+export const CreateSystem = z.strictObject({ name: Name, short_code: ShortCode, description: Description.optional() }).meta({ id: 'CreateSystem' });
+
+export const UpdateSystem = z
+  .strictObject({ name: Name, short_code: ShortCode, description: Description })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'name at least one property to change' })
+  .meta({ id: 'UpdateSystem', description: 'JSON merge patch: omitted properties are kept; null clears description.' });
+
+export interface StoredSystem {
+  id: string;
+  organisation_id: string;
+  name: string;
+  short_code: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+const MINIMAL = ['id', 'organisation_id', 'name', 'short_code'] as const;
+
+/** Full identity with hierarchy authority; otherwise the minimal discovery view. */
+export function systemView(s: StoredSystem, full: boolean): System {
+  if (full) {
+    const { version: _v, ...rest } = s;
+    return { ...rest, redacted_fields: [] };
+  }
+  const minimal = Object.fromEntries(MINIMAL.map((k) => [k, s[k]])) as Pick<StoredSystem, (typeof MINIMAL)[number]>;
+  return { ...minimal, redacted_fields: ['description', 'created_at', 'updated_at'] };
+}

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import {
+  affectsApplicability,
+  changedFields,
+  completeData,
+  contextPatchSchema,
+  contextResponseSchema,
+  ORGANISATION_CONTEXT,
+  SYSTEM_CONTEXT,
+  type ContextData,
+  type ContextDefinition,
+} from '../domain/context.js';
+import { etagFor, versionFromIfMatch } from '../http/etag.js';
+import { notFound, preconditionFailed } from '../http/errors.js';
+import { gsi1, keys, type Key } from '../store/keys.js';
+import type { Item } from '../store/read.js';
+import type { WriteItem } from '../store/transact.js';
+import { replaceVersioned } from '../store/versioned.js';
+import { NoQuery, OrganisationParams, SystemParams } from './common.js';
+import { operation, type Group, type OperationContext } from './operation.js';
+
+/**
+ * Organisation and system context share one shape and one behaviour; this factory declares the
+ * GET and PATCH of each, so that the rules live in one place.
+ */
+interface ContextTarget<P extends z.ZodType> {
+  name: 'Organisation' | 'System';
+  group: Group;
+  path: string;
+  params: P;
+  definition: ContextDefinition;
+  /** The owner record (404 when absent) and the context item, read in the authentication round trip. */
+  ownerKey: (params: z.output<P>) => Key;
+  contextKey: (params: z.output<P>) => Key;
+  /** Writes that follow a change of an applicability field (system context only). */
+  onApplicabilityChange?: (params: z.output<P>, ctx: OperationContext, contextVersion: number) => WriteItem[];
+}
+
+function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
+  const Response = contextResponseSchema(`${t.name}Context`);
+  const kind = `${t.name.toLowerCase()}-context`;
+  const read = (ctx: OperationContext, params: z.output<P>) => {
+    if (!ctx.prefetched(t.ownerKey(params))) throw notFound();
+    const item = ctx.prefetched(t.contextKey(params));
+    const version = Number(item?.version ?? 0);
+    return { item, version, data: completeData(t.definition, item?.data as ContextData | undefined) };
+  };
+  const view = (item: Item | undefined, data: ContextData) => ({
+    definition: t.definition,
+    data,
+    updated_at: (item?.updated_at as string | undefined) ?? null,
+    updated_by: (item?.updated_by as string | undefined) ?? null,
+  });
+  const ownerId = (params: z.output<P>) => t.contextKey(params).PK.split('#')[1]!;
+  const prefetch = (params: z.output<P>) => [t.ownerKey(params), t.contextKey(params)];
+
+  const get = operation({
+    id: `get${t.name}Context`,
+    group: t.group,
+    method: 'GET',
+    path: t.path,
+    summary: `Read the canonical ${t.name.toLowerCase()} context: its definition (field IDs, option values, version) and data.`,
+    credential: ['organisation'],
+    permission: { organisation: [['manage-org-hierarchy']] },
+    mode: 'read',
+    success: 200,
+    params: t.params,
+    query: NoQuery,
+    response: Response,
+    etag: true,
+    errors: [422],
+    sideEffects: [],
+    prefetch,
+    handle: async (ctx, { params }) => {
+      const { item, version, data } = read(ctx, params);
+      return { data: view(item, data), etag: etagFor(kind, ownerId(params), version) };
+    },
+  });
+
+  const update = operation({
+    id: `update${t.name}Context`,
+    group: t.group,
+    method: 'PATCH',
+    path: t.path,
+    summary: `Change ${t.name.toLowerCase()} context fields (merged per field) with an optional edit reason, If-Match the context ETag.`,
+    credential: ['organisation'],
+    permission: { organisation: [['manage-org-hierarchy']] },
+    mode: 'mutation',
+    success: 200,
+    params: t.params,
+    query: NoQuery,
+    body: { schema: contextPatchSchema(t.definition, `${t.name}Context`), mediaType: 'application/merge-patch+json' },
+    response: Response,
+    etag: true,
+    ifMatch: true,
+    errors: [412, 415, 422, 428],
+    sideEffects: t.onApplicabilityChange
+      ? ['Updates the context', 'Marks applicability of the system projects for recalculation', 'Writes an audit record with the edit reason']
+      : ['Updates the context', 'Writes an audit record with the edit reason'],
+    prefetch,
+    handle: async (ctx, { params, body }) => {
+      const { version, data } = read(ctx, params);
+      if (versionFromIfMatch(ctx.ifMatch ?? '', kind, ownerId(params)) !== version) throw preconditionFailed();
+      const patch = body.data as Record<string, string | null | undefined>;
+      const changed = changedFields(data, patch);
+      const next: ContextData = { ...data };
+      for (const [id, value] of Object.entries(patch)) if (value !== undefined) next[id] = value;
+      const item = {
+        ...t.contextKey(params),
+        entity: kind,
+        definition_version: t.definition.version,
+        data: next,
+        updated_at: ctx.now.toISOString(),
+        updated_by: ctx.caller.userId,
+      };
+      const writes = [replaceVersioned(item, version)];
+      if (t.onApplicabilityChange && affectsApplicability(t.definition, changed)) writes.push(...t.onApplicabilityChange(params, ctx, version + 1));
+      return {
+        data: view(item, next),
+        etag: etagFor(kind, ownerId(params), version + 1),
+        writes,
+        auditDetails: { edit_reason: body.edit_reason ?? null, changed_fields: changed.join(',') },
+      };
+    },
+  });
+  return [get, update] as const;
+}
+
+export const [getOrganisationContext, updateOrganisationContext] = contextOperations({
+  name: 'Organisation',
+  group: 'organisations',
+  path: '/organisations/{organisation}/context',
+  params: OrganisationParams,
+  definition: ORGANISATION_CONTEXT,
+  ownerKey: (p) => keys.organisation(p.organisation),
+  contextKey: (p) => keys.organisationContext(p.organisation),
+});
+
+/** Seed: system context changes recalculate applicability for the system's projects. */
+function requestRecalculation(p: z.output<typeof SystemParams>, ctx: OperationContext, contextVersion: number): WriteItem[] {
+  return [
+    {
+      kind: 'update',
+      key: keys.applicabilityRecalculation(p.system),
+      update: 'SET #e = :e, #o = :o, #s = :s, #r = if_not_exists(#r, :now), #l = :now, #b = :b, #v = :v, #g1 = :g1, #g2 = if_not_exists(#g2, :g2)',
+      names: { '#e': 'entity', '#o': 'organisation_id', '#s': 'system_id', '#r': 'requested_at', '#l': 'last_requested_at', '#b': 'requested_by', '#v': 'context_version', '#g1': 'GSI1PK', '#g2': 'GSI1SK' },
+      values: {
+        ':e': 'applicability-recalculation',
+        ':o': p.organisation,
+        ':s': p.system,
+        ':now': ctx.now.toISOString(),
+        ':b': ctx.caller.userId,
+        ':v': contextVersion,
+        ':g1': gsi1.pendingRecalculations,
+        ':g2': `${ctx.now.toISOString()}#${p.system}`,
+      },
+    },
+  ];
+}
+
+export const [getSystemContext, updateSystemContext] = contextOperations({
+  name: 'System',
+  group: 'systems',
+  path: '/organisations/{organisation}/systems/{system}/context',
+  params: SystemParams,
+  definition: SYSTEM_CONTEXT,
+  ownerKey: (p) => keys.system(p.organisation, p.system),
+  contextKey: (p) => keys.systemContext(p.system),
+  onApplicabilityChange: requestRecalculation,
+});
+
+export const organisationContextOperations = [getOrganisationContext, updateOrganisationContext];
+export const systemContextOperations = [getSystemContext, updateSystemContext];

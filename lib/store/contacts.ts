@@ -1,0 +1,40 @@
+import type { StoredContact } from '../domain/contacts.js';
+import { itemAbsent } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
+import { queryPage, type Item } from './read.js';
+import type { WriteItem } from './transact.js';
+import { addToCounter, replaceVersioned } from './versioned.js';
+
+/**
+ * Contacts live in their system's partition. They are deleted in the web interface, outside this
+ * API; a deleted contact may keep its item for history, so every read here treats anything but an
+ * active contact as absent (seed: deleted contacts are absent).
+ */
+export const toContact = (item: Item): StoredContact => withoutKeys(item) as unknown as StoredContact;
+
+const contactItem = (c: StoredContact) => ({ ...keys.contact(c.system_id, c.id), entity: 'contact', ...c });
+
+export function createContactWrites(c: StoredContact): WriteItem[] {
+  return [{ kind: 'put', item: contactItem(c), condition: itemAbsent() }, addToCounter(keys.systemCounters(c.system_id), 'contacts', 1)];
+}
+
+export function updateContactWrites(before: StoredContact, after: StoredContact): WriteItem[] {
+  return [replaceVersioned(contactItem(after), before.version)];
+}
+
+/** An active contact of this system, from items read in the authentication round trip. */
+export function activeContact(item: Item | undefined): StoredContact | undefined {
+  const contact = item ? toContact(item) : undefined;
+  return contact?.status === 'active' ? contact : undefined;
+}
+
+export async function contactsPage(systemId: string, page: { number: number; size: number }): Promise<StoredContact[]> {
+  const items = await queryPage(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.contact },
+    },
+    page,
+  );
+  return items.map(toContact).filter((c) => c.status === 'active');
+}

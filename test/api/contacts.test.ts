@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { keys } from '../../lib/store/keys.js';
+import { fixtures, startApi, type Api } from '../support/api.js';
+
+let api: Api;
+let op: Awaited<ReturnType<typeof fixtures.operator>>;
+let systemId: string;
+
+beforeAll(async () => {
+  api = await startApi();
+  op = await fixtures.operator();
+  systemId = (await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, { token: op.org, body: { name: 'CRM', short_code: 'CRM' }, headers: { 'Idempotency-Key': ulid() } })).body.data.id;
+});
+afterAll(() => api.stop());
+
+const base = (system = systemId) => `/api/v1/organisations/${op.organisationId}/systems/${system}/contacts`;
+const create = (body: unknown, key = ulid(), token = op.org) => api.request('POST', base(), { token, body, headers: { 'Idempotency-Key': key } });
+
+describe('contacts', () => {
+  it('creates a contact of the system with an ETag and a Location', async () => {
+    const res = await create({ name: 'Ada Lovelace', role: 'System owner', email: 'ada@example.com' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ system_id: systemId, name: 'Ada Lovelace', role: 'System owner', email: 'ada@example.com', phone: null });
+    expect(res.headers.get('location')).toBe(`${base()}/${res.body.data.id}`);
+  });
+
+  it('replays a create for the same key and answers 409 for another payload', async () => {
+    const key = ulid();
+    const first = await create({ name: 'Grace Hopper' }, key);
+    expect((await create({ name: 'Grace Hopper' }, key)).body.data).toEqual(first.body.data);
+    expect((await create({ name: 'Someone Else' }, key)).status).toBe(409);
+  });
+
+  it('answers 422 for an invalid email, pointing at it', async () => {
+    const res = await create({ name: 'Bad Email', email: 'not-an-email' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].pointer).toBe('/email');
+  });
+
+  it('lists active contacts with a total and paging', async () => {
+    const res = await api.request('GET', `${base()}?page[size]=1`, { token: op.org });
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total).toBeGreaterThanOrEqual(2);
+    expect(res.body.data).toHaveLength(1);
+  });
+
+  it('edits a contact with If-Match: null clears, omitted keeps', async () => {
+    const created = await create({ name: 'Edit Contact', role: 'Analyst', phone: '+61 2 9999 0000' });
+    const path = `${base()}/${created.body.data.id}`;
+    const res = await api.request('PATCH', path, { token: op.org, body: { phone: null }, headers: { 'If-Match': created.headers.get('etag')! } });
+    expect(res.body.data).toMatchObject({ phone: null, role: 'Analyst' });
+    expect((await api.request('PATCH', path, { token: op.org, body: { role: 'Lead' }, headers: { 'If-Match': created.headers.get('etag')! } })).status).toBe(412);
+  });
+
+  it('treats a deleted contact as absent', async () => {
+    const created = await create({ name: 'To Be Deleted' });
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.contact(systemId, created.body.data.id), UpdateExpression: 'SET #s = :d', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':d': 'deleted' } }));
+    expect((await api.request('GET', `${base()}/${created.body.data.id}`, { token: op.org })).status).toBe(404);
+    const list = await api.request('GET', `${base()}?page[size]=100`, { token: op.org });
+    expect(list.body.data.map((c: { id: string }) => c.id)).not.toContain(created.body.data.id);
+  });
+
+  it('answers 404 for a contact through another system of the organisation', async () => {
+    const created = await create({ name: 'Belongs Here' });
+    const other = (await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, { token: op.org, body: { name: 'Other', short_code: 'OTH' }, headers: { 'Idempotency-Key': ulid() } })).body.data.id;
+    expect((await api.request('GET', `${base(other)}/${created.body.data.id}`, { token: op.org })).status).toBe(404);
+  });
+
+  it('needs manage-contacts to create (403) but only view-contacts to read', async () => {
+    const token = await fixtures.token(op.userId, 'organisation', { organisationId: op.organisationId, abilities: ['view-contacts'] });
+    expect((await create({ name: 'Nope' }, ulid(), token)).status).toBe(403);
+    expect((await api.request('GET', base(), { token })).status).toBe(200);
+  });
+});
