@@ -28,6 +28,10 @@ export const SETTINGS = {
       .pipe(z.array(z.enum(['NC', 'OS', 'P', 'S', 'TS'])).min(1)),
     doc: 'Classifications a new organisation is licensed for (comma-separated from NC, OS, P, S, TS).',
   },
+  MALWARE_SCANNER: {
+    schema: z.enum(['local', 'guardduty']).default('local'),
+    doc: 'Where malware verdicts come from: the built-in scanner (EICAR signature; local runtime and tests) or GuardDuty Malware Protection for S3 (set by CDK).',
+  },
   TABLE_NAME: { schema: z.string().min(1).default('assessment-operations'), doc: 'The single DynamoDB table.' },
   BUCKET_NAME: { schema: z.string().min(1).default('assessment-operations-files'), doc: 'The S3 bucket for files.' },
   TOKEN_HASH_SECRET: {

@@ -27,6 +27,7 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
   const input = state.input as { params: unknown; query: unknown; body: unknown };
   const result: OperationResult<unknown> = await op.handle(ctx, input as never);
   const status = result.status ?? op.success;
+  if (result.file) return fileResponse(result.file);
   // The declared schema is the contract: it fixes the member order and drops anything internal.
   result.data = op.response.parse(result.data);
 
@@ -67,7 +68,18 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
       return replay(request, match.response);
     }
   }
+  await result.afterCommit?.();
   return respond(request, { status, data: result.data, etag: result.etag, location: result.location, total: result.total, replayed: false });
+}
+
+/** Files are private to the caller and never cached (seed: Cache-Control private, no-store). */
+function fileResponse(file: { contentType: string; bytes: Buffer }): APIGatewayProxyResult {
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': file.contentType, 'Cache-Control': 'private, no-store', 'Content-Disposition': 'inline' },
+    body: file.bytes.toString('base64'),
+    isBase64Encoded: true,
+  };
 }
 
 function replay(request: PipelineRequest, stored: StoredResponse): APIGatewayProxyResult {

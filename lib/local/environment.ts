@@ -5,6 +5,7 @@ import { resetSettings } from '../config.js';
 import { resetTokenHashSecret } from '../auth/secret.js';
 import { resetDdbClient } from '../store/client.js';
 import { resetS3Client } from '../files/s3.js';
+import { resetSqsClient } from '../jobs/sqs.js';
 
 /** Where a running `npm start` says its emulators are, so that the operator CLI can share them. */
 export interface RuntimeInfo {
@@ -56,5 +57,6 @@ export function useLocalServices(env: { dynamodb: string; s3?: string; sqs?: str
   resetSettings();
   resetDdbClient();
   resetS3Client();
+  resetSqsClient();
   resetTokenHashSecret();
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { settings } from '../config.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
+import { ensureQueues, startPollers } from '../jobs/local.js';
 import { ensureDemo } from './demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
 import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
@@ -23,10 +24,12 @@ async function main(): Promise<void> {
 
   const emulators: Emulator[] = [];
   let stopping = false;
+  let beforeStop: () => Promise<void> = async () => {};
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     clearRuntimeInfo(dataDir);
+    await beforeStop();
     await Promise.allSettled(emulators.map((e) => e.stop()));
     process.exit(code);
   };
@@ -44,6 +47,9 @@ async function main(): Promise<void> {
 
     await ensureTable();
     await ensureBucket();
+    await ensureQueues('');
+    const pollers = await startPollers();
+    beforeStop = () => pollers.stop();
     const demo = await ensureDemo(dataDir, new Date());
 
     const server = await createLocalServer();

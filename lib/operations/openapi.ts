@@ -16,6 +16,7 @@ const STATUS_TEXT: Record<number, string> = {
   405: 'The path exists but not with this method.',
   409: 'Conflict: Idempotency-Key reuse, a unique value taken, or a state that does not allow it.',
   412: 'Stale ETag: read again, reconcile and retry with the new ETag.',
+  413: 'The file is above the inline limit: use an upload session.',
   415: 'The request body media type is not the one this operation takes.',
   422: 'Validation failed; errors lists the offending properties by JSON Pointer.',
   428: 'If-Match missing.',
@@ -97,6 +98,14 @@ function successResponse(op: AnyOperation, components: Json): Json {
   if (op.etag) headers.ETag = header('Strong ETag of the representation; send it unchanged in If-Match.');
   if (op.success === 201 || op.success === 202) headers.Location = header('Where the created resource or the job status is read.');
   if (op.idempotencyKey) headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
+  if (op.produces) {
+    headers['Cache-Control'] = header('private, no-store');
+    return {
+      description: op.summary,
+      headers,
+      content: Object.fromEntries(op.produces.map((mt) => [mt, { schema: { type: 'string', contentMediaType: mt } }])),
+    };
+  }
   return {
     description: op.summary,
     headers,
@@ -137,7 +146,11 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
       'x-credential-types': op.credential,
       'x-side-effects': op.sideEffects,
     };
-    if (op.body) entry.requestBody = { required: true, content: { [op.body.mediaType]: { schema: schemaOf(op.body.schema, 'input', components) } } };
+    if (op.extension) entry['x-extension'] = op.extension;
+    if (op.body) {
+      const schema = op.body.form ?? schemaOf(op.body.schema, 'input', components);
+      entry.requestBody = { required: true, content: { [op.body.mediaType]: { schema } } };
+    }
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };
   }
   paths['/openapi.json'] = {

@@ -69,6 +69,10 @@ export interface OperationResult<R> {
   total?: number;
   /** Writes committed in one transaction together with the audit record (and the receipt). */
   writes?: WriteItem[];
+  /** Work that must follow a successful commit, such as queueing a job for what was just written. */
+  afterCommit?: () => Promise<void>;
+  /** A file answered as it is, instead of the JSON envelope (operations that declare `produces`). */
+  file?: { contentType: string; bytes: Buffer };
   /** Identifiers the audit record names (never request values). */
   auditTarget?: Record<string, string>;
   /** What a successful mutation's audit record keeps beyond identifiers, such as an edit reason. */
@@ -94,7 +98,16 @@ export interface Operation<
   success: 200 | 201 | 202;
   params: P;
   query: Q;
-  body?: { schema: B; mediaType: 'application/json' | 'application/merge-patch+json' };
+  body?: {
+    schema: B;
+    mediaType: 'application/json' | 'application/merge-patch+json' | 'multipart/form-data';
+    /** For multipart bodies, the OpenAPI schema of the form (zod cannot describe binary parts). */
+    form?: Record<string, unknown>;
+  };
+  /** Media types of a file response; the operation answers bytes, not the JSON envelope. */
+  produces?: readonly string[];
+  /** Marks an operation this product adds beyond the 113 of the catalogue (OpenAPI x-extension). */
+  extension?: string;
   response: R;
   paginated?: boolean;
   etag?: boolean;

@@ -1,6 +1,7 @@
 import type { AnyOperation, Group } from './operation.js';
 import { contactOperations } from './contacts.js';
 import { organisationContextOperations, systemContextOperations } from './contexts.js';
+import { logoOperations } from './logo.js';
 import { organisationOperations } from './organisations.js';
 import { getSetupOptions } from './setup-options.js';
 import { systemOperations } from './systems.js';
@@ -14,6 +15,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...organisationOperations,
   ...organisationContextOperations,
   getSetupOptions,
+  ...logoOperations,
   ...systemOperations,
   ...systemContextOperations,
   ...contactOperations,

@@ -36,10 +36,13 @@ export function belowLimit(attribute: string, limit: number): Condition {
   };
 }
 
-export function ownedBy(attribute: string, value: string): Condition {
+export function attributeEquals(attribute: string, value: string | number | boolean): Condition {
   const id = uid();
-  return { expression: `#o${id} = :o${id}`, names: { [`#o${id}`]: attribute }, values: { [`:o${id}`]: value } };
+  return { expression: `#q${id} = :q${id}`, names: { [`#q${id}`]: attribute }, values: { [`:q${id}`]: value } };
 }
+
+/** A claim item (slug, short code, logical key) still held by this owner. */
+export const ownedBy = (attribute: string, ownerId: string): Condition => attributeEquals(attribute, ownerId);
 
 /** An item that is absent or whose `expires_at` (epoch seconds) has passed. */
 export function absentOrExpired(nowSeconds: number): Condition {
@@ -73,4 +76,17 @@ export function conditionFields(c: Condition | undefined): ConditionFields {
     ExpressionAttributeNames: c.names,
     ...(Object.keys(c.values).length ? { ExpressionAttributeValues: c.values } : {}),
   };
+}
+
+/** `SET a = :a, ...` for plain attribute assignments, with placeholders unique to this fragment. */
+export function setFields(fields: Record<string, unknown>): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const id = uid();
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const parts = Object.entries(fields).map(([k, v], i) => {
+    names[`#s${id}_${i}`] = k;
+    values[`:s${id}_${i}`] = v;
+    return `#s${id}_${i} = :s${id}_${i}`;
+  });
+  return { expression: `SET ${parts.join(', ')}`, names, values };
 }

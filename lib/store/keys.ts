@@ -30,10 +30,20 @@ export const keys = {
   systemContext: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'CONTEXT' }),
   systemCounters: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'COUNTERS' }),
   contact: (systemId: string, contactId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `CONTACT#${contactId}` }),
+  /** Register rows live in their owner's partition: system-owned under the system, shared ones under the organisation. */
+  systemRegisterRow: (systemId: string, definitionId: string, rowId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `ROW#${definitionId}#${rowId}` }),
+  organisationRegisterRow: (organisationId: string, definitionId: string, rowId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROW#${definitionId}#${rowId}` }),
+  /** Logical-key claims of register rows (uniqueness within the owner scope), by digest of the normalised key. */
+  systemRegisterRowKey: (systemId: string, definitionId: string, keyDigest: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
+  organisationRegisterRowKey: (organisationId: string, definitionId: string, keyDigest: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
   /** A durable request to recalculate applicability of a system's projects (picked up by the recalculation job). */
   applicabilityRecalculation: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'APPLICABILITY#PENDING' }),
   /** The imported ISM releases: one partition, a release per sort key (Query with the SK as prefix). */
   catalogueReleases: (): Key => ({ PK: 'CATALOGUE', SK: 'RELEASE#' }),
+  upload: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'UPLOAD' }),
+  uploadSession: (sessionId: string): Key => ({ PK: `UPLOADSESSION#${sessionId}`, SK: 'UPLOADSESSION' }),
+  /** The organisation's current logo: which upload it is, and that upload's status mirrored. */
+  organisationLogo: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'LOGO' }),
   organisationSlug: (slug: string): Key => ({ PK: `ORGSLUG#${slug}`, SK: 'ORGSLUG' }),
   /** Installation-wide markers, such as the local demo installation. */
   installationMarker: (name: string): Key => ({ PK: 'INSTALLATION', SK: name }),
@@ -47,6 +57,8 @@ export const keys = {
 export const prefixes = {
   system: 'SYSTEM#',
   contact: 'CONTACT#',
+  /** Followed by the definition ID and `#`: the rows of one register, oldest first. */
+  registerRow: 'ROW#',
   organisationAccess: 'ACCESS#ORG#',
   organisationVisibility: 'VISIBLE#ORG#',
   userTokens: 'TOKEN#',

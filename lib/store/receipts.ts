@@ -31,6 +31,8 @@ export function canonicalHash(value: unknown): string {
 }
 
 function canonical(value: unknown): string {
+  // Uploaded bytes count by their digest: the same file is the same payload.
+  if (Buffer.isBuffer(value)) return JSON.stringify(`sha256:${createHash('sha256').update(value).digest('hex')}`);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

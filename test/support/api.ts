@@ -4,6 +4,7 @@ import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { permissionsOf, type CredentialType, type Permission } from '../../lib/auth/permissions.js';
 import { createLocalServer } from '../../lib/local/server.js';
+import { startPollers } from '../../lib/jobs/local.js';
 import { createUser, grantAccess, type AccessScope } from '../../lib/store/identity.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
@@ -17,42 +18,51 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   body: any;
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
   token?: string;
   body?: unknown;
   rawBody?: string;
+  form?: FormData;
   contentType?: string;
   headers?: Record<string, string>;
 }
 
 /** Real HTTP against the local runtime's server, every answer checked against the OpenAPI document. */
-export async function startApi(overrides: Record<string, string> = {}) {
+export async function startApi(overrides: Record<string, string> = {}, options: { jobs?: 'background' | 'manual' } = {}) {
   await useTestServices(overrides);
   const server: Server = await createLocalServer();
+  const pollers = await startPollers({ manual: options.jobs === 'manual' });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
-    let body: string | undefined = options.rawBody;
+    let body: string | FormData | undefined = options.form ?? options.rawBody;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['Content-Type'] ??= options.contentType ?? (method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
     }
     const res = await fetch(base + path, { method, headers, body });
-    const text = await res.text();
-    const parsed = text ? JSON.parse(text) : undefined;
-    assertMatchesOpenApi(method, new URL(base + path).pathname, res.status, res.headers.get('content-type') ?? '', parsed);
-    return { status: res.status, headers: res.headers, body: parsed };
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const contentType = res.headers.get('content-type') ?? '';
+    const parsed = /json/.test(contentType) && bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;
+    assertMatchesOpenApi(method, new URL(base + path).pathname, res.status, contentType, parsed);
+    return { status: res.status, headers: res.headers, body: parsed, bytes };
   }
 
   return {
     base,
     request,
-    stop: () => new Promise<void>((res) => server.close(() => res())),
+    /** Runs queued jobs until the queues are empty (with jobs: 'manual', nothing else runs them). */
+    drainJobs: () => pollers.drain(),
+    stop: async () => {
+      await pollers.stop();
+      await new Promise<void>((res) => server.close(() => res()));
+    },
   };
 }
 

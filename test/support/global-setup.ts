@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal, startS3, type Emulator } from '../../lib/local/emulators.js';
+import { startDynamoDbLocal, startS3, startSqs, type Emulator } from '../../lib/local/emulators.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamodbEndpoint: string;
     s3Endpoint: string;
+    sqsEndpoint: string;
   }
 }
 
-/** One DynamoDB Local (in memory) and one s3rver for the whole run. */
+/** One DynamoDB Local (in memory), one s3rver and one local SQS for the whole run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dir = mkdtempSync(join(tmpdir(), 'aop-s3-'));
@@ -20,7 +21,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   started.push(dynamodb);
   const s3 = await startS3({ dataDir: dir });
   started.push(s3);
+  const sqs = await startSqs({});
+  started.push(sqs);
   project.provide('dynamodbEndpoint', dynamodb.endpoint);
+  project.provide('sqsEndpoint', sqs.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
   return async () => {
     await Promise.allSettled(started.map((e) => e.stop()));

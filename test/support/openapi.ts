@@ -25,7 +25,10 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
     const responses = (document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[m.operation.path]![
       method.toLowerCase()
     ]!.responses;
-    if (!responses[String(status)]) throw new Error(`${m.operation.id} answered ${status}, which its OpenAPI responses do not document`);
+    const documented = responses[String(status)] as { content: Record<string, unknown> } | undefined;
+    if (!documented) throw new Error(`${m.operation.id} answered ${status}, which its OpenAPI responses do not document`);
+    if (!documented.content[mediaType]) throw new Error(`${m.operation.id} answered ${status} as ${mediaType}, which its OpenAPI responses do not document`);
+    if (!/json/.test(mediaType)) return;
     ref = `openapi#/${pointer('paths', m.operation.path, method.toLowerCase(), 'responses', String(status), 'content', mediaType, 'schema')}`;
   } else if (path === OPENAPI_PATH && status === 200) {
     ref = `openapi#/${pointer('paths', '/openapi.json', 'get', 'responses', '200', 'content', mediaType, 'schema')}`;

@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { ulid } from 'ulid';
 import { SETTINGS } from '../../lib/config.js';
 import { ensureBucket } from '../../lib/files/s3.js';
+import { ensureQueues } from '../../lib/jobs/local.js';
 import { useLocalServices } from '../../lib/local/environment.js';
 import { ensureTable } from '../../lib/store/schema.js';
 
@@ -14,8 +15,9 @@ export async function useTestServices(overrides: Record<string, string> = {}): P
   const tableName = `t-${ulid().toLowerCase()}`;
   process.env.BUCKET_NAME = `b-${ulid().toLowerCase()}`;
   const secret = randomBytes(32).toString('hex');
-  useLocalServices({ dynamodb: inject('dynamodbEndpoint'), s3: inject('s3Endpoint'), secret, tableName });
+  useLocalServices({ dynamodb: inject('dynamodbEndpoint'), s3: inject('s3Endpoint'), sqs: inject('sqsEndpoint'), secret, tableName });
   await ensureTable();
   await ensureBucket();
+  await ensureQueues(`${tableName}-`);
   return { tableName, secret };
 }

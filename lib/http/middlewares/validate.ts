@@ -1,12 +1,14 @@
-import { ApiError, unsupportedMediaType, validationFailed } from '../errors.js';
-import { mediaType, queryParams, rawBody } from '../event.js';
+import { INLINE_UPLOAD_LIMIT } from '../../files/profiles.js';
+import { MultipartError, parseMultipart } from '../../files/multipart.js';
+import { ApiError, payloadTooLarge, unsupportedMediaType, validationFailed } from '../errors.js';
+import { header, mediaType, queryParams, rawBody } from '../event.js';
 import { matched, type Middleware } from '../state.js';
 import { bodyErrors, parameterErrors } from '../validation.js';
 
 /** Step 7: path, query and body against the operation's zod schemas; 422 names every offence. */
 export function validate(): Middleware {
   return {
-    before: (request) => {
+    before: async (request) => {
       const op = matched(request);
       const { state, event } = request;
 
@@ -28,11 +30,7 @@ export function validate(): Middleware {
       const raw = rawBody(event);
       if (op.body) {
         if (mediaType(event) !== op.body.mediaType) throw unsupportedMediaType([op.body.mediaType]);
-        try {
-          body = JSON.parse(raw?.toString('utf8') ?? '');
-        } catch {
-          throw new ApiError(400, 'malformed_json', 'Bad Request', 'The request body is not valid JSON.');
-        }
+        body = op.body.mediaType === 'multipart/form-data' ? await readForm(raw, header(event, 'content-type')!) : readJson(raw);
         const parsed = op.body.schema.safeParse(body);
         if (!parsed.success) throw validationFailed(bodyErrors(parsed.error));
         body = parsed.data;
@@ -42,4 +40,27 @@ export function validate(): Middleware {
       state.input = { params: params.data, query: query.data, body };
     },
   };
+}
+
+function readJson(raw: Buffer | undefined): unknown {
+  try {
+    return JSON.parse(raw?.toString('utf8') ?? '');
+  } catch {
+    throw new ApiError(400, 'malformed_json', 'Bad Request', 'The request body is not valid JSON.');
+  }
+}
+
+/** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */
+async function readForm(raw: Buffer | undefined, contentType: string): Promise<Record<string, unknown>> {
+  try {
+    const { fields, files } = await parseMultipart(raw ?? Buffer.alloc(0), contentType, { fileBytes: INLINE_UPLOAD_LIMIT, files: 1 });
+    const [file] = files;
+    return { ...fields, ...(file ? { [file.field]: { file_name: file.fileName, declared_type: file.declaredType, bytes: file.bytes } } : {}) };
+  } catch (error) {
+    if (!(error instanceof MultipartError)) throw error;
+    if (error.message === 'file_too_large') {
+      throw payloadTooLarge(`Files above ${INLINE_UPLOAD_LIMIT / 1024 / 1024} MiB go through an upload session: create one, POST the file to it, then name it in upload_session.`);
+    }
+    throw new ApiError(400, 'malformed_multipart', 'Bad Request', `The multipart/form-data body cannot be read: ${error.message}.`);
+  }
 }

@@ -1,0 +1,85 @@
+import { ulid } from 'ulid';
+import type { Permission } from '../auth/permissions.js';
+import type { AccessScope } from '../store/identity.js';
+import type { Key } from '../store/keys.js';
+import type { WriteItem } from '../store/transact.js';
+import { sendJob } from '../jobs/sqs.js';
+import { PROFILES, type ProfileId } from './profiles.js';
+import { AREAS, putObject, sha256 } from './storage.js';
+import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
+
+export interface IncomingFile {
+  file_name: string;
+  declared_type: string;
+  bytes: Buffer;
+}
+
+export interface AcceptRequest {
+  profile: ProfileId;
+  owner: Key;
+  organisationId: string;
+  projectId?: string;
+  userId: string;
+  tokenId: string;
+  authority: { scope: AccessScope; permissions: Permission[] };
+  file: IncomingFile;
+  /** An upload session's object, already in S3: its id becomes the upload's id. */
+  session?: { id: string; s3Key: string };
+  now: Date;
+}
+
+/**
+ * Takes an upload into the scan pipeline (DESIGN.md section 6): hash it, reuse an identical
+ * released file where the seed allows, otherwise keep it in quarantine and queue its scan once the
+ * caller's transaction has committed. Returns the record and the writes for that transaction.
+ */
+export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRecord; writes: WriteItem[]; afterCommit?: () => Promise<void> }> {
+  const id = r.session?.id ?? ulid(r.now.getTime());
+  const hash = sha256(r.file.bytes);
+  const base = {
+    id,
+    profile: r.profile,
+    sha256: hash,
+    size: r.file.bytes.length,
+    file_name: r.file.file_name,
+    declared_type: r.file.declared_type,
+    organisation_id: r.organisationId,
+    project_id: r.projectId ?? null,
+    owner: r.owner,
+    uploaded_by: r.userId,
+    token_id: r.tokenId,
+    authority: r.authority,
+    created_at: r.now.toISOString(),
+  };
+  const reusable = r.file.bytes.length <= PROFILES[r.profile].maxBytes ? reusableRelease(await uploadsWithHash(hash), base) : undefined;
+  if (reusable) {
+    const upload: UploadRecord = {
+      ...base,
+      status: 'ready',
+      error_code: null,
+      s3_key: reusable.s3_key,
+      detected_type: reusable.detected_type,
+      width: reusable.width,
+      height: reusable.height,
+      checks: { validation: 'passed', malware: 'clean' },
+      reused_from: reusable.id,
+      scanned_at: reusable.scanned_at,
+    };
+    return { upload, writes: [uploadPut(upload)] };
+  }
+  const s3Key = r.session?.s3Key ?? `${AREAS.quarantine}${id}`;
+  if (!r.session) await putObject(s3Key, r.file.bytes, 'application/octet-stream');
+  const upload: UploadRecord = {
+    ...base,
+    status: 'quarantine',
+    error_code: null,
+    s3_key: s3Key,
+    detected_type: null,
+    width: null,
+    height: null,
+    checks: { validation: 'pending', malware: 'pending' },
+    reused_from: null,
+    scanned_at: null,
+  };
+  return { upload, writes: [uploadPut(upload)], afterCommit: () => sendJob('scan', { upload_id: id }) };
+}

@@ -1,0 +1,44 @@
+import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
+import type { ValidationProfile } from './profiles.js';
+
+/** Reasons a file is refused: safe codes, never raw errors. */
+export type RejectionCode = 'file_too_large' | 'empty_file' | 'unsupported_type' | 'image_unreadable' | 'image_dimensions_out_of_range' | 'malware_detected';
+
+export interface Inspection {
+  detectedType: string;
+  width?: number;
+  height?: number;
+}
+
+/**
+ * The EICAR anti-malware test file (eicar.org): every scanner must flag it, so it stands in for
+ * malware locally and in tests. It may be followed by whitespace only, and is at most 128 bytes.
+ */
+const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+
+export function looksMalicious(bytes: Buffer): boolean {
+  if (bytes.length > 128) return false;
+  const text = bytes.toString('latin1');
+  return text.startsWith(EICAR) && text.slice(EICAR.length).trim() === '';
+}
+
+/** Checks a file against its profile by content, never by the name or declared type. */
+export async function inspect(bytes: Buffer, profile: ValidationProfile): Promise<Inspection | { rejected: RejectionCode }> {
+  if (bytes.length === 0) return { rejected: 'empty_file' };
+  if (bytes.length > profile.maxBytes) return { rejected: 'file_too_large' };
+  const detected = await fileTypeFromBuffer(bytes);
+  if (!detected || !profile.types.includes(detected.mime)) return { rejected: 'unsupported_type' };
+  if (!profile.image) return { detectedType: detected.mime };
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return { rejected: 'image_unreadable' };
+  }
+  const { width, height } = size;
+  if (!width || !height) return { rejected: 'image_unreadable' };
+  const { minSide, maxSide } = profile.image;
+  if (Math.min(width, height) < minSide || Math.max(width, height) > maxSide) return { rejected: 'image_dimensions_out_of_range' };
+  return { detectedType: detected.mime, width, height };
+}

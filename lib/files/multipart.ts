@@ -1,0 +1,48 @@
+import busboy from 'busboy';
+
+export interface UploadedPart {
+  field: string;
+  fileName: string;
+  declaredType: string;
+  bytes: Buffer;
+}
+
+export interface Multipart {
+  fields: Record<string, string>;
+  files: UploadedPart[];
+}
+
+export class MultipartError extends Error {}
+
+/** Parses a buffered multipart/form-data body (RFC 7578). Repeated fields or files are refused. */
+export function parseMultipart(body: Buffer, contentType: string, limits: { fileBytes: number; files: number }): Promise<Multipart> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { fileSize: limits.fileBytes, files: limits.files, fields: 20, fieldSize: 64 * 1024, parts: 40 },
+      });
+    } catch {
+      reject(new MultipartError('the multipart boundary is missing'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    const files: UploadedPart[] = [];
+    let failure: string | undefined;
+    parser.on('field', (name, value) => {
+      if (name in fields) failure ??= `field ${name} is given more than once`;
+      fields[name] = value;
+    });
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => (failure ??= 'file_too_large'));
+      stream.on('close', () => files.push({ field, fileName: info.filename ?? '', declaredType: info.mimeType, bytes: Buffer.concat(chunks) }));
+    });
+    parser.on('filesLimit', () => (failure ??= 'too many files'));
+    parser.on('error', () => reject(new MultipartError('the multipart body is malformed')));
+    parser.on('close', () => (failure ? reject(new MultipartError(failure)) : resolve({ fields, files })));
+    parser.end(body);
+  });
+}

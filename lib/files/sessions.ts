@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { ulid } from 'ulid';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { validationFailed } from '../http/errors.js';
+import { attributeEquals, itemAbsent } from '../store/conditions.js';
+import { keys } from '../store/keys.js';
+import { getOne } from '../store/read.js';
+import type { WriteItem } from '../store/transact.js';
+import type { IncomingFile } from './accept.js';
+import { bucketName, s3 } from './s3.js';
+import { AREAS, getObject } from './storage.js';
+
+/**
+ * Upload sessions (DESIGN.md section 6): files larger than a request body can carry go straight to
+ * S3 through a presigned POST whose policy bounds the size (content-length-range), and the
+ * multipart operation then names the session instead of carrying the bytes.
+ */
+const SESSION_SECONDS = 15 * 60;
+
+export const UploadSession = z
+  .object({
+    id: z.string(),
+    file_name: z.string(),
+    max_bytes: z.number().int(),
+    expires_at: z.string(),
+    upload: z.object({ url: z.string(), fields: z.record(z.string(), z.string()) }).meta({ description: 'POST the file as multipart/form-data to url, with these fields first and the file last (field name "file").' }),
+  })
+  .meta({ id: 'UploadSession' });
+export type UploadSession = z.infer<typeof UploadSession>;
+
+interface SessionRecord {
+  id: string;
+  purpose: string;
+  organisation_id: string;
+  created_by: string;
+  file_name: string;
+  max_bytes: number;
+  s3_key: string;
+  status: 'open' | 'consumed';
+  expires_at: number;
+}
+
+export async function createSession(input: { purpose: string; maxBytes: number; fileName: string; organisationId: string; userId: string; now: Date }) {
+  const id = ulid(input.now.getTime());
+  const s3Key = `${AREAS.sessions}${id}`;
+  const expires = Math.floor(input.now.getTime() / 1000) + SESSION_SECONDS;
+  const post = await createPresignedPost(s3(), {
+    Bucket: bucketName(),
+    Key: s3Key,
+    Conditions: [['content-length-range', 1, input.maxBytes]],
+    Expires: SESSION_SECONDS,
+  });
+  const record: SessionRecord = {
+    id,
+    purpose: input.purpose,
+    organisation_id: input.organisationId,
+    created_by: input.userId,
+    file_name: input.fileName,
+    max_bytes: input.maxBytes,
+    s3_key: s3Key,
+    status: 'open',
+    expires_at: expires,
+  };
+  const session: UploadSession = {
+    id,
+    file_name: input.fileName,
+    max_bytes: input.maxBytes,
+    expires_at: new Date(expires * 1000).toISOString(),
+    upload: { url: post.url, fields: post.fields },
+  };
+  const writes: WriteItem[] = [{ kind: 'put', item: { ...keys.uploadSession(id), entity: 'upload-session', ...record, ttl: expires + 86_400 }, condition: itemAbsent() }];
+  return { session, writes };
+}
+
+const invalid = (detail: string) => validationFailed([{ pointer: '/upload_session', detail, code: 'invalid_upload_session' }]);
+
+/** The session's file, when the session is this caller's, for this purpose and target, open and filled. */
+export async function readSession(id: string, expect: { purpose: string; organisationId: string; userId: string; now: Date }): Promise<{ record: SessionRecord; file: IncomingFile }> {
+  const record = (await getOne(keys.uploadSession(id))) as (SessionRecord & { PK: string }) | undefined;
+  if (!record || record.purpose !== expect.purpose || record.organisation_id !== expect.organisationId || record.created_by !== expect.userId) {
+    throw invalid('no such upload session for this upload');
+  }
+  if (record.status !== 'open') throw invalid('the upload session has been used');
+  if (record.expires_at * 1000 < expect.now.getTime()) throw invalid('the upload session has expired');
+  const bytes = await getObject(record.s3_key);
+  if (!bytes) throw invalid('no file has been uploaded to the session');
+  return { record, file: { file_name: record.file_name, declared_type: 'application/octet-stream', bytes } };
+}
+
+/** A session names one upload only: consumed in the same transaction as the upload it becomes. */
+export function consumeSessionWrite(id: string): WriteItem {
+  return {
+    kind: 'update',
+    key: keys.uploadSession(id),
+    update: 'SET #s = :c',
+    names: { '#s': 'status' },
+    values: { ':c': 'consumed' },
+    condition: attributeEquals('status', 'open'),
+    onConditionFailed: () => invalid('the upload session has been used'),
+  };
+}

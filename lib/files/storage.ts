@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { bucketName, s3 } from './s3.js';
+
+/**
+ * S3 areas. Keys are opaque (`<area>/<ULID>`), never user file names. Uploads wait in quarantine
+ * (inline) or uploads (sessions) until the scan releases them into files; lifecycle rules expire
+ * what is never released.
+ */
+export const AREAS = { quarantine: 'quarantine/', sessions: 'uploads/', released: 'files/' } as const;
+
+export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+export async function putObject(key: string, bytes: Buffer, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: bytes, ContentType: contentType, ServerSideEncryption: 'AES256' }));
+}
+
+export async function objectSize(key: string): Promise<number | undefined> {
+  try {
+    const head = await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: key }));
+    return head.ContentLength;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+    throw error;
+  }
+}
+
+export async function getObject(key: string): Promise<Buffer | undefined> {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    return Buffer.from(await out.Body!.transformToByteArray());
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+export async function copyObject(from: string, to: string): Promise<void> {
+  await s3().send(new CopyObjectCommand({ Bucket: bucketName(), Key: to, CopySource: `${bucketName()}/${from}`, ServerSideEncryption: 'AES256' }));
+}
+
+export async function deleteObject(key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
+}

@@ -1,0 +1,97 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Permission } from '../auth/permissions.js';
+import { ddb, tableName } from '../store/client.js';
+import { itemAbsent } from '../store/conditions.js';
+import type { AccessScope } from '../store/identity.js';
+import { keys, withoutKeys, type Key } from '../store/keys.js';
+import type { Item } from '../store/read.js';
+import type { WriteItem } from '../store/transact.js';
+import type { RejectionCode } from './inspect.js';
+import type { ProfileId } from './profiles.js';
+
+/**
+ * One uploaded file: where its bytes are, what it was checked against, and its state. The owner
+ * is the record that shows the file to clients (an organisation's logo, a project's diagram); its
+ * `file_status` mirrors this record so that a read of the owner needs no second round trip.
+ */
+export type UploadStatus = 'quarantine' | 'ready' | 'error';
+export type UploadError = RejectionCode | 'authorisation_lost' | 'scan_failed';
+
+export interface UploadRecord {
+  id: string;
+  profile: ProfileId;
+  status: UploadStatus;
+  error_code: UploadError | null;
+  s3_key: string;
+  sha256: string;
+  size: number;
+  file_name: string;
+  declared_type: string;
+  detected_type: string | null;
+  width: number | null;
+  height: number | null;
+  organisation_id: string;
+  project_id: string | null;
+  owner: Key;
+  uploaded_by: string;
+  token_id: string;
+  /** What the uploader needed; the worker checks it again before its durable writes. */
+  authority: { scope: AccessScope; permissions: Permission[] };
+  /** Both must pass before release; on AWS the malware verdict comes from GuardDuty. */
+  checks: { validation: 'pending' | 'passed'; malware: 'pending' | 'clean' };
+  reused_from: string | null;
+  created_at: string;
+  scanned_at: string | null;
+}
+
+export const hashIndexKey = (sha: string) => `SHA256#${sha}`;
+
+export const toUpload = (item: Item): UploadRecord => withoutKeys(item) as unknown as UploadRecord;
+
+export function uploadPut(u: UploadRecord): WriteItem {
+  return {
+    kind: 'put',
+    item: { ...keys.upload(u.id), GSI1PK: hashIndexKey(u.sha256), GSI1SK: `UPLOAD#${u.id}`, entity: 'upload', ...u },
+    condition: itemAbsent(),
+  };
+}
+
+/** Every upload with these bytes, across organisations and projects: a Query on the hash index. */
+export async function uploadsWithHash(sha: string): Promise<UploadRecord[]> {
+  const out: UploadRecord[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :h',
+        ExpressionAttributeValues: { ':h': hashIndexKey(sha) },
+        ExclusiveStartKey,
+      }),
+    );
+    out.push(...((page.Items ?? []) as Item[]).map(toUpload));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+/**
+ * Seed, Limits: a released physical file may be reused within a project (here: within the same
+ * owner scope) when checksum, size, detected type, validation profile, file name, uploader and
+ * image dimensions all match. Same checksum and size mean the same bytes, so detected type and
+ * dimensions match too once the earlier upload was released.
+ */
+export function reusableRelease(candidates: UploadRecord[], next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'uploaded_by' | 'organisation_id' | 'project_id'>) {
+  return candidates.find(
+    (c) =>
+      c.status === 'ready' &&
+      c.sha256 === next.sha256 &&
+      c.size === next.size &&
+      c.profile === next.profile &&
+      c.file_name === next.file_name &&
+      c.uploaded_by === next.uploaded_by &&
+      c.organisation_id === next.organisation_id &&
+      c.project_id === next.project_id,
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * The job queues, one per kind of asynchronous work (DESIGN.md section 6). The CDK app, the local
+ * runtime and the SQS adapter all derive from this list: queue, dead-letter queue, redrive count,
+ * visibility timeout and the environment variable that carries the queue URL.
+ */
+export const QUEUES = {
+  scan: { name: 'scan', worker: 'scan', visibilityTimeoutSeconds: 120, maxReceiveCount: 5, batchSize: 5 },
+} as const;
+
+export type QueueName = keyof typeof QUEUES;
+
+export const queueUrlVariable = (queue: QueueName) => `${queue.toUpperCase()}_QUEUE_URL`;
+
+/** On AWS the stack sets `<QUEUE>_QUEUE_URL`; locally the runtime does, after creating the queue. */
+export function queueUrl(queue: QueueName): string {
+  const url = process.env[queueUrlVariable(queue)];
+  if (!url) throw new Error(`${queueUrlVariable(queue)} is not set`);
+  return url;
+}

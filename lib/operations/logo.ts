@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { acceptUpload, type IncomingFile } from '../files/accept.js';
+import { PROFILES } from '../files/profiles.js';
+import { consumeSessionWrite, createSession, readSession, UploadSession } from '../files/sessions.js';
+import { getObject } from '../files/storage.js';
+import { etagFor, versionFromIfMatch } from '../http/etag.js';
+import { notFound, preconditionFailed } from '../http/errors.js';
+import { keys } from '../store/keys.js';
+import type { Item } from '../store/read.js';
+import { replaceVersioned } from '../store/versioned.js';
+import { NoQuery, OrganisationParams, Ulid } from './common.js';
+import { operation, type OperationContext } from './operation.js';
+
+const PROFILE = PROFILES['organisation-logo'];
+const ETAG_KIND = 'organisation-logo';
+const logoPath = (organisation: string) => `/api/v1/organisations/${organisation}/logo`;
+
+export const Logo = z
+  .object({
+    status: z.enum(['quarantine', 'ready', 'error']).nullable().meta({ description: 'null while the organisation has no logo.' }),
+    error_code: z.string().nullable(),
+    file_name: z.string().nullable(),
+    content_type: z.string().nullable(),
+    size: z.number().int().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    uploaded_at: z.string().nullable(),
+    file_url: z.string().nullable().meta({ description: 'Where a ready logo is downloaded.' }),
+  })
+  .meta({ id: 'OrganisationLogo' });
+
+function logoView(organisation: string, item: Item | undefined): z.infer<typeof Logo> {
+  const status = (item?.file_status as 'quarantine' | 'ready' | 'error' | undefined) ?? null;
+  const value = <T>(name: string) => (item?.[name] as T | undefined) ?? null;
+  return {
+    status,
+    error_code: value<string>('error_code'),
+    file_name: value<string>('file_name'),
+    content_type: value<string>('detected_type'),
+    size: value<number>('size'),
+    width: value<number>('width'),
+    height: value<number>('height'),
+    uploaded_at: value<string>('uploaded_at'),
+    file_url: status === 'ready' ? `${logoPath(organisation)}/file` : null,
+  };
+}
+
+function currentLogo(ctx: OperationContext, organisation: string) {
+  if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
+  const item = ctx.prefetched(keys.organisationLogo(organisation));
+  return { item, version: Number(item?.version ?? 0) };
+}
+
+const prefetch = ({ organisation }: { organisation: string }) => [keys.organisation(organisation), keys.organisationLogo(organisation)];
+
+export const getOrganisationLogo = operation({
+  id: 'getOrganisationLogo',
+  group: 'organisations',
+  method: 'GET',
+  path: '/organisations/{organisation}/logo',
+  summary: 'The logo status (quarantine, then ready or error) and its ETag; poll after an upload.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'read',
+  success: 200,
+  params: OrganisationParams,
+  query: NoQuery,
+  response: Logo,
+  etag: true,
+  errors: [422],
+  sideEffects: [],
+  prefetch,
+  handle: async (ctx, { params }) => {
+    const { item, version } = currentLogo(ctx, params.organisation);
+    return { data: logoView(params.organisation, item), etag: etagFor(ETAG_KIND, params.organisation, version) };
+  },
+});
+
+const UploadForm = z
+  .object({
+    file: z.custom<IncomingFile>((v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as IncomingFile).bytes), 'must be a file part').optional(),
+    upload_session: Ulid.optional(),
+  })
+  .strict()
+  .refine((v) => (v.file === undefined) !== (v.upload_session === undefined), { message: 'send either a file part or an upload_session, not both', path: ['file'] });
+
+export const uploadOrganisationLogo = operation({
+  id: 'uploadOrganisationLogo',
+  group: 'organisations',
+  method: 'POST',
+  path: '/organisations/{organisation}/logo',
+  summary: 'Upload a logo (PNG, JPEG or WebP): 201 means accepted into quarantine; poll the logo until ready or error.',
+  description: `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILE.maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`,
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'mutation',
+  success: 201,
+  params: OrganisationParams,
+  query: NoQuery,
+  body: {
+    schema: UploadForm,
+    mediaType: 'multipart/form-data',
+    form: {
+      type: 'object',
+      properties: {
+        file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The logo file (inline uploads).' },
+        upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
+      },
+    },
+  },
+  response: Logo,
+  etag: true,
+  idempotencyKey: true,
+  ifMatch: true,
+  errors: [400, 409, 412, 413, 415, 422, 428],
+  sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
+  prefetch,
+  handle: async (ctx, { params, body }) => {
+    const { version } = currentLogo(ctx, params.organisation);
+    if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, params.organisation) !== version) throw preconditionFailed();
+    const session = body.upload_session ? await readSession(body.upload_session, { purpose: PROFILE.id, organisationId: params.organisation, userId: ctx.caller.userId, now: ctx.now }) : undefined;
+    const file: IncomingFile = session ? session.file : body.file!;
+    const { upload, writes, afterCommit } = await acceptUpload({
+      profile: 'organisation-logo',
+      owner: keys.organisationLogo(params.organisation),
+      organisationId: params.organisation,
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      authority: { scope: { kind: 'organisation', id: params.organisation }, permissions: ['manage-org-hierarchy'] },
+      file,
+      ...(session ? { session: { id: session.record.id, s3Key: session.record.s3_key } } : {}),
+      now: ctx.now,
+    });
+    const logo = {
+      ...keys.organisationLogo(params.organisation),
+      entity: 'organisation-logo',
+      upload_id: upload.id,
+      file_status: upload.status,
+      error_code: null,
+      file_name: upload.file_name,
+      size: upload.size,
+      detected_type: upload.detected_type,
+      width: upload.width,
+      height: upload.height,
+      s3_key: upload.s3_key,
+      uploaded_at: ctx.now.toISOString(),
+      uploaded_by: ctx.caller.userId,
+    };
+    return {
+      data: logoView(params.organisation, logo as unknown as Item),
+      etag: etagFor(ETAG_KIND, params.organisation, version + 1),
+      location: logoPath(params.organisation),
+      auditTarget: { organisation: params.organisation, upload: upload.id },
+      writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.record.id)] : [])],
+      afterCommit,
+    };
+  },
+});
+
+export const getOrganisationLogoFile = operation({
+  id: 'getOrganisationLogoFile',
+  group: 'organisations',
+  method: 'GET',
+  path: '/organisations/{organisation}/logo/file',
+  summary: 'The ready logo file (private, no-store); 404 while it is in quarantine, failed or missing.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'read',
+  success: 200,
+  params: OrganisationParams,
+  query: NoQuery,
+  response: z.never(),
+  produces: PROFILE.types,
+  errors: [422],
+  sideEffects: [],
+  prefetch,
+  handle: async (ctx, { params }) => {
+    const { item } = currentLogo(ctx, params.organisation);
+    if (item?.file_status !== 'ready') throw notFound('The logo is not ready.');
+    const bytes = await getObject(String(item.s3_key));
+    if (!bytes) throw notFound('The logo is not ready.');
+    return { data: undefined as never, file: { contentType: String(item.detected_type), bytes } };
+  },
+});
+
+export const createOrganisationLogoUploadSession = operation({
+  id: 'createOrganisationLogoUploadSession',
+  group: 'organisations',
+  method: 'POST',
+  path: '/organisations/{organisation}/logo/upload-sessions',
+  summary: 'Extension: an upload session for a logo too large to send inline: a presigned S3 POST bounded by content-length-range.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'mutation',
+  success: 201,
+  params: OrganisationParams,
+  query: NoQuery,
+  body: { schema: z.strictObject({ file_name: z.string().trim().min(1).max(255) }), mediaType: 'application/json' },
+  response: UploadSession,
+  extension: 'upload-session',
+  errors: [415, 422],
+  sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
+  prefetch: ({ organisation }) => [keys.organisation(organisation)],
+  handle: async (ctx, { params, body }) => {
+    if (!ctx.prefetched(keys.organisation(params.organisation))) throw notFound();
+    const { session, writes } = await createSession({
+      purpose: PROFILE.id,
+      maxBytes: PROFILE.maxBytes,
+      fileName: body.file_name,
+      organisationId: params.organisation,
+      userId: ctx.caller.userId,
+      now: ctx.now,
+    });
+    return { data: session, writes, auditTarget: { organisation: params.organisation, upload_session: session.id } };
+  },
+});
+
+export const logoOperations = [getOrganisationLogo, uploadOrganisationLogo, getOrganisationLogoFile, createOrganisationLogoUploadSession];

@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import type { SQSEvent } from 'aws-lambda';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { handler } from '../../functions/workers/scan.js';
+import { acceptUpload } from '../../lib/files/accept.js';
+import { applyVerdict } from '../../lib/files/scan.js';
+import { putObject } from '../../lib/files/storage.js';
+import { resetSettings } from '../../lib/config.js';
+import { parseToken } from '../../lib/auth/tokens.js';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { keys } from '../../lib/store/keys.js';
+import { getOne } from '../../lib/store/read.js';
+import { commit } from '../../lib/store/transact.js';
+import { fixtures } from '../support/api.js';
+import { EICAR, png } from '../support/files.js';
+import { useTestServices } from '../support/services.js';
+
+let op: Awaited<ReturnType<typeof fixtures.operator>>;
+
+beforeAll(async () => {
+  await useTestServices();
+  op = await fixtures.operator();
+});
+
+/** An upload in quarantine whose owner shows it, as the logo operation leaves it. */
+async function quarantined(bytes: Buffer, fileName = 'f.png') {
+  const owner = { PK: `TESTOWNER#${ulid()}`, SK: 'OWNER' };
+  const { upload, writes } = await acceptUpload({
+    profile: 'organisation-logo',
+    owner,
+    organisationId: op.organisationId,
+    userId: op.userId,
+    tokenId: parseToken(op.org)!.tokenId,
+    authority: { scope: { kind: 'organisation', id: op.organisationId }, permissions: ['manage-org-hierarchy'] },
+    file: { file_name: fileName, declared_type: 'image/png', bytes },
+    now: new Date(),
+  });
+  await commit(writes);
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...owner, upload_id: upload.id, file_status: upload.status, version: 1 } }));
+  return { upload, owner };
+}
+
+const message = (uploadId: string, id = ulid()): SQSEvent => ({ Records: [{ messageId: id, body: JSON.stringify({ upload_id: uploadId }) }] }) as unknown as SQSEvent;
+const statusOf = async (id: string) => (await getOne(keys.upload(id)))!;
+
+describe('scan worker', () => {
+  it('releases a clean file: ready, moved out of quarantine, owner mirrored with a new version', async () => {
+    const { upload, owner } = await quarantined(png(30, 30));
+    expect(await handler(message(upload.id))).toEqual({ batchItemFailures: [] });
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'ready', s3_key: `files/${upload.id}`, detected_type: 'image/png', width: 30 });
+    expect(await getOne(owner)).toMatchObject({ file_status: 'ready', version: 2, s3_key: `files/${upload.id}` });
+  });
+
+  it('condemns the EICAR test file', async () => {
+    const { upload, owner } = await quarantined(EICAR);
+    await handler(message(upload.id));
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'malware_detected' });
+    expect(await getOne(owner)).toMatchObject({ file_status: 'error', error_code: 'malware_detected' });
+  });
+
+  it('refuses a wrong type by its magic bytes', async () => {
+    const { upload } = await quarantined(Buffer.from('GIF89a-but-not-really'));
+    await handler(message(upload.id));
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'unsupported_type' });
+  });
+
+  it('refuses a file above the profile size, wherever it came from', async () => {
+    const { upload } = await quarantined(png(20, 20));
+    await putObject(upload.s3_key, Buffer.concat([png(20, 20), Buffer.alloc(5 * 1024 * 1024)]), 'application/octet-stream');
+    await handler(message(upload.id));
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'file_too_large' });
+  });
+
+  it('does nothing more for a redelivered message', async () => {
+    const { upload, owner } = await quarantined(png(25, 25));
+    await handler(message(upload.id, 'm-1'));
+    const after = await getOne(owner);
+    expect(await handler(message(upload.id, 'm-1'))).toEqual({ batchItemFailures: [] });
+    expect(await getOne(owner)).toEqual(after);
+  });
+
+  it('reports a message it cannot process as a batch item failure, so that it is retried and then dead-lettered', async () => {
+    const event = { Records: [{ messageId: 'broken', body: 'not json' }] } as unknown as SQSEvent;
+    expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'broken' }] });
+  });
+});
+
+describe('GuardDuty verdicts', () => {
+  it('release a validated file only once the clean verdict arrives, in either order', async () => {
+    process.env.MALWARE_SCANNER = 'guardduty';
+    resetSettings();
+    try {
+      const first = await quarantined(png(33, 33));
+      await handler(message(first.upload.id));
+      expect(await statusOf(first.upload.id)).toMatchObject({ status: 'quarantine', checks: { validation: 'passed', malware: 'pending' } });
+      await applyVerdict(first.upload.s3_key, 'clean', new Date());
+      expect(await statusOf(first.upload.id)).toMatchObject({ status: 'ready' });
+
+      const second = await quarantined(png(34, 34));
+      await applyVerdict(second.upload.s3_key, 'clean', new Date());
+      await handler(message(second.upload.id));
+      expect(await statusOf(second.upload.id)).toMatchObject({ status: 'ready' });
+    } finally {
+      delete process.env.MALWARE_SCANNER;
+      resetSettings();
+    }
+  });
+
+  it('turn a failed scan into error with a safe code', async () => {
+    const { upload } = await quarantined(png(35, 35));
+    await applyVerdict(upload.s3_key, 'failed', new Date());
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'scan_failed' });
+  });
+});
