@@ -114,6 +114,7 @@ export const uploadOrganisationLogo = operation({
   ifMatch: true,
   errors: [400, 409, 412, 413, 415, 422, 428],
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
+  uses: { files: true, queues: ['scan'] },
   prefetch,
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);
@@ -171,6 +172,7 @@ export const getOrganisationLogoFile = operation({
   query: NoQuery,
   response: z.never(),
   produces: PROFILE.types,
+  uses: { files: true },
   errors: [422],
   sideEffects: [],
   prefetch,
@@ -198,6 +200,7 @@ export const createOrganisationLogoUploadSession = operation({
   body: { schema: z.strictObject({ file_name: z.string().trim().min(1).max(255) }), mediaType: 'application/json' },
   response: UploadSession,
   extension: 'upload-session',
+  uses: { files: true },
   errors: [415, 422],
   sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
   prefetch: ({ organisation }) => [keys.organisation(organisation)],

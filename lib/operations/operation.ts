@@ -4,6 +4,7 @@ import type { TokenClaims } from '../auth/tokens.js';
 import type { Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
+import type { QueueName } from '../jobs/queues.js';
 
 /** The Lambda functions of DESIGN.md section 2, one per operation group. */
 export const GROUPS = [
@@ -108,6 +109,8 @@ export interface Operation<
   produces?: readonly string[];
   /** Marks an operation this product adds beyond the 113 of the catalogue (OpenAPI x-extension). */
   extension?: string;
+  /** What the operation touches beyond the table; the CDK app grants each group function only these. */
+  uses?: { files?: boolean; queues?: readonly QueueName[] };
   response: R;
   paginated?: boolean;
   etag?: boolean;
