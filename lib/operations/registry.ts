@@ -3,6 +3,7 @@ import { contactOperations } from './contacts.js';
 import { organisationContextOperations, systemContextOperations } from './contexts.js';
 import { logoOperations } from './logo.js';
 import { organisationOperations } from './organisations.js';
+import { registerOperations } from './registers.js';
 import { getSetupOptions } from './setup-options.js';
 import { systemOperations } from './systems.js';
 
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...systemOperations,
   ...systemContextOperations,
   ...contactOperations,
+  ...registerOperations,
 ] as unknown as AnyOperation[];
 
 export function operationsOf(group: Group): AnyOperation[] {
