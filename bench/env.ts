@@ -9,5 +9,7 @@ for (const name of Object.keys(SETTINGS)) {
   if (name.endsWith('_RATE_LIMIT_PER_MINUTE')) process.env[name] = GENEROUS;
 }
 process.env.ORGANISATION_LICENCE_LIMIT = GENEROUS;
+// One access-log line per request would bury the figures.
+process.env.LOG_LEVEL = 'WARN';
 // Node 20 is supported locally while Lambda runs Node 22, so the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
