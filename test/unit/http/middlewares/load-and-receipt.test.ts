@@ -1,0 +1,100 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { mintToken, parseToken } from '../../../../lib/auth/tokens.js';
+import { load } from '../../../../lib/http/middlewares/load.js';
+import { receipt } from '../../../../lib/http/middlewares/receipt.js';
+import { createOrganisation, getOrganisation } from '../../../../lib/operations/organisations.js';
+import type { AnyOperation } from '../../../../lib/operations/operation.js';
+import { resetDdbClient } from '../../../../lib/store/client.js';
+import { keys } from '../../../../lib/store/keys.js';
+import { keyString } from '../../../../lib/store/read.js';
+import { canonicalHash, idempotencyDigest } from '../../../../lib/store/receipts.js';
+import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+beforeEach(() => {
+  ddb.reset();
+  resetDdbClient();
+  ddb.on(BatchGetCommand).resolves({ Responses: {} });
+  ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
+});
+
+const userId = ulid();
+const organisationId = ulid();
+const token = mintToken({ tokenId: ulid(), userId, organisationId });
+
+describe('load step', () => {
+  it('reads token, actor, access, the operation prefetch and the receipt in one BatchGetItem, with the counters in parallel', async () => {
+    const request = pipelineRequest({
+      method: 'POST',
+      operation: createOrganisation as unknown as AnyOperation,
+      headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': 'k-1' },
+    });
+    await load().before!(request);
+    const keysRead = ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!['assessment-operations']!.Keys!.map((k) => `${k.PK}|${k.SK}`);
+    const claims = parseToken(token)!;
+    expect(keysRead).toEqual([
+      keyString(keys.token(claims.tokenId)),
+      keyString(keys.user(userId)),
+      keyString(keys.organisationAccess(userId, organisationId)),
+      keyString(keys.receipt(userId, idempotencyDigest('k-1'))),
+    ]);
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(1);
+    const budgets = ddb.commandCalls(UpdateCommand).map((c) => String(c.args[0].input.Key!.PK).split('#')[1]);
+    expect(budgets).toEqual(['ingress', 'mutation-credential', 'mutation-actor', 'mutation-organisation']);
+  });
+
+  it('reads nothing but the ingress counter without a well-formed token', async () => {
+    await load().before!(pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, headers: { Authorization: 'Bearer nonsense' } }));
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+  });
+
+  it('leaves out the resource when the path parameters are not valid', async () => {
+    const request = pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, headers: { Authorization: `Bearer ${token}` }, state: { rawParams: { organisation: 'bad' } } });
+    await load().before!(request);
+    const count = ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!['assessment-operations']!.Keys!.length;
+    expect(count).toBe(3);
+  });
+});
+
+describe('receipt step', () => {
+  const caller = { tokenId: 'T1', userId, type: 'administration' as const, readOnly: false, permissions: new Set<never>(), superUser: false };
+  const stored = (over: Record<string, unknown> = {}) => ({
+    ...keys.receipt(userId, idempotencyDigest('k-2')),
+    token_id: 'T1',
+    operation_id: 'createOrganisation',
+    target: 'createOrganisation',
+    payload_hash: canonicalHash({ name: 'A', timezone: 'UTC' }),
+    expires_at: Math.floor(Date.parse('2026-11-23T00:00:00Z') / 1000),
+    response: { status: 201, data: { id: 'X' } },
+    ...over,
+  });
+  const run = (item: Record<string, unknown> | undefined) => {
+    const items = new Map(item ? [[keyString(keys.receipt(userId, idempotencyDigest('k-2'))), item as never]] : []);
+    const request = pipelineRequest({
+      operation: createOrganisation as unknown as AnyOperation,
+      headers: { 'Idempotency-Key': 'k-2' },
+      state: { caller, items, input: { params: {}, query: {}, body: { timezone: 'UTC', name: 'A' } } },
+    });
+    return { request, outcome: thrownBy(() => receipt().before!(request)) };
+  };
+
+  it('marks a matching receipt for replay', async () => {
+    const { request, outcome } = run(stored());
+    expect(await outcome).toBeUndefined();
+    expect(request.state.replay).toEqual({ status: 201, data: { id: 'X' } });
+  });
+
+  it('throws 409 for the same key with another payload', async () => {
+    expect(await run(stored({ payload_hash: 'other' })).outcome).toMatchObject({ status: 409, code: 'idempotency_key_reused' });
+  });
+
+  it('ignores an expired receipt', async () => {
+    const { request, outcome } = run(stored({ expires_at: 1 }));
+    expect(await outcome).toBeUndefined();
+    expect(request.state.replay).toBeUndefined();
+  });
+});
