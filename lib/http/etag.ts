@@ -20,3 +20,9 @@ export function versionFromIfMatch(ifMatch: string, kind: string, id: string, vi
   const version = Number(m[1]);
   return digest(kind, id, version, view) === m[2] ? version : undefined;
 }
+
+/** The version inside an ETag this module made (for re-deriving it for another view). */
+export function etagVersion(etag: string): number | undefined {
+  const m = /^"(\d{1,15})-[0-9a-f]{20}"$/.exec(etag);
+  return m ? Number(m[1]) : undefined;
+}

@@ -84,9 +84,10 @@ function fileResponse(file: { contentType: string; bytes: Buffer }): APIGatewayP
 
 function replay(request: PipelineRequest, stored: StoredResponse): APIGatewayProxyResult {
   const op = matched(request);
+  const view = op.redact ? op.redact({ data: stored.data as never, etag: stored.etag }, request.state.caller!) : stored;
   // Stored maps come back from DynamoDB in no particular member order; the schema restores it.
-  const data = op.response.parse(op.redact ? op.redact(stored.data as never, request.state.caller!) : stored.data);
-  return respond(request, { status: stored.status, data, etag: stored.etag, location: stored.location, replayed: true });
+  const data = op.response.parse(view.data);
+  return respond(request, { status: stored.status, data, etag: view.etag, location: stored.location, replayed: true });
 }
 
 interface Answer {

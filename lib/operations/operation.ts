@@ -123,8 +123,11 @@ export interface Operation<
   auditKind?: string;
   /** Extra items read in the authentication round trip. Params are validated before this runs. */
   prefetch?: (params: z.output<P>, claims: TokenClaims) => Key[];
-  /** Re-applies redaction to a stored result on receipt replay. */
-  redact?: (data: z.output<R>, caller: Caller) => z.output<R>;
+  /**
+   * Re-applies redaction to a stored result on receipt replay, as of now; the ETag follows the
+   * view, since representations that differ never share one.
+   */
+  redact?: (stored: { data: z.output<R>; etag?: string }, caller: Caller) => { data: z.output<R>; etag?: string };
   handle: (ctx: OperationContext, input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<OperationResult<z.output<R>>>;
 }
 
