@@ -11,17 +11,20 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import type { Group } from '../lib/operations/operation.js';
 import { activeGroups } from '../lib/operations/registry.js';
-import { ApiFunction } from './api-function.js';
-import { tunableSettings } from './environment.js';
+import { AppFunction } from './app-function.js';
+import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { addProblemGatewayResponses } from './gateway-responses.js';
 import { Observability } from './observability.js';
 import { addRegistryRoutes } from './routes.js';
+import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
+import { usesOf } from './uses.js';
 
 export const STAGE_NAME = 'prod';
 const HTTP_FUNCTIONS = fileURLToPath(new URL('../functions/http/', import.meta.url));
@@ -33,42 +36,57 @@ const HTTP_FUNCTIONS = fileURLToPath(new URL('../functions/http/', import.meta.u
 const WAF_LIMIT_FACTOR = 2;
 const WAF_WINDOW_SECONDS = 60;
 
+/**
+ * Every body is binary to the gateway: requests reach the functions base64-encoded (the pipeline
+ * decodes them), and a response marked isBase64Encoded (file downloads) is decoded back to bytes
+ * whatever the client's Accept header lists first, which narrower types would not guarantee.
+ */
+export const BINARY_MEDIA_TYPES = ['*/*'];
+
 export interface ApiStackProps extends StackProps {
   table: ITable;
-  bucket: IBucket;
+  bucket: SharedBucket;
   tokenHashSecret: ISecret;
+  /** The job queues (owned by the workers stack); a group function may send to those its operations use. */
+  queues: ReadonlyMap<QueueName, IQueue>;
   /** An existing SNS topic for alarm notifications (context `alarmTopicArn`). */
   alarmTopicArn?: string;
 }
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
-  readonly groupFunctions = new Map<Group, ApiFunction>();
-  readonly metaFunction: ApiFunction;
+  readonly groupFunctions = new Map<Group, AppFunction>();
+  readonly metaFunction: AppFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const settings = tunableSettings(this);
+    const bucket = importSharedBucket(this, 'FilesBucket', props.bucket);
 
-    this.metaFunction = new ApiFunction(this, 'Meta', {
+    this.metaFunction = new AppFunction(this, 'Meta', {
       entry: `${HTTP_FUNCTIONS}meta.ts`,
       description: 'OpenAPI document and the 404/405 answers for paths and methods no operation serves',
     });
 
     for (const group of activeGroups()) {
-      const fn = new ApiFunction(this, `Group-${group}`, {
+      const uses = usesOf(group);
+      const queues = uses.queues.map((name) => [name, queueOf(props.queues, name)] as const);
+      const fn = new AppFunction(this, `Group-${group}`, {
         entry: `${HTTP_FUNCTIONS}${group}.ts`,
         description: `Operations of the ${group} group`,
         environment: {
           TABLE_NAME: props.table.tableName,
-          BUCKET_NAME: props.bucket.bucketName,
+          BUCKET_NAME: bucket.bucketName,
           TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn,
+          ...AWS_SETTINGS,
           ...settings,
+          ...Object.fromEntries(queues.map(([name, queue]) => [queueUrlVariable(name), queue.queueUrl])),
         },
       });
-      // Files are granted per group once the registry has operations that touch them; none do yet.
       fn.grantTableData(props.table);
       props.tokenHashSecret.grantRead(fn.role);
+      if (uses.files) fn.grantFileAreas(bucket);
+      fn.grantSendJobs(queues.map(([, queue]) => queue));
       this.groupFunctions.set(group, fn);
     }
 
@@ -77,6 +95,7 @@ export class ApiStack extends Stack {
       restApiName: 'assessment-operations-api',
       description: 'Assessment Operations API v1',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       // Access and execution logs need the account-level API Gateway CloudWatch role.
       cloudWatchRole: true,
       deployOptions: {
@@ -186,4 +205,10 @@ export class ApiStack extends Stack {
       });
     }
   }
+}
+
+function queueOf(queues: ReadonlyMap<QueueName, IQueue>, name: QueueName): IQueue {
+  const queue = queues.get(name);
+  if (!queue) throw new Error(`no queue ${name} was given to the API stack`);
+  return queue;
 }

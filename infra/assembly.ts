@@ -2,10 +2,12 @@ import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from './api-stack.js';
 import { DataStack } from './data-stack.js';
+import { WorkersStack } from './workers-stack.js';
 
 export interface Assembly {
   app: App;
   data: DataStack;
+  workers: WorkersStack;
   api: ApiStack;
 }
 
@@ -29,15 +31,24 @@ export function createAssembly(props?: AppProps): Assembly {
   const data = new DataStack(app, 'AssessmentOpsData', {
     description: 'Assessment Operations API: table, files bucket and token-hash secret',
   });
-  const alarmTopicArn: unknown = app.node.tryGetContext('alarmTopicArn');
+  const contextTopic: unknown = app.node.tryGetContext('alarmTopicArn');
+  const alarmTopic = typeof contextTopic === 'string' && contextTopic !== '' ? { alarmTopicArn: contextTopic } : {};
+  // Deployed in this order; each stack references only the ones before it.
+  const workers = new WorkersStack(app, 'AssessmentOpsWorkers', {
+    description: 'Assessment Operations API: job queues, workers and GuardDuty malware scanning',
+    table: data.table,
+    bucket: data.sharedBucket,
+    ...alarmTopic,
+  });
   const api = new ApiStack(app, 'AssessmentOpsApi', {
     description: 'Assessment Operations API: REST API, WAF, group functions and alarms',
     table: data.table,
-    bucket: data.bucket,
+    bucket: data.sharedBucket,
     tokenHashSecret: data.tokenHashSecret,
-    ...(typeof alarmTopicArn === 'string' && alarmTopicArn !== '' ? { alarmTopicArn } : {}),
+    queues: workers.queues,
+    ...alarmTopic,
   });
   // cdk-nag 3 is a validation plugin: synth fails on any finding not acknowledged with a reason.
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, data, api };
+  return { app, data, workers, api };
 }

@@ -3,15 +3,16 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { AREAS } from '../lib/files/storage.js';
 import { GSIS, TABLE_KEYS } from '../lib/store/keys.js';
+import type { SharedBucket } from './shared-bucket.js';
 
-/** Staging prefix of presigned-POST upload sessions (DESIGN.md section 6). */
-export const UPLOAD_PREFIX = 'uploads/';
-/** Objects held back by the scanner; kept a while for investigation, then dropped. */
-export const QUARANTINE_PREFIX = 'quarantine/';
-
-/** A session is consumed within its presigned POST's lifetime (minutes); anything older is abandoned. */
+/**
+ * Session objects wait in uploads/ until the scan releases them; a session is consumed within its
+ * presigned POST's lifetime (minutes), so anything older is abandoned.
+ */
 const ABANDONED_UPLOAD_DAYS = 2;
+/** Refused or unreleased uploads stay in quarantine/ a while for investigation, then go. */
 const QUARANTINE_RETENTION_DAYS = 30;
 /** Window in which an overwritten or deleted file can still be recovered from an older version. */
 const NONCURRENT_RETENTION_DAYS = 30;
@@ -22,6 +23,8 @@ export class DataStack extends Stack {
   readonly table: Table;
   readonly bucket: Bucket;
   readonly tokenHashSecret: Secret;
+  /** The files bucket as the other stacks reference it. */
+  readonly sharedBucket: SharedBucket;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -66,13 +69,13 @@ export class DataStack extends Stack {
       lifecycleRules: [
         {
           id: 'abandoned-upload-sessions',
-          prefix: UPLOAD_PREFIX,
+          prefix: AREAS.sessions,
           expiration: Duration.days(ABANDONED_UPLOAD_DAYS),
           noncurrentVersionExpiration: Duration.days(1),
         },
         {
           id: 'quarantined-objects',
-          prefix: QUARANTINE_PREFIX,
+          prefix: AREAS.quarantine,
           expiration: Duration.days(QUARANTINE_RETENTION_DAYS),
           noncurrentVersionExpiration: Duration.days(1),
         },
@@ -84,6 +87,10 @@ export class DataStack extends Stack {
         },
       ],
     });
+
+    const arnExportName = `${this.stackName}-FilesBucketArn`;
+    this.exportValue(this.bucket.bucketArn, { name: arnExportName });
+    this.sharedBucket = { stack: this, bucketName: this.bucket.bucketName, arnExportName };
 
     this.tokenHashSecret = new Secret(this, 'TokenHashSecret', {
       description: 'HMAC-SHA-256 key of the API token hashes (DESIGN.md section 4, step 3).',

@@ -1,28 +1,55 @@
+import type { z } from 'zod';
 import type { Construct } from 'constructs';
 import { SETTINGS } from '../lib/config.js';
 
-/** The budgets, credential lifetimes and licence limit: the seed's settings a deployment may tune. */
-const TUNABLE_PREFIXES = ['API_', 'TOKEN_PROJECT', 'TOKEN_ORGANISATION', 'TOKEN_ADMINISTRATION', 'ORGANISATION_LICENCE'] as const;
+type SettingName = keyof typeof SETTINGS;
 
-export function tunableSettingNames(): string[] {
-  return Object.keys(SETTINGS).filter((name) => TUNABLE_PREFIXES.some((prefix) => name.startsWith(prefix)));
+/**
+ * The settings a deployment may not tune: the stacks wire them (names, ARNs, the AWS-only
+ * scanner, the region Lambda sets itself), or only the local runtime and the operator CLI read
+ * them. Every other setting is a product setting (budgets, lifetimes, licence terms) and reaches
+ * the group functions, so a setting added to lib/config.ts is deployable without touching infra/.
+ */
+const NOT_TUNABLE: ReadonlySet<SettingName> = new Set<SettingName>([
+  'TABLE_NAME',
+  'BUCKET_NAME',
+  'TOKEN_HASH_SECRET',
+  'TOKEN_HASH_SECRET_ARN',
+  'MALWARE_SCANNER',
+  'AWS_REGION',
+  'DYNAMODB_ENDPOINT',
+  'S3_ENDPOINT',
+  'SQS_ENDPOINT',
+  'PORT',
+  'DATA_DIR',
+  'JAVA_HOME',
+  // A diagnostic switch changed on one function when needed, not a deployment-wide term.
+  'LOG_LEVEL',
+]);
+
+/** What every function that touches files runs with on AWS, whatever the local default is. */
+export const AWS_SETTINGS = { MALWARE_SCANNER: 'guardduty' } as const satisfies { MALWARE_SCANNER: z.output<(typeof SETTINGS)['MALWARE_SCANNER']['schema']> };
+
+export function tunableSettingNames(): SettingName[] {
+  return (Object.keys(SETTINGS) as SettingName[]).filter((name) => !NOT_TUNABLE.has(name));
 }
 
 /**
  * Each tunable setting as a function environment variable: its schema default unless the CDK
  * context (`cdk deploy -c NAME=value`) overrides it. The value is validated here, at synth, with
- * the same schema the functions use, so that a bad override never reaches a deployment.
+ * the same schema the functions use, so that a bad override never reaches a deployment. A list
+ * setting travels in its input form (comma-separated), which is what the functions parse.
  */
 export function tunableSettings(scope: Construct): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of tunableSettingNames()) {
-    const { schema } = SETTINGS[name as keyof typeof SETTINGS];
+    const { schema } = SETTINGS[name];
     const raw: unknown = scope.node.tryGetContext(name);
     const parsed = schema.safeParse(raw === undefined || raw === null ? undefined : String(raw));
     if (!parsed.success || parsed.data === undefined) {
       throw new Error(`CDK context ${name}=${String(raw)} is not a valid value for this setting`);
     }
-    out[name] = String(parsed.data);
+    out[name] = Array.isArray(parsed.data) ? parsed.data.join(',') : String(parsed.data);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { settings } from '../config.js';
 import { logger } from '../log.js';
 import { attributeEquals, setFields } from '../store/conditions.js';
 import { keys, type Key } from '../store/keys.js';
-import { getOne } from '../store/read.js';
+import { getMany, getOne, keyString } from '../store/read.js';
 import { commit, type WriteItem } from '../store/transact.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
@@ -107,10 +107,15 @@ export async function condemnHash(sha: string, now: Date): Promise<void> {
 
 /** The scan job of one upload (the SQS message names the upload). */
 export async function processScan(uploadId: string, now: Date): Promise<void> {
-  const item = await getOne(keys.upload(uploadId));
+  const found = await getMany([keys.upload(uploadId), keys.uploadVerdict(uploadId)]);
+  const item = found.get(keyString(keys.upload(uploadId)));
   if (!item) return;
-  const upload = toUpload(item);
+  let upload = toUpload(item);
   if (upload.status !== 'quarantine' || upload.checks.validation === 'passed') return;
+  const early = found.get(keyString(keys.uploadVerdict(uploadId)))?.verdict as MalwareVerdict | undefined;
+  if (early === 'malicious') return condemnHash(upload.sha256, now);
+  if (early === 'failed') return fail(upload, 'scan_failed', now);
+  if (early === 'clean') upload = { ...upload, checks: { ...upload.checks, malware: 'clean' } };
   const attribution = { tokenId: upload.token_id, userId: upload.uploaded_by, scope: upload.authority.scope, permissions: upload.authority.permissions };
   if (!(await stillAuthorised(attribution, now))) return fail(upload, 'authorisation_lost', now);
   const bytes = await getObject(upload.s3_key);
@@ -123,11 +128,20 @@ export async function processScan(uploadId: string, now: Date): Promise<void> {
   await settle(upload, { checks: { validation: 'passed', malware: upload.checks.malware }, pending_inspection: result }, 'quarantine', now);
 }
 
-/** A malware verdict for the object at `s3Key` (GuardDuty's result event on AWS). */
+/**
+ * A malware verdict for the object at `s3Key` (GuardDuty's result event on AWS). Object keys end
+ * with the upload id (a session's object becomes the upload of the same id). A verdict can beat
+ * its upload record: a session object is scanned as soon as the client posts it, and an inline
+ * object is stored before its record commits. Such a verdict is kept for the scan job to apply.
+ */
 export async function applyVerdict(s3Key: string, verdict: MalwareVerdict, now: Date): Promise<void> {
   const uploadId = s3Key.slice(s3Key.lastIndexOf('/') + 1);
   const item = await getOne(keys.upload(uploadId));
-  if (!item) return;
+  if (!item) {
+    const expires = Math.floor(now.getTime() / 1000) + 7 * 86_400;
+    await commit([{ kind: 'put', item: { ...keys.uploadVerdict(uploadId), entity: 'upload-verdict', verdict, s3_key: s3Key, received_at: now.toISOString(), ttl: expires } }]);
+    return;
+  }
   const upload = toUpload(item);
   if (verdict === 'malicious') return condemnHash(upload.sha256, now);
   if (upload.status !== 'quarantine') return;

@@ -41,6 +41,8 @@ export const keys = {
   /** The imported ISM releases: one partition, a release per sort key (Query with the SK as prefix). */
   catalogueReleases: (): Key => ({ PK: 'CATALOGUE', SK: 'RELEASE#' }),
   upload: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'UPLOAD' }),
+  /** A malware verdict that arrived before its upload record (GuardDuty scans objects as they land). */
+  uploadVerdict: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'VERDICT' }),
   uploadSession: (sessionId: string): Key => ({ PK: `UPLOADSESSION#${sessionId}`, SK: 'UPLOADSESSION' }),
   /** The organisation's current logo: which upload it is, and that upload's status mirrored. */
   organisationLogo: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'LOGO' }),

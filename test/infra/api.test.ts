@@ -1,26 +1,19 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
-import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppFunction } from '../../infra/app-function.js';
 import { createAssembly } from '../../infra/assembly.js';
 import { tunableSettingNames } from '../../infra/environment.js';
+import { usesOf } from '../../infra/uses.js';
 import { SETTINGS } from '../../lib/config.js';
+import { AREAS } from '../../lib/files/storage.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/jobs/queues.js';
 import { activeGroups } from '../../lib/operations/registry.js';
-import type { ApiFunction } from '../../infra/api-function.js';
-import { logicalIdOf, NO_BUNDLING, resourcesOf, synthesize, type Synthesized } from './fixture.js';
+import { actionsIn, idOf, logicalIdOf, NO_BUNDLING, resourcesIn, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
 
-interface Statement {
-  Action: string | string[];
-  Resource: unknown;
-}
-
-function actionsOf(s: Synthesized, fn: ApiFunction): string[] {
-  const roleId = s.api.getLogicalId(fn.role.node.defaultChild as CfnRole);
-  const policies = Object.values(resourcesOf(s.apiTemplate, 'AWS::IAM::Policy')).filter((p) =>
-    JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
-  );
-  return policies.flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.flatMap((st) => [st.Action].flat()));
+function actionsOf(s: Synthesized, fn: AppFunction): string[] {
+  return actionsIn(statementsOf(s.apiTemplate, fn));
 }
 
 describe('ApiStack', () => {
@@ -37,19 +30,37 @@ describe('ApiStack', () => {
     }
   });
 
+  const env = (fn: AppFunction) =>
+    (resourcesOf(s.apiTemplate, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
   it('creates one function per active group, configured through the seed settings', () => {
     expect([...s.api.groupFunctions.keys()].sort()).toEqual(activeGroups().sort());
-    const functions = resourcesOf(s.apiTemplate, 'AWS::Lambda::Function');
-    const env = (fn: ApiFunction) => (functions[logicalIdOf(fn)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     for (const fn of s.api.groupFunctions.values()) {
       const variables = env(fn);
       expect(Object.keys(variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'TOKEN_HASH_SECRET_ARN']));
       expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(variables.MALWARE_SCANNER).toBe('guardduty');
       for (const name of tunableSettingNames()) {
-        expect(variables[name]).toBe(String(SETTINGS[name as keyof typeof SETTINGS].schema.parse(undefined)));
+        expect(variables[name]).toBe(String(SETTINGS[name].schema.parse(undefined)));
       }
     }
-    expect(tunableSettingNames()).toEqual(expect.arrayContaining(['API_INGRESS_RATE_LIMIT_PER_MINUTE', 'TOKEN_ADMINISTRATION_MAX_DAYS', 'ORGANISATION_LICENCE_LIMIT']));
+  });
+
+  it('passes every product setting and none of the settings the stacks wire or only the local runtime reads', () => {
+    const tunable = tunableSettingNames();
+    expect(tunable).toEqual(
+      expect.arrayContaining([
+        'API_INGRESS_RATE_LIMIT_PER_MINUTE',
+        'TOKEN_ADMINISTRATION_MAX_DAYS',
+        'ORGANISATION_LICENCE_LIMIT',
+        'SYSTEM_LICENCE_LIMIT',
+        'LICENSED_CLASSIFICATIONS',
+      ]),
+    );
+    for (const wired of ['TABLE_NAME', 'BUCKET_NAME', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'MALWARE_SCANNER', 'AWS_REGION', 'DYNAMODB_ENDPOINT', 'DATA_DIR', 'PORT']) {
+      expect(tunable).not.toContain(wired);
+    }
+    expect(env(s.api.groupFunctions.get('organisations')!).LICENSED_CLASSIFICATIONS).toBe('NC,OS,P');
   });
 
   it('takes setting overrides from the CDK context and rejects invalid ones at synth', () => {
@@ -58,20 +69,63 @@ describe('ApiStack', () => {
     const environment = api.resolve((fn.function.node.defaultChild as CfnFunction).environment) as { variables: Record<string, string> };
     expect(environment.variables.API_READ_RATE_LIMIT_PER_MINUTE).toBe('200');
     expect(() => createAssembly({ context: { ...NO_BUNDLING, TOKEN_ORGANISATION_MAX_DAYS: '-3' } })).toThrow(/TOKEN_ORGANISATION_MAX_DAYS/);
+    const licensed = createAssembly({ context: { ...NO_BUNDLING, LICENSED_CLASSIFICATIONS: 'NC, S' } }).api;
+    const licensedFn = [...licensed.groupFunctions.values()][0]!;
+    const licensedEnv = licensed.resolve((licensedFn.function.node.defaultChild as CfnFunction).environment) as { variables: Record<string, string> };
+    expect(licensedEnv.variables.LICENSED_CLASSIFICATIONS).toBe('NC,S');
+    expect(() => createAssembly({ context: { ...NO_BUNDLING, LICENSED_CLASSIFICATIONS: 'NC,XX' } })).toThrow(/LICENSED_CLASSIFICATIONS/);
   });
 
-  it('gives group functions item-level table access and the secret, but no Scan and no S3', () => {
+  it('gives group functions item-level table access and the secret, but no Scan', () => {
     for (const fn of s.api.groupFunctions.values()) {
       const actions = actionsOf(s, fn);
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'secretsmanager:GetSecretValue']));
-      expect(actions.filter((a) => a === 'dynamodb:Scan' || a.startsWith('s3:') || a.endsWith(':*'))).toEqual([]);
+      expect(actions.filter((a) => a === 'dynamodb:Scan' || a.endsWith(':*'))).toEqual([]);
     }
   });
 
-  it('gives the meta function no table, bucket or secret access', () => {
+  it('gives a group no S3 and no SQS access unless its operations declare them', () => {
+    const bare = activeGroups().filter((g) => !usesOf(g).files && usesOf(g).queues.length === 0);
+    expect(bare.length).toBeGreaterThan(0);
+    for (const group of bare) {
+      const fn = s.api.groupFunctions.get(group)!;
+      expect(actionsOf(s, fn).filter((a) => a.startsWith('s3:') || a.startsWith('sqs:'))).toEqual([]);
+      expect(Object.keys(env(fn)).filter((name) => name.endsWith('_QUEUE_URL'))).toEqual([]);
+    }
+  });
+
+  it('grants file areas and job queues exactly as the operations of a group declare them', () => {
+    expect(usesOf('organisations')).toEqual({ files: true, queues: ['scan'] });
+    const bucketArn = `<import:${s.data.sharedBucket.arnExportName}>`;
+    for (const group of activeGroups()) {
+      const uses = usesOf(group);
+      const fn = s.api.groupFunctions.get(group)!;
+      const statements = statementsOf(s.apiTemplate, fn);
+      const s3 = statements.filter((st) => actionsIn([st]).some((a) => a.startsWith('s3:')));
+      if (uses.files) {
+        expect(s3.flatMap(resourcesIn).sort()).toEqual([bucketArn, ...Object.values(AREAS).map((area) => `${bucketArn}/${area}*`)].sort());
+        expect(actionsIn(s3).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
+        for (const st of s3) if (resourcesIn(st).includes(bucketArn)) expect(actionsIn([st])).toEqual(['s3:ListBucket']);
+      }
+      const sqs = statements.filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
+      expect(actionsIn(sqs)).toEqual(uses.queues.length ? ['sqs:SendMessage'] : []);
+      const queueIds = uses.queues.map((name) => idOf(s.workers.jobs.get(name)!.queue));
+      expect(sqs.flatMap(resourcesIn).map((r) => queueIds.find((id) => r.includes(id)) ?? r)).toEqual(queueIds);
+      for (const name of Object.keys(QUEUES) as QueueName[]) {
+        expect(env(fn)[queueUrlVariable(name)] !== undefined, `${group} ${queueUrlVariable(name)}`).toBe(uses.queues.includes(name));
+      }
+    }
+    expect(env(s.api.groupFunctions.get('organisations')!).SCAN_QUEUE_URL).toEqual({ 'Fn::ImportValue': expect.stringContaining(idOf(s.workers.jobs.get('scan')!.queue)) });
+  });
+
+  it('lets multipart and binary bodies through base64-encoded', () => {
+    s.apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+
+  it('gives the meta function no table, bucket, queue or secret access', () => {
     const actions = actionsOf(s, s.api.metaFunction);
     expect(actions.length).toBeGreaterThan(0);
-    expect(actions.filter((a) => /^(dynamodb|s3|secretsmanager|kms):/.test(a))).toEqual([]);
+    expect(actions.filter((a) => /^(dynamodb|s3|secretsmanager|kms|sqs):/.test(a))).toEqual([]);
   });
 
   it('deploys a regional API to the prod stage with tracing, access and execution logs', () => {

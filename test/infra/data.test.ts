@@ -1,5 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AREAS } from '../../lib/files/storage.js';
 import { GSIS, TABLE_KEYS } from '../../lib/store/keys.js';
 import { resourcesOf, synthesize, type Synthesized } from './fixture.js';
 
@@ -42,12 +44,24 @@ describe('DataStack', () => {
       LoggingConfiguration: Match.objectLike({ DestinationBucketName: Match.anyValue() }),
       LifecycleConfiguration: {
         Rules: Match.arrayWith([
-          Match.objectLike({ Prefix: 'uploads/', Status: 'Enabled', ExpirationInDays: Match.anyValue() }),
-          Match.objectLike({ Prefix: 'quarantine/', Status: 'Enabled', ExpirationInDays: Match.anyValue() }),
+          Match.objectLike({ Prefix: AREAS.sessions, Status: 'Enabled', ExpirationInDays: Match.anyValue() }),
+          Match.objectLike({ Prefix: AREAS.quarantine, Status: 'Enabled', ExpirationInDays: Match.anyValue() }),
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
         ]),
       },
     });
+  });
+
+  it('never expires released files: only the upload areas have an expiration rule', () => {
+    const bucket = resourcesOf(s.dataTemplate, 'AWS::S3::Bucket')[s.data.getLogicalId(s.data.bucket.node.defaultChild as CfnBucket)]!;
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: { Prefix?: string; ExpirationInDays?: number }[] }).Rules;
+    const expiring = rules.filter((r) => r.ExpirationInDays !== undefined);
+    expect(expiring.map((r) => r.Prefix).sort()).toEqual([AREAS.quarantine, AREAS.sessions].sort());
+    for (const rule of expiring) expect(rule.ExpirationInDays).toBeLessThanOrEqual(30);
+  });
+
+  it('exports the files bucket ARN under a fixed name for the stacks that grant on its areas', () => {
+    s.dataTemplate.hasOutput('*', { Export: { Name: s.data.sharedBucket.arnExportName }, Value: { 'Fn::GetAtt': [s.data.getLogicalId(s.data.bucket.node.defaultChild as CfnBucket), 'Arn'] } });
   });
 
   it('denies every request to every bucket that is not over TLS', () => {

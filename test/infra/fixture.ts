@@ -1,7 +1,10 @@
+import { Stack } from 'aws-cdk-lib';
+import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import { createAssembly, type Assembly } from '../../infra/assembly.js';
-import type { ApiFunction } from '../../infra/api-function.js';
+import type { AppFunction } from '../../infra/app-function.js';
 
 /** Unit tests skip asset bundling; test/infra/bundle.test.ts builds a function for real. */
 export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
@@ -9,15 +12,27 @@ export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
 export interface Synthesized extends Assembly {
   apiTemplate: Template;
   dataTemplate: Template;
+  workersTemplate: Template;
 }
 
 export function synthesize(context: Record<string, unknown> = {}): Synthesized {
   const assembly = createAssembly({ context: { ...NO_BUNDLING, ...context } });
-  return { ...assembly, apiTemplate: Template.fromStack(assembly.api), dataTemplate: Template.fromStack(assembly.data) };
+  return {
+    ...assembly,
+    apiTemplate: Template.fromStack(assembly.api),
+    dataTemplate: Template.fromStack(assembly.data),
+    workersTemplate: Template.fromStack(assembly.workers),
+  };
 }
 
-export function logicalIdOf(fn: ApiFunction): string {
-  return fn.function.stack.getLogicalId(fn.function.node.defaultChild as CfnFunction);
+/** The logical id of a construct's CloudFormation resource (its default child, for L2 constructs). */
+export function idOf(construct: IConstruct): string {
+  const resource = (construct.node.defaultChild ?? construct) as CfnFunction;
+  return Stack.of(construct).getLogicalId(resource);
+}
+
+export function logicalIdOf(fn: AppFunction): string {
+  return idOf(fn.function);
 }
 
 export type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
@@ -25,3 +40,37 @@ export type Resources = Record<string, { Type: string; Properties: Record<string
 export function resourcesOf(template: Template, type: string): Resources {
   return template.findResources(type) as Resources;
 }
+
+export interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Every statement of the identity policies attached to a function's role. */
+export function statementsOf(template: Template, fn: AppFunction): Statement[] {
+  const roleId = Stack.of(fn).getLogicalId(fn.role.node.defaultChild as CfnRole);
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+export const actionsIn = (statements: readonly Statement[]): string[] => statements.flatMap((st) => [st.Action].flat());
+
+/** A template value as text: joins joined, references as <Id> or <Id.Attr>, imports as <import:Name>. */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, unknown>;
+  if (Array.isArray(v['Fn::Join'])) {
+    const [separator, parts] = v['Fn::Join'] as [string, unknown[]];
+    return parts.map(textOf).join(separator);
+  }
+  if (typeof v.Ref === 'string') return `<${v.Ref}>`;
+  if (Array.isArray(v['Fn::GetAtt'])) return `<${(v['Fn::GetAtt'] as string[]).join('.')}>`;
+  if (v['Fn::ImportValue'] !== undefined) return `<import:${textOf(v['Fn::ImportValue'])}>`;
+  return JSON.stringify(value);
+}
+
+/** The resources of a statement, as text. */
+export const resourcesIn = (st: Statement): string[] => [st.Resource].flat().map(textOf);

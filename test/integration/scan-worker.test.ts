@@ -23,8 +23,8 @@ beforeAll(async () => {
   op = await fixtures.operator();
 });
 
-/** An upload in quarantine whose owner shows it, as the logo operation leaves it. */
-async function quarantined(bytes: Buffer, fileName = 'f.png') {
+/** An upload in quarantine whose owner shows it, as the logo operation leaves it (from a session's object when given). */
+async function quarantined(bytes: Buffer, fileName = 'f.png', session?: { id: string; s3Key: string }) {
   const owner = { PK: `TESTOWNER#${ulid()}`, SK: 'OWNER' };
   const { upload, writes } = await acceptUpload({
     profile: 'organisation-logo',
@@ -34,6 +34,7 @@ async function quarantined(bytes: Buffer, fileName = 'f.png') {
     tokenId: parseToken(op.org)!.tokenId,
     authority: { scope: { kind: 'organisation', id: op.organisationId }, permissions: ['manage-org-hierarchy'] },
     file: { file_name: fileName, declared_type: 'image/png', bytes },
+    ...(session ? { session } : {}),
     now: new Date(),
   });
   await commit(writes);
@@ -101,6 +102,28 @@ describe('GuardDuty verdicts', () => {
       await applyVerdict(second.upload.s3_key, 'clean', new Date());
       await handler(message(second.upload.id));
       expect(await statusOf(second.upload.id)).toMatchObject({ status: 'ready' });
+    } finally {
+      delete process.env.MALWARE_SCANNER;
+      resetSettings();
+    }
+  });
+
+  it('are kept when they arrive before the upload record, and applied by the scan', async () => {
+    process.env.MALWARE_SCANNER = 'guardduty';
+    resetSettings();
+    try {
+      for (const [bytes, verdict, expected] of [
+        [png(36, 36), 'clean', { status: 'ready' }],
+        [png(37, 37), 'malicious', { status: 'error', error_code: 'malware_detected' }],
+      ] as const) {
+        const session = { id: ulid(), s3Key: '' };
+        session.s3Key = `uploads/${session.id}`;
+        await putObject(session.s3Key, bytes, 'application/octet-stream');
+        await applyVerdict(session.s3Key, verdict, new Date());
+        const { upload } = await quarantined(bytes, 'early.png', session);
+        await handler(message(upload.id));
+        expect(await statusOf(upload.id)).toMatchObject(expected);
+      }
     } finally {
       delete process.env.MALWARE_SCANNER;
       resetSettings();

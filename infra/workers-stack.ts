@@ -1,0 +1,96 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { QUEUES, type QueueName } from '../lib/jobs/queues.js';
+import { AppFunction } from './app-function.js';
+import { AWS_SETTINGS } from './environment.js';
+import { MalwareProtection } from './malware-protection.js';
+import { deadLettersAlarm, functionErrorsAlarm, notify } from './observability.js';
+import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
+
+const WORKER_FUNCTIONS = fileURLToPath(new URL('../functions/workers/', import.meta.url));
+/** SQS's maximum: a dead letter waits two weeks for someone to look at it and redrive it. */
+const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/**
+ * A worker stops at half its queue's visibility timeout, so that a batch which runs into its timeout
+ * is over well before its messages become visible again and another worker picks them up.
+ */
+export function workerTimeout(visibilityTimeoutSeconds: number): Duration {
+  const seconds = Math.floor(visibilityTimeoutSeconds / 2);
+  if (seconds < 1) throw new Error(`visibility timeout ${visibilityTimeoutSeconds} s leaves the worker no time`);
+  return Duration.seconds(seconds);
+}
+
+export interface WorkersStackProps extends StackProps {
+  table: ITable;
+  bucket: SharedBucket;
+  alarmTopicArn?: string;
+}
+
+export interface JobQueue {
+  queue: Queue;
+  deadLetters: Queue;
+  worker: AppFunction;
+}
+
+/**
+ * Asynchronous work (DESIGN.md section 6): one queue, dead-letter queue and worker per entry of
+ * QUEUES, and the GuardDuty malware scan with its verdict function. The queues live here, with
+ * their consumers; the API stack receives them to send jobs and is never referenced from here.
+ */
+export class WorkersStack extends Stack {
+  readonly jobs = new Map<QueueName, JobQueue>();
+  readonly malwareProtection: MalwareProtection;
+
+  constructor(scope: Construct, id: string, props: WorkersStackProps) {
+    super(scope, id, props);
+    const bucket = importSharedBucket(this, 'FilesBucket', props.bucket);
+    const alarms: Alarm[] = [];
+
+    for (const [name, spec] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
+      const deadLetters = new Queue(this, `DeadLetters-${name}`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: DEAD_LETTER_RETENTION,
+      });
+      const queue = new Queue(this, `Queue-${name}`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
+      });
+      const worker = new AppFunction(this, `Worker-${name}`, {
+        entry: `${WORKER_FUNCTIONS}${spec.worker}.ts`,
+        description: `Worker of the ${name} job queue`,
+        timeout: workerTimeout(spec.visibilityTimeoutSeconds),
+        // Jobs revalidate the token records they act for, but never hash a credential: no secret.
+        environment: { TABLE_NAME: props.table.tableName, BUCKET_NAME: bucket.bucketName, ...AWS_SETTINGS },
+      });
+      worker.grantTableData(props.table);
+      worker.grantFileAreas(bucket);
+      worker.function.addEventSource(new SqsEventSource(queue, { batchSize: spec.batchSize, reportBatchItemFailures: true }));
+      this.jobs.set(name, { queue, deadLetters, worker });
+
+      alarms.push(
+        deadLettersAlarm(this, `DeadLettersAlarm-${name}`, deadLetters, `Jobs of the ${name} queue failed ${spec.maxReceiveCount} times and were dead-lettered`),
+        functionErrorsAlarm(this, `WorkerErrors-${name}`, worker.function, `The ${name} worker crashed or timed out`),
+      );
+    }
+
+    this.malwareProtection = new MalwareProtection(this, 'MalwareProtection', { table: props.table, bucket });
+    alarms.push(
+      deadLettersAlarm(this, 'DeadLettersAlarm-verdicts', this.malwareProtection.deadLetters, 'GuardDuty scan results could not be applied and were dead-lettered'),
+      functionErrorsAlarm(this, 'VerdictErrors', this.malwareProtection.verdict.function, 'The verdict function failed to apply a GuardDuty scan result'),
+    );
+    notify(this, alarms, props.alarmTopicArn);
+  }
+
+  get queues(): ReadonlyMap<QueueName, IQueue> {
+    return new Map([...this.jobs].map(([name, job]) => [name, job.queue]));
+  }
+}
