@@ -14,7 +14,8 @@ async function start(port: number): Promise<{ child: ChildProcess; output: () =>
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const deadline = Date.now() + 45_000;
-  while (!output.includes('listening on') && Date.now() < deadline) {
+  // The last line of the start-up banner: everything before it has been printed too.
+  while (!output.includes('Issue more tokens with') && Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
