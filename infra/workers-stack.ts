@@ -5,7 +5,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueName } from '../lib/jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS } from './environment.js';
 import { MalwareProtection } from './malware-protection.js';
@@ -69,7 +69,8 @@ export class WorkersStack extends Stack {
         description: `Worker of the ${name} job queue`,
         timeout: workerTimeout(spec.visibilityTimeoutSeconds),
         // Jobs revalidate the token records they act for, but never hash a credential: no secret.
-        environment: { TABLE_NAME: props.table.tableName, BUCKET_NAME: bucket.bucketName, ...AWS_SETTINGS },
+        // The queue URL lets a job shorten its own retry delay (ChangeMessageVisibility, part of consuming).
+        environment: { TABLE_NAME: props.table.tableName, BUCKET_NAME: bucket.bucketName, [queueUrlVariable(name)]: queue.queueUrl, ...AWS_SETTINGS },
       });
       worker.grantTableData(props.table);
       worker.grantFileAreas(bucket);

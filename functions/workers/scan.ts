@@ -3,4 +3,4 @@ import { processScan } from '../../lib/files/scan.js';
 import { runJobs } from '../../lib/jobs/worker.js';
 
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  runJobs(event, 'scan', (message, now) => processScan(message.upload_id ?? '', now));
+  runJobs(event, 'scan', (message, now, sentAt) => processScan(message.upload_id ?? '', now, sentAt));

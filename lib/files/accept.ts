@@ -23,17 +23,17 @@ export interface AcceptRequest {
   tokenId: string;
   authority: { scope: AccessScope; permissions: Permission[] };
   file: IncomingFile;
-  /** An upload session's object, already in S3: its id becomes the upload's id. */
-  session?: { id: string; s3Key: string };
+  /** The upload session the file came through: its id becomes the upload's id. */
+  session?: { id: string };
   now: Date;
 }
 
 /**
  * Takes an upload into the scan pipeline (DESIGN.md section 6): hash it, reuse an identical
- * released file where the seed allows, otherwise keep it in quarantine and queue its scan once the
- * caller's transaction has committed. Returns the record and the writes for that transaction.
+ * released file where the seed allows, otherwise keep it in quarantine and queue its scan. Returns
+ * the record and the writes for the caller's transaction.
  */
-export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRecord; writes: WriteItem[]; afterCommit?: () => Promise<void> }> {
+export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRecord; writes: WriteItem[] }> {
   const id = r.session?.id ?? ulid(r.now.getTime());
   const hash = sha256(r.file.bytes);
   const base = {
@@ -67,8 +67,10 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     };
     return { upload, writes: [uploadPut(upload)] };
   }
-  const s3Key = r.session?.s3Key ?? `${AREAS.quarantine}${id}`;
-  if (!r.session) await putObject(s3Key, r.file.bytes, 'application/octet-stream');
+  // A session's object stays writable by its client until the session expires, so the bytes that
+  // were hashed are copied into quarantine, under a key only this service writes, and scanned there.
+  const s3Key = `${AREAS.quarantine}${id}`;
+  await putObject(s3Key, r.file.bytes, 'application/octet-stream');
   const upload: UploadRecord = {
     ...base,
     status: 'quarantine',
@@ -81,5 +83,8 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     reused_from: null,
     scanned_at: null,
   };
-  return { upload, writes: [uploadPut(upload)], afterCommit: () => sendJob('scan', { upload_id: id }) };
+  // Queued before the caller's transaction commits: a failed send then fails the request and leaves
+  // nothing behind, and a job whose upload never commits finds no record and ends (processScan).
+  await sendJob('scan', { upload_id: id });
+  return { upload, writes: [uploadPut(upload)] };
 }

@@ -38,6 +38,8 @@ export function parseMultipart(body: Buffer, contentType: string, limits: { file
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => (failure ??= 'file_too_large'));
+      // A part cut off before its boundary errors on the file stream, not on the parser.
+      stream.on('error', () => (failure ??= 'the multipart body is malformed'));
       stream.on('close', () => files.push({ field, fileName: info.filename ?? '', declaredType: info.mimeType, bytes: Buffer.concat(chunks) }));
     });
     parser.on('filesLimit', () => (failure ??= 'too many files'));

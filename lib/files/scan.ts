@@ -1,23 +1,29 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised } from '../auth/revalidate.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
-import { attributeEquals, setFields } from '../store/conditions.js';
+import { RetrySoon } from '../jobs/worker.js';
+import { ddb, tableName } from '../store/client.js';
+import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { keys, type Key } from '../store/keys.js';
 import { getMany, getOne, keyString } from '../store/read.js';
 import { commit, type WriteItem } from '../store/transact.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
-import { AREAS, copyObject, deleteObject, getObject } from './storage.js';
+import { AREAS, copyObject, deleteObject, getObject, sha256 } from './storage.js';
 import { toUpload, uploadsWithHash, type UploadError, type UploadRecord, type UploadStatus } from './uploads.js';
 
 /**
  * The scan pipeline. The worker validates an upload (detected type, size, image dimensions) and,
  * with the local scanner, looks for malware itself; on AWS the malware verdict arrives separately
- * from GuardDuty Malware Protection for S3 and goes through `applyVerdict`. An upload is released
- * into the files area only when both checks have passed. Every step is idempotent: a redelivered
- * message or verdict finds the record already moved on and does nothing.
+ * from GuardDuty Malware Protection for S3 and goes through `applyVerdict`. Each check is recorded
+ * with its own atomic update, and the write that completes the pair releases the file into the
+ * files area. Every step is idempotent: a redelivered message or verdict finds the record already
+ * moved on and does nothing.
  */
 export type MalwareVerdict = 'clean' | 'malicious' | 'failed';
+
+class AlreadySettled extends Error {}
 
 /** What the owner shows of its file, beside the status. */
 const MIRRORED = ['error_code', 's3_key', 'detected_type', 'width', 'height'] as const;
@@ -44,7 +50,8 @@ async function ownerMirror(upload: UploadRecord, status: UploadStatus, changes: 
   ];
 }
 
-async function settle(upload: UploadRecord, changes: Record<string, unknown>, status: UploadStatus, now: Date): Promise<void> {
+/** Moves a quarantined upload to ready or error, with its owner; a settled upload is left alone. */
+async function settle(upload: UploadRecord, changes: Record<string, unknown>, status: 'ready' | 'error', now: Date): Promise<boolean> {
   const set = setFields({ ...changes, status, scanned_at: now.toISOString() });
   const update: WriteItem = {
     kind: 'update',
@@ -55,16 +62,14 @@ async function settle(upload: UploadRecord, changes: Record<string, unknown>, st
     condition: attributeEquals('status', 'quarantine'),
     onConditionFailed: () => new AlreadySettled(),
   };
-  // Clients see the owner change only when the status does; an intermediate check result stays internal.
-  const mirror = status === 'quarantine' ? [] : await ownerMirror(upload, status, changes, now);
   try {
-    await commit([update, ...mirror]);
+    await commit([update, ...(await ownerMirror(upload, status, changes, now))]);
+    return true;
   } catch (error) {
-    if (!(error instanceof AlreadySettled)) throw error;
+    if (error instanceof AlreadySettled) return false;
+    throw error;
   }
 }
-
-class AlreadySettled extends Error {}
 
 async function fail(upload: UploadRecord, code: UploadError, now: Date): Promise<void> {
   logger.info('upload refused', { upload_id: upload.id, code });
@@ -74,19 +79,47 @@ async function fail(upload: UploadRecord, code: UploadError, now: Date): Promise
 async function release(upload: UploadRecord, inspection: Inspection, now: Date): Promise<void> {
   const released = `${AREAS.released}${upload.id}`;
   await copyObject(upload.s3_key, released);
-  await settle(
-    upload,
-    {
-      s3_key: released,
-      detected_type: inspection.detectedType,
-      width: inspection.width ?? null,
-      height: inspection.height ?? null,
-      checks: { validation: 'passed', malware: 'clean' },
-    },
-    'ready',
-    now,
-  );
+  const changes = { s3_key: released, detected_type: inspection.detectedType, width: inspection.width ?? null, height: inspection.height ?? null };
+  // A copy made by a release that lost to a condemnation must not outlive it.
+  if (!(await settle(upload, changes, 'ready', now))) return deleteObject(released);
   await deleteObject(upload.s3_key);
+}
+
+/**
+ * Records one check as passed with its own nested attribute, so that the worker and the verdict
+ * never overwrite each other; whichever completes the pair releases the file.
+ */
+async function pass(upload: UploadRecord, check: 'validation' | 'malware', inspection: Inspection | undefined, now: Date): Promise<void> {
+  const condition = attributeEquals('status', 'quarantine');
+  const names: Record<string, string> = { '#c': 'checks', '#k': check, ...condition.names };
+  const values: Record<string, unknown> = { ':v': check === 'validation' ? 'passed' : 'clean', ...condition.values };
+  let update = 'SET #c.#k = :v';
+  if (inspection) {
+    names['#i'] = 'pending_inspection';
+    values[':i'] = inspection;
+    update += ', #i = :i';
+  }
+  let after: UploadRecord & { pending_inspection?: Inspection };
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.upload(upload.id),
+        UpdateExpression: update,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    after = out.Attributes as typeof after;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return;
+    throw error;
+  }
+  if (after.checks.validation !== 'passed' || after.checks.malware !== 'clean' || !after.pending_inspection) return;
+  if (!(await stillAuthorised(attributionOf(upload), now))) return fail(upload, 'authorisation_lost', now);
+  await release(toUpload(after as never), after.pending_inspection, now);
 }
 
 /** Seed: a confirmed malicious verdict turns every upload with the same SHA-256 into error, everywhere. */
@@ -95,63 +128,78 @@ export async function condemnHash(sha: string, now: Date): Promise<void> {
   for (const upload of affected) {
     if (upload.error_code === 'malware_detected') continue;
     const set = setFields({ status: 'error', error_code: 'malware_detected', scanned_at: now.toISOString() });
-    const writes: WriteItem[] = [
+    await commit([
       { kind: 'update', key: keys.upload(upload.id), update: set.expression, names: set.names, values: set.values },
       ...(await ownerMirror(upload, 'error', { error_code: 'malware_detected' }, now)),
-    ];
-    await commit(writes);
+    ]);
   }
-  await Promise.all([...new Set(affected.map((u) => u.s3_key))].map((key) => deleteObject(key)));
+  // Every place these bytes may be: where each record points, its quarantine copy and its release.
+  const objects = new Set(affected.flatMap((u) => [u.s3_key, `${AREAS.quarantine}${u.id}`, `${AREAS.released}${u.id}`]));
+  await Promise.all([...objects].map((key) => deleteObject(key)));
   logger.warn('malicious file condemned', { sha256: sha, uploads: affected.length });
 }
 
-/** The scan job of one upload (the SQS message names the upload). */
-export async function processScan(uploadId: string, now: Date): Promise<void> {
+const attributionOf = (u: UploadRecord) => ({ tokenId: u.token_id, userId: u.uploaded_by, scope: u.authority.scope, permissions: u.authority.permissions });
+
+/** Jobs are queued before the upload's transaction commits: a missing record this young may still arrive. */
+export const RECORD_GRACE_MS = 60_000;
+
+/** The scan job of one upload (the SQS message names the upload; `sentAt` is when it was queued). */
+export async function processScan(uploadId: string, now: Date, sentAt: Date = now): Promise<void> {
   const found = await getMany([keys.upload(uploadId), keys.uploadVerdict(uploadId)]);
   const item = found.get(keyString(keys.upload(uploadId)));
-  if (!item) return;
-  let upload = toUpload(item);
+  if (!item) {
+    // Retried until the grace period ends; after that the upload's transaction never committed.
+    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`upload ${uploadId} is not committed yet`, 2);
+    return;
+  }
+  const upload = toUpload(item);
   if (upload.status !== 'quarantine' || upload.checks.validation === 'passed') return;
-  const early = found.get(keyString(keys.uploadVerdict(uploadId)))?.verdict as MalwareVerdict | undefined;
-  if (early === 'malicious') return condemnHash(upload.sha256, now);
-  if (early === 'failed') return fail(upload, 'scan_failed', now);
-  if (early === 'clean') upload = { ...upload, checks: { ...upload.checks, malware: 'clean' } };
-  const attribution = { tokenId: upload.token_id, userId: upload.uploaded_by, scope: upload.authority.scope, permissions: upload.authority.permissions };
-  if (!(await stillAuthorised(attribution, now))) return fail(upload, 'authorisation_lost', now);
+  const early = found.get(keyString(keys.uploadVerdict(uploadId)));
+  const verdict = early?.s3_key === upload.s3_key ? (early.verdict as MalwareVerdict) : undefined;
+  if (verdict === 'malicious') return condemnHash(upload.sha256, now);
+  if (verdict === 'failed') return fail(upload, 'scan_failed', now);
+  if (!(await stillAuthorised(attributionOf(upload), now))) return fail(upload, 'authorisation_lost', now);
   const bytes = await getObject(upload.s3_key);
   if (!bytes) return fail(upload, 'scan_failed', now);
+  if (sha256(bytes) !== upload.sha256) return fail(upload, 'content_changed', now);
   const local = settings().MALWARE_SCANNER === 'local';
   if (local && looksMalicious(bytes)) return condemnHash(upload.sha256, now);
   const result = await inspect(bytes, PROFILES[upload.profile]);
   if ('rejected' in result) return fail(upload, result.rejected, now);
-  if (local || upload.checks.malware === 'clean') return release(upload, result, now);
-  await settle(upload, { checks: { validation: 'passed', malware: upload.checks.malware }, pending_inspection: result }, 'quarantine', now);
+  if (local) return release(upload, result, now);
+  if (verdict === 'clean') await pass(upload, 'malware', undefined, now);
+  await pass(upload, 'validation', result, now);
 }
 
 /**
  * A malware verdict for the object at `s3Key` (GuardDuty's result event on AWS). Object keys end
- * with the upload id (a session's object becomes the upload of the same id). A verdict can beat
- * its upload record: a session object is scanned as soon as the client posts it, and an inline
- * object is stored before its record commits. Such a verdict is kept for the scan job to apply.
+ * with the upload id; a verdict counts only for an object this service wrote for the upload. A verdict
+ * can beat its upload record (an inline object is stored before its record commits): it is kept,
+ * written only while the record is still absent, for the scan job to apply.
  */
 export async function applyVerdict(s3Key: string, verdict: MalwareVerdict, now: Date): Promise<void> {
   const uploadId = s3Key.slice(s3Key.lastIndexOf('/') + 1);
   const item = await getOne(keys.upload(uploadId));
   if (!item) {
     const expires = Math.floor(now.getTime() / 1000) + 7 * 86_400;
-    await commit([{ kind: 'put', item: { ...keys.uploadVerdict(uploadId), entity: 'upload-verdict', verdict, s3_key: s3Key, received_at: now.toISOString(), ttl: expires } }]);
-    return;
+    try {
+      await commit([
+        { kind: 'check', key: keys.upload(uploadId), condition: itemAbsent(), onConditionFailed: () => new AlreadySettled() },
+        { kind: 'put', item: { ...keys.uploadVerdict(uploadId), entity: 'upload-verdict', verdict, s3_key: s3Key, received_at: now.toISOString(), ttl: expires } },
+      ]);
+      return;
+    } catch (error) {
+      if (!(error instanceof AlreadySettled)) throw error;
+      return applyVerdict(s3Key, verdict, now);
+    }
   }
   const upload = toUpload(item);
+  // Only objects this service wrote count: a session object stays writable by its client until it expires.
+  if (s3Key !== upload.s3_key && s3Key !== `${AREAS.quarantine}${upload.id}`) return;
   if (verdict === 'malicious') return condemnHash(upload.sha256, now);
-  if (upload.status !== 'quarantine') return;
+  if (upload.status !== 'quarantine' || upload.s3_key !== s3Key) return;
   if (verdict === 'failed') return fail(upload, 'scan_failed', now);
-  const inspection = (item as { pending_inspection?: Inspection }).pending_inspection;
-  if (upload.checks.validation === 'passed' && inspection) {
-    if (!(await stillAuthorised({ tokenId: upload.token_id, userId: upload.uploaded_by, scope: upload.authority.scope, permissions: upload.authority.permissions }, now))) {
-      return fail(upload, 'authorisation_lost', now);
-    }
-    return release(upload, inspection, now);
-  }
-  await settle(upload, { checks: { validation: upload.checks.validation, malware: 'clean' } }, 'quarantine', now);
+  await pass(upload, 'malware', undefined, now);
 }
+

@@ -15,7 +15,7 @@ import type { ProfileId } from './profiles.js';
  * `file_status` mirrors this record so that a read of the owner needs no second round trip.
  */
 export type UploadStatus = 'quarantine' | 'ready' | 'error';
-export type UploadError = RejectionCode | 'authorisation_lost' | 'scan_failed';
+export type UploadError = RejectionCode | 'authorisation_lost' | 'scan_failed' | 'content_changed';
 
 export interface UploadRecord {
   id: string;

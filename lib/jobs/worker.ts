@@ -1,6 +1,18 @@
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../log.js';
-import type { QueueName } from './queues.js';
+import { queueUrl, type QueueName } from './queues.js';
+import { sqs } from './sqs.js';
+
+/** A job that cannot run yet but soon will: its message comes back after `seconds`, not the full visibility timeout. */
+export class RetrySoon extends Error {
+  constructor(
+    message: string,
+    readonly seconds: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Runs one job per SQS record and reports failures item by item (ReportBatchItemFailures), so
@@ -10,15 +22,25 @@ import type { QueueName } from './queues.js';
 export async function runJobs(
   event: SQSEvent,
   queue: QueueName,
-  job: (message: Record<string, string | undefined>, now: Date) => Promise<void>,
+  job: (message: Record<string, string | undefined>, now: Date, sentAt: Date) => Promise<void>,
 ): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      await job(JSON.parse(record.body) as Record<string, string | undefined>, new Date());
+      const sent = Number(record.attributes?.SentTimestamp);
+      const now = new Date();
+      await job(JSON.parse(record.body) as Record<string, string | undefined>, now, Number.isFinite(sent) && sent > 0 ? new Date(sent) : now);
     } catch (error) {
-      logger.error('job failed', { queue, message_id: record.messageId, error: error as Error });
       batchItemFailures.push({ itemIdentifier: record.messageId });
+      if (error instanceof RetrySoon) {
+        logger.info('job retried soon', { queue, message_id: record.messageId, reason: error.message });
+        // Best effort: should this fail, the message still returns after the queue's visibility timeout.
+        await sqs()
+          .send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(queue), ReceiptHandle: record.receiptHandle, VisibilityTimeout: error.seconds }))
+          .catch((e: unknown) => logger.warn('could not shorten the retry delay', { queue, message_id: record.messageId, error: e as Error }));
+      } else {
+        logger.error('job failed', { queue, message_id: record.messageId, error: error as Error });
+      }
     }
   }
   return { batchItemFailures };

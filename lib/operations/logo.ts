@@ -121,7 +121,7 @@ export const uploadOrganisationLogo = operation({
     if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, params.organisation) !== version) throw preconditionFailed();
     const session = body.upload_session ? await readSession(body.upload_session, { purpose: PROFILE.id, organisationId: params.organisation, userId: ctx.caller.userId, now: ctx.now }) : undefined;
     const file: IncomingFile = session ? session.file : body.file!;
-    const { upload, writes, afterCommit } = await acceptUpload({
+    const { upload, writes } = await acceptUpload({
       profile: 'organisation-logo',
       owner: keys.organisationLogo(params.organisation),
       organisationId: params.organisation,
@@ -129,7 +129,7 @@ export const uploadOrganisationLogo = operation({
       tokenId: ctx.caller.tokenId,
       authority: { scope: { kind: 'organisation', id: params.organisation }, permissions: ['manage-org-hierarchy'] },
       file,
-      ...(session ? { session: { id: session.record.id, s3Key: session.record.s3_key } } : {}),
+      ...(session ? { session: { id: session.record.id } } : {}),
       now: ctx.now,
     });
     const logo = {
@@ -153,7 +153,6 @@ export const uploadOrganisationLogo = operation({
       location: logoPath(params.organisation),
       auditTarget: { organisation: params.organisation, upload: upload.id },
       writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.record.id)] : [])],
-      afterCommit,
     };
   },
 });

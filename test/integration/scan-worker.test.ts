@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 /** An upload in quarantine whose owner shows it, as the logo operation leaves it (from a session's object when given). */
-async function quarantined(bytes: Buffer, fileName = 'f.png', session?: { id: string; s3Key: string }) {
+async function quarantined(bytes: Buffer, fileName = 'f.png', session?: { id: string }) {
   const owner = { PK: `TESTOWNER#${ulid()}`, SK: 'OWNER' };
   const { upload, writes } = await acceptUpload({
     profile: 'organisation-logo',
@@ -67,10 +67,23 @@ describe('scan worker', () => {
   });
 
   it('refuses a file above the profile size, wherever it came from', async () => {
-    const { upload } = await quarantined(png(20, 20));
-    await putObject(upload.s3_key, Buffer.concat([png(20, 20), Buffer.alloc(5 * 1024 * 1024)]), 'application/octet-stream');
+    const { upload } = await quarantined(Buffer.concat([png(20, 20), Buffer.alloc(5 * 1024 * 1024)]));
     await handler(message(upload.id));
     expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'file_too_large' });
+  });
+
+  it('refuses bytes that changed since they were hashed', async () => {
+    const { upload } = await quarantined(png(26, 26));
+    await putObject(upload.s3_key, png(27, 27), 'application/octet-stream');
+    await handler(message(upload.id));
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'content_changed' });
+  });
+
+  it('retries soon a job whose upload is not committed yet, and drops it once it never will be', async () => {
+    const fresh = { Records: [{ messageId: 'young', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now()) } }] } as unknown as SQSEvent;
+    expect(await handler(fresh)).toEqual({ batchItemFailures: [{ itemIdentifier: 'young' }] });
+    const old = { Records: [{ messageId: 'old', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now() - 120_000) } }] } as unknown as SQSEvent;
+    expect(await handler(old)).toEqual({ batchItemFailures: [] });
   });
 
   it('does nothing more for a redelivered message', async () => {
@@ -116,14 +129,36 @@ describe('GuardDuty verdicts', () => {
         [png(36, 36), 'clean', { status: 'ready' }],
         [png(37, 37), 'malicious', { status: 'error', error_code: 'malware_detected' }],
       ] as const) {
-        const session = { id: ulid(), s3Key: '' };
-        session.s3Key = `uploads/${session.id}`;
-        await putObject(session.s3Key, bytes, 'application/octet-stream');
-        await applyVerdict(session.s3Key, verdict, new Date());
+        const session = { id: ulid() };
+        // GuardDuty scans the quarantine copy as soon as it lands, possibly before the record commits.
+        await applyVerdict(`quarantine/${session.id}`, verdict, new Date());
         const { upload } = await quarantined(bytes, 'early.png', session);
         await handler(message(upload.id));
         expect(await statusOf(upload.id)).toMatchObject(expected);
       }
+    } finally {
+      delete process.env.MALWARE_SCANNER;
+      resetSettings();
+    }
+  });
+
+  it('count only for objects the service wrote: a verdict on a client-writable session object is ignored', async () => {
+    const session = { id: ulid() };
+    const { upload } = await quarantined(png(38, 38), 'session.png', session);
+    expect(upload.s3_key).toBe(`quarantine/${session.id}`);
+    await putObject(`uploads/${session.id}`, EICAR, 'application/octet-stream');
+    await applyVerdict(`uploads/${session.id}`, 'malicious', new Date());
+    await handler(message(upload.id));
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'ready' });
+  });
+
+  it('never lose a check when the worker and the verdict race', async () => {
+    process.env.MALWARE_SCANNER = 'guardduty';
+    resetSettings();
+    try {
+      const uploads = await Promise.all(Array.from({ length: 8 }, (_, i) => quarantined(png(40 + i, 40))));
+      await Promise.all(uploads.flatMap(({ upload }) => [handler(message(upload.id)), applyVerdict(upload.s3_key, 'clean', new Date())]));
+      for (const { upload } of uploads) expect(await statusOf(upload.id)).toMatchObject({ status: 'ready' });
     } finally {
       delete process.env.MALWARE_SCANNER;
       resetSettings();
