@@ -47,7 +47,8 @@ export async function issueToken(userId: string, request: IssuanceRequest, now: 
   if (missing.length) throw new IssuanceError('issuer_lacks_permission', `the user does not hold ${missing.join(', ')}`);
 
   const id = ulid(now.getTime());
-  const token = mintToken({ tokenId: id, userId, organisationId, projectId: valid.projectId });
+  const key = await tokenHashSecret();
+  const token = mintToken({ tokenId: id, userId, organisationId, projectId: valid.projectId }, key);
   await putToken({
     id,
     user_id: userId,
@@ -59,7 +60,7 @@ export async function issueToken(userId: string, request: IssuanceRequest, now: 
     read_only: valid.readOnly,
     expires_at: valid.expiresAt.toISOString(),
     created_at: now.toISOString(),
-    secret_hash: hashToken(token, await tokenHashSecret()),
+    secret_hash: hashToken(token, key),
   });
   return { id, token, expires_at: valid.expiresAt.toISOString() };
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { issueToken } from '../auth/issue.js';
+import { tokenHashSecret } from '../auth/secret.js';
+import { verifiedClaims } from '../auth/tokens.js';
 import { CATALOGUE, permissionsOf } from '../auth/permissions.js';
 import { ddb, tableName } from '../store/client.js';
 import { conditionFields, itemAbsent } from '../store/conditions.js';
@@ -27,14 +29,16 @@ const DEMO_MARKER = keys.installationMarker('DEMO');
 /**
  * The demo installation of a first start: an operator with installation permissions and access to
  * a demo organisation, an Administration token and an organisation token. Tokens are reissued
- * when the stored ones have expired.
+ * when the stored ones have expired or no longer verify (an earlier token format).
  */
 export async function ensureDemo(dataDir: string, now: Date): Promise<{ created: boolean; path: string }> {
   const path = join(dataDir, 'demo-credentials.json');
   const marker = await getOne(DEMO_MARKER);
   if (marker && existsSync(path)) {
     const stored = JSON.parse(readFileSync(path, 'utf8')) as DemoCredentials;
-    if (Date.parse(stored.expires_at) > now.getTime()) return { created: false, path };
+    const key = await tokenHashSecret();
+    const usable = [stored.administration_token, stored.organisation_token].every((t) => verifiedClaims(t, key));
+    if (usable && Date.parse(stored.expires_at) > now.getTime()) return { created: false, path };
     writeFileSync(path, JSON.stringify(await issueDemoTokens(stored.user_id, stored.organisation_id, now), null, 2), { mode: 0o600 });
     return { created: false, path };
   }

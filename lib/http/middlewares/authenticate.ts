@@ -1,3 +1,4 @@
+import { storedCredentialValid } from '../../auth/issuance.js';
 import { tokenMatches } from '../../auth/tokens.js';
 import { asToken, asUser } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
@@ -8,7 +9,8 @@ import type { Middleware } from '../state.js';
 
 /**
  * Step 3: the bearer token, looked up by its id and compared in constant time with the stored
- * keyed hash; expiry; the actor's status. Every failure is the same 401, with no hint which.
+ * keyed hash; expiry; grants and binding that would still be issued today; the actor's status.
+ * Every failure is the same 401, with no hint which.
  */
 export function authenticate(): Middleware {
   return {
@@ -20,7 +22,7 @@ export function authenticate(): Middleware {
       const token = asToken(item(keys.token(claims.tokenId)));
       if (!token || !tokenMatches(state.token, token.secret_hash, await tokenHashSecret())) throw unauthorized();
       if (Date.parse(token.expires_at) <= state.startedAt.getTime()) throw unauthorized();
-      if (typeof token.read_only !== 'boolean') throw unauthorized();
+      if (!storedCredentialValid(token)) throw unauthorized();
       const user = asUser(item(keys.user(claims.userId)));
       if (!user || user.status !== 'active' || token.user_id !== user.id) throw unauthorized();
     },

@@ -1,4 +1,5 @@
-import { bearerToken, parseToken, type TokenClaims } from '../../auth/tokens.js';
+import { tokenHashSecret } from '../../auth/secret.js';
+import { bearerToken, verifiedClaims, type TokenClaims } from '../../auth/tokens.js';
 import { keys, type Key } from '../../store/keys.js';
 import { getMany } from '../../store/read.js';
 import { countHit } from '../../store/rate-limits.js';
@@ -20,7 +21,7 @@ export const validIdempotencyKey = (key: string | undefined): key is string => k
  * Steps 2 to 6 need the token, the actor, the actor's live access, the receipt and the resource:
  * all are read here in one BatchGetItem, with the rate-limit counters updated in parallel, so that
  * a single-resource read costs one sequential round trip. Nothing read here is trusted until the
- * authentication step has verified the token's keyed hash.
+ * authentication step has verified the token's stored keyed hash.
  */
 export function load(): Middleware {
   return {
@@ -28,7 +29,8 @@ export function load(): Middleware {
       const op = matched(request);
       const state = request.state;
       state.token = bearerToken(header(request.event, 'authorization'));
-      const claims = state.token ? parseToken(state.token) : undefined;
+      // Only a token this server minted names whose budgets to charge; anything else is ingress only.
+      const claims = state.token ? verifiedClaims(state.token, await tokenHashSecret()) : undefined;
       state.claims = claims;
 
       const wanted: Key[] = [];

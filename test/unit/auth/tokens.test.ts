@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { bearerToken, hashToken, mintToken, parseToken, tokenMatches } from '../../../lib/auth/tokens.js';
+import { bearerToken, hashToken, mintToken as mint, parseToken, tokenMatches, verifiedClaims } from '../../../lib/auth/tokens.js';
 
 const key = 'k'.repeat(48);
 const claims = { tokenId: ulid(), userId: ulid(), organisationId: ulid() };
+const mintToken = (c: typeof claims) => mint(c, key);
 
 describe('tokens', () => {
   it('carries its identifiers, readable without the secret', () => {
@@ -36,6 +37,17 @@ describe('tokens', () => {
   it('does not match under another key', () => {
     const t = mintToken(claims);
     expect(tokenMatches(t, hashToken(t, key), 'x'.repeat(48))).toBe(false);
+  });
+
+  it('carries a MAC of its identifiers that only the server key verifies', () => {
+    const t = mintToken(claims);
+    expect(verifiedClaims(t, key)).toEqual({ ...claims, projectId: undefined });
+    expect(verifiedClaims(t, 'x'.repeat(48))).toBeUndefined();
+  });
+
+  it('fails the MAC when an identifier is swapped for another', () => {
+    const t = mintToken(claims);
+    expect(verifiedClaims(t.replace(claims.userId, ulid()), key)).toBeUndefined();
   });
 
   it('reads a Bearer header case-insensitively and nothing else', () => {

@@ -24,7 +24,7 @@ const organisationId = ulid();
 /** The items the load step would have read for an organisation token. */
 function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: string[] | null } = {}) {
   const tokenId = ulid();
-  const token = mintToken({ tokenId, userId, organisationId });
+  const token = mintToken({ tokenId, userId, organisationId }, SECRET);
   const items = new Map<string, Item>();
   const put = (item: Item) => items.set(keyString(item), item);
   put({
@@ -51,6 +51,10 @@ describe('authenticate step', () => {
     ['an altered secret', () => { const w = world(); return request(w, getOrganisation, { organisation: organisationId }, w.token.slice(0, -1) + (w.token.endsWith('A') ? 'B' : 'A')); }],
     ['an expired token', () => request(world({ token: { expires_at: '2026-11-22T09:59:59Z' } }))],
     ['a token with no stored mode', () => request(world({ token: { read_only: undefined } }))],
+    ['a token with a retired grant', () => request(world({ token: { abilities: ['admin', 'view-projects'] } }))],
+    ['a token with an out-of-type grant', () => request(world({ token: { abilities: ['view-projects', 'view-controls'] } }))],
+    ['a token missing a dependency', () => request(world({ token: { abilities: ['manage-projects'] } }))],
+    ['an organisation token without its organisation', () => request(world({ token: { organisation_id: undefined } }))],
     ['a disabled actor', () => request(world({ user: { status: 'disabled' } }))],
     ['a deleted actor', () => request(world({ user: { status: 'deleted' } }))],
   ])('throws 401 for %s', async (_label, make) => {

@@ -1,4 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetSettings } from '../../../../lib/config.js';
+import { resetTokenHashSecret } from '../../../../lib/auth/secret.js';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
@@ -14,6 +16,11 @@ import { canonicalHash, idempotencyDigest } from '../../../../lib/store/receipts
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
+beforeAll(() => {
+  process.env.TOKEN_HASH_SECRET = SECRET;
+  resetSettings();
+  resetTokenHashSecret();
+});
 beforeEach(() => {
   ddb.reset();
   resetDdbClient();
@@ -23,7 +30,8 @@ beforeEach(() => {
 
 const userId = ulid();
 const organisationId = ulid();
-const token = mintToken({ tokenId: ulid(), userId, organisationId });
+const SECRET = 'm'.repeat(48);
+const token = mintToken({ tokenId: ulid(), userId, organisationId }, SECRET);
 
 describe('load step', () => {
   it('reads token, actor, access, the operation prefetch and the receipt in one BatchGetItem, with the counters in parallel', async () => {
