@@ -173,7 +173,10 @@ export function rowView(d: RegisterDefinition, row: StoredRegisterRow, authority
 }
 
 /** The view part of a row's ETag: representations with different redaction never share one. */
-export const rowViewName = (d: RegisterDefinition, authority: SourceAuthority) => `redacted:${redactedColumns(d, authority).join(',')}`;
+export const rowViewName = (d: RegisterDefinition, authority: SourceAuthority) => viewOfRedacted(redactedColumns(d, authority));
+
+/** The same, from the columns a representation actually hides (a replayed body may hide more). */
+export const viewOfRedacted = (redacted: readonly string[]) => `redacted:${redacted.join(',')}`;
 
 /** Redaction as of now, on a stored response (receipt replay): removes what the caller can no longer read. */
 export function redactRow(row: RegisterRow, authority: SourceAuthority): RegisterRow {

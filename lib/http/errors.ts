@@ -55,3 +55,13 @@ export const serviceUnavailable = () =>
   new ApiError(503, 'service_unavailable', 'Service Unavailable', 'Storage is temporarily unavailable or throttled; retry later.', {
     headers: { 'Retry-After': '1' },
   });
+
+/**
+ * A conflict the handler resolves on a fresh run (a value it chose was taken meanwhile, such as a
+ * generated slug); after one more attempt the final error stands.
+ */
+export class RetryableConflict extends Error {
+  constructor(readonly final: Error) {
+    super(final.message);
+  }
+}

@@ -5,16 +5,30 @@ import { keys, type Key } from '../store/keys.js';
 import { getOne, keyString } from '../store/read.js';
 import { matchReceipt, receiptWrite, ReceiptRaceError, type StoredResponse } from '../store/receipts.js';
 import { commit } from '../store/transact.js';
+import { RetryableConflict } from './errors.js';
 import { header } from './event.js';
 import { receiptConflict } from './middlewares/receipt.js';
 import { matched, type PipelineRequest } from './state.js';
 
 /** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
 export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
+  if (request.state.replay) return replay(request, request.state.replay);
+  try {
+    return await runOnce(request);
+  } catch (error) {
+    if (!(error instanceof RetryableConflict)) throw error;
+  }
+  try {
+    return await runOnce(request);
+  } catch (error) {
+    throw error instanceof RetryableConflict ? error.final : error;
+  }
+}
+
+async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult> {
   const op = matched(request);
   const { state, event } = request;
   const caller = state.caller!;
-  if (state.replay) return replay(request, state.replay);
 
   const ctx: OperationContext = {
     requestId: state.requestId,

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../domain/organisations.js';
 import { etagFor, versionFromIfMatch } from '../http/etag.js';
-import { conflict, forbidden, notFound, preconditionFailed } from '../http/errors.js';
+import { conflict, forbidden, notFound, preconditionFailed, RetryableConflict } from '../http/errors.js';
 import { keys } from '../store/keys.js';
 import {
   createOrganisationWrites,
@@ -94,7 +94,8 @@ export const createOrganisation = operation({
       etag: etagOf(org),
       location: `/api/v1/organisations/${id}`,
       auditTarget: { organisation: id },
-      writes: createOrganisationWrites(org, settings().ORGANISATION_LICENCE_LIMIT, licenceLimitReached, slugConflict),
+      // The slug was free when checked; losing it to a concurrent create means a fresh run picks another.
+      writes: createOrganisationWrites(org, settings().ORGANISATION_LICENCE_LIMIT, licenceLimitReached, () => new RetryableConflict(slugConflict())),
     };
   },
 });

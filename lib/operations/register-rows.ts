@@ -9,12 +9,13 @@ import {
   rowBodySchema,
   rowView,
   rowViewName,
+  viewOfRedacted,
   unreadableReferences,
   type RowInput,
   type SourceAuthority,
   type StoredRegisterRow,
 } from '../domain/register-rows.js';
-import { definitionById, type RegisterDefinition } from '../domain/registers.js';
+import type { RegisterDefinition } from '../domain/registers.js';
 import { etagFor, etagVersion, versionFromIfMatch } from '../http/etag.js';
 import { conflict, notFound, preconditionFailed, validationFailed } from '../http/errors.js';
 import { bodyErrors } from '../http/validation.js';
@@ -126,13 +127,10 @@ export const createSystemRegisterRow = operation({
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   redact: ({ data, etag }, caller) => {
-    const authority = systemLevelAuthority(caller);
-    const definition = definitionById(data.definition_id);
+    const redacted = redactRow(data, systemLevelAuthority(caller));
     const version = etag ? etagVersion(etag) : undefined;
-    return {
-      data: redactRow(data, authority),
-      etag: definition && version !== undefined ? etagFor(ETAG_KIND, data.id, version, rowViewName(definition, authority)) : etag,
-    };
+    // The ETag names the view the replayed body shows, which keeps what was hidden at creation hidden.
+    return { data: redacted, etag: version === undefined ? etag : etagFor(ETAG_KIND, data.id, version, viewOfRedacted(redacted.redacted_fields)) };
   },
   handle: async (ctx, { params, body }) => {
     const { definition, scope } = systemRegisterOf(ctx, params);

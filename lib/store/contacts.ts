@@ -1,14 +1,15 @@
 import type { StoredContact } from '../domain/contacts.js';
-import { itemAbsent } from './conditions.js';
+import { itemAbsent, versionIs } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
-import { addToCounter, replaceVersioned } from './versioned.js';
+import { addToCounter, replaceVersioned, staleOrMissing } from './versioned.js';
 
 /**
  * Contacts live in their system's partition. They are deleted in the web interface, outside this
- * API; a deleted contact may keep its item for history, so every read here treats anything but an
- * active contact as absent (seed: deleted contacts are absent).
+ * API, through `deleteContactWrites`: the contact leaves the CONTACT# range for a history item, so
+ * that pages and the count in the system counters hold active contacts only (seed: deleted
+ * contacts are absent).
  */
 export const toContact = (item: Item): StoredContact => withoutKeys(item) as unknown as StoredContact;
 
@@ -36,5 +37,14 @@ export async function contactsPage(systemId: string, page: { number: number; siz
     },
     page,
   );
-  return items.map(toContact).filter((c) => c.status === 'active');
+  return items.map(toContact);
+}
+
+/** Deletion, as the web interface performs it: the history item, the removal and the count together. */
+export function deleteContactWrites(c: StoredContact, now: Date): WriteItem[] {
+  return [
+    { kind: 'delete', key: keys.contact(c.system_id, c.id), condition: versionIs(c.version), onConditionFailed: staleOrMissing },
+    { kind: 'put', item: { ...keys.deletedContact(c.system_id, c.id), entity: 'deleted-contact', ...c, status: 'deleted', deleted_at: now.toISOString() } },
+    addToCounter(keys.systemCounters(c.system_id), 'contacts', -1),
+  ];
 }

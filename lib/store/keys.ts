@@ -30,6 +30,7 @@ export const keys = {
   systemContext: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'CONTEXT' }),
   systemCounters: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'COUNTERS' }),
   contact: (systemId: string, contactId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `CONTACT#${contactId}` }),
+  deletedContact: (systemId: string, contactId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `DELETEDCONTACT#${contactId}` }),
   /** Register rows live in their owner's partition: system-owned under the system, shared ones under the organisation. */
   systemRegisterRow: (systemId: string, definitionId: string, rowId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `ROW#${definitionId}#${rowId}` }),
   organisationRegisterRow: (organisationId: string, definitionId: string, rowId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROW#${definitionId}#${rowId}` }),

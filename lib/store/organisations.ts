@@ -100,20 +100,18 @@ export function updateOrganisationWrites(
 
 /**
  * The organisations an Administration actor may see (those it holds organisation access to and
- * those it created), oldest first: ULIDs sort by creation. One Query on the actor's partition,
- * reading keys only; the caller reads just the page it needs.
+ * those it created), oldest first: ULIDs sort by creation. Two Queries on the actor's partition,
+ * in parallel and reading keys only; the caller reads just the page it needs.
  */
 export async function visibleOrganisationIds(userId: string): Promise<string[]> {
-  const entries = await queryAll({
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.user(userId).PK },
-    ProjectionExpression: 'SK',
-  });
-  const ids = new Set<string>();
-  for (const { SK } of entries) {
-    if (SK.startsWith(prefixes.organisationAccess) || SK.startsWith(prefixes.organisationVisibility)) ids.add(SK.slice(SK.lastIndexOf('#') + 1));
-  }
-  return [...ids].sort();
+  const entries = (prefix: string) =>
+    queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':sk': prefix },
+      ProjectionExpression: 'SK',
+    });
+  const found = await Promise.all([entries(prefixes.organisationAccess), entries(prefixes.organisationVisibility)]);
+  return [...new Set(found.flat().map(({ SK }) => SK.slice(SK.lastIndexOf('#') + 1)))].sort();
 }
 
 export async function organisationsByIds(ids: string[]): Promise<StoredOrganisation[]> {

@@ -58,7 +58,8 @@ export async function queryPage(
   let seen = 0;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const remaining = skip + page.size - seen;
+    // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
+    const remaining = Math.min(skip + page.size - seen, 1000);
     const out = await ddb().send(
       new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit: remaining }),
     );

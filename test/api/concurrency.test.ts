@@ -39,3 +39,14 @@ describe('concurrent writes', () => {
     expect(list.body.data.filter((o: { name: string }) => o.name === 'Parallel Create')).toHaveLength(1);
   });
 });
+
+describe('concurrent creates of organisations with one name', () => {
+  it('all succeed, each with its own slug', async () => {
+    const op = await fixtures.operator();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => api.request('POST', '/api/v1/organisations', { token: op.admin, body: { name: 'Same Name Race', timezone: 'UTC' }, headers: { 'Idempotency-Key': ulid() } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(results.map((r) => r.body.data.slug)).size).toBe(6);
+  });
+});

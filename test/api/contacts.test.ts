@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../../lib/store/client.js';
+import { deleteContactWrites, toContact } from '../../lib/store/contacts.js';
 import { keys } from '../../lib/store/keys.js';
+import { getOne } from '../../lib/store/read.js';
+import { commit } from '../../lib/store/transact.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 
 let api: Api;
@@ -55,12 +56,17 @@ describe('contacts', () => {
     expect((await api.request('PATCH', path, { token: op.org, body: { role: 'Lead' }, headers: { 'If-Match': created.headers.get('etag')! } })).status).toBe(412);
   });
 
-  it('treats a deleted contact as absent', async () => {
+  it('treats a deleted contact as absent, in reads, pages, totals and edits', async () => {
+    const before = (await api.request('GET', `${base()}?page[size]=1`, { token: op.org })).body.meta.total;
     const created = await create({ name: 'To Be Deleted' });
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.contact(systemId, created.body.data.id), UpdateExpression: 'SET #s = :d', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':d': 'deleted' } }));
+    await commit(deleteContactWrites(toContact((await getOne(keys.contact(systemId, created.body.data.id)))!), new Date()));
     expect((await api.request('GET', `${base()}/${created.body.data.id}`, { token: op.org })).status).toBe(404);
     const list = await api.request('GET', `${base()}?page[size]=100`, { token: op.org });
     expect(list.body.data.map((c: { id: string }) => c.id)).not.toContain(created.body.data.id);
+    expect(list.body.meta.total).toBe(before);
+    expect(list.body.data).toHaveLength(before);
+    const edit = await api.request('PATCH', `${base()}/${created.body.data.id}`, { token: op.org, body: { role: 'Back' }, headers: { 'If-Match': created.headers.get('etag')! } });
+    expect(edit.status).toBe(404);
   });
 
   it('answers 404 for a contact through another system of the organisation', async () => {

@@ -84,6 +84,12 @@ describe('listSystems', () => {
     expect(res.body.data[0]).toEqual({ id: expect.any(String), organisation_id: actor.organisationId, name: 'Hidden detail', short_code: 'HD', redacted_fields: ['description', 'created_at', 'updated_at'] });
   });
 
+  it('answers an empty page far beyond the end', async () => {
+    const res = await api.request('GET', `${base()}?page[number]=100000000&page[size]=100`, { token: op.org });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+  });
+
   it('refuses view-projects alone (403)', async () => {
     const token = await fixtures.token(op.userId, 'organisation', { organisationId: op.organisationId, abilities: ['view-projects'] });
     expect((await api.request('GET', base(), { token })).status).toBe(403);

@@ -42,12 +42,31 @@ export function validate(): Middleware {
   };
 }
 
+/** Deeper than any body of this API: recursive work on it (payload hashing) stays bounded. */
+const MAX_DEPTH = 32;
+
 function readJson(raw: Buffer | undefined): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw?.toString('utf8') ?? '');
+    value = JSON.parse(raw?.toString('utf8') ?? '');
   } catch {
     throw new ApiError(400, 'malformed_json', 'Bad Request', 'The request body is not valid JSON.');
   }
+  if (depthOf(value) > MAX_DEPTH) throw validationFailed([{ pointer: '', detail: `nests deeper than ${MAX_DEPTH} levels`, code: 'too_deep' }]);
+  return value;
+}
+
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) break;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */

@@ -30,7 +30,13 @@ describe('validate step', () => {
     expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 400, code: 'malformed_json' });
   });
 
-  it('throws 422 for a missing body', async () => {
+  it('throws 422 for JSON nested deeper than any body of the API', async () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const request = pipelineRequest({ method: 'POST', operation: op(createOrganisation), headers: { 'content-type': 'application/json' }, body: `{"name":${deep}}` });
+    expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 422 });
+  });
+
+  it('throws 400 for a missing body', async () => {
     const request = pipelineRequest({ method: 'POST', operation: op(createOrganisation), headers: { 'content-type': 'application/json' } });
     expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 400 });
   });
