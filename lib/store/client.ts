@@ -21,11 +21,9 @@ export async function traceDdb<T>(fn: () => Promise<T>): Promise<{ result: T; ca
   return { result, calls };
 }
 
-const CAPACITY_COMMANDS = new Set([
-  'GetItemCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'QueryCommand', 'ScanCommand',
-  'BatchGetItemCommand', 'BatchWriteItemCommand', 'TransactGetItemsCommand', 'TransactWriteItemsCommand',
-]);
-const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+/** Data-plane commands, which report consumed capacity; a scan is among them so that the benchmark can catch one. */
+const CAPACITY_COMMANDS = /^(?:GetItem|PutItem|UpdateItem|DeleteItem|Query|Scan|BatchGetItem|BatchWriteItem|TransactGetItems|TransactWriteItems)Command$/;
+const READ_COMMANDS = /^(?:GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/;
 
 interface Capacity { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }
 
@@ -37,7 +35,7 @@ function capacityOf(command: string, consumed: Capacity | Capacity[] | undefined
     if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
       rcu += c.ReadCapacityUnits ?? 0;
       wcu += c.WriteCapacityUnits ?? 0;
-    } else if (READ_COMMANDS.has(command)) rcu += c.CapacityUnits ?? 0;
+    } else if (READ_COMMANDS.test(command)) rcu += c.CapacityUnits ?? 0;
     else wcu += c.CapacityUnits ?? 0;
   }
   return { rcu, wcu };
@@ -56,7 +54,7 @@ function createClient(): DynamoDBDocumentClient {
     (next, context) => async (args) => {
       const calls = trace.getStore();
       const command = context.commandName ?? 'unknown';
-      if (!calls || !CAPACITY_COMMANDS.has(command)) return next(args);
+      if (!calls || !CAPACITY_COMMANDS.test(command)) return next(args);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const start = performance.now();
