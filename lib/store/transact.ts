@@ -25,7 +25,7 @@ export type WriteItem =
 export class TransactionConflictError extends Error {}
 export class UnmappedConditionError extends Error {}
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 8;
 
 /**
  * Writes all items in one TransactWriteItems: a resource, its receipt and its audit record land
