@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changesSomething } from './patch.js';
 
 /** A contact of one system (seed: same-system active contacts; deleted contacts are absent). */
 const Name = z.string().trim().min(1, 'must not be blank').max(200);
@@ -37,7 +38,7 @@ export const CreateContact = z
 export const UpdateContact = z
   .strictObject({ name: Name, ...Optional })
   .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'name at least one property to change' })
+  .refine(...changesSomething('property'))
   .meta({ id: 'UpdateContact', description: 'JSON merge patch: omitted properties are kept; null clears an optional one.' });
 
 export type ContactStatus = 'active' | 'deleted';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changesSomething } from './patch.js';
 
 /**
  * Canonical context: a versioned definition (field IDs, types, option values) and the data kept
@@ -77,7 +78,7 @@ export function contextPatchSchema(definition: ContextDefinition, name: string) 
   const data = z.strictObject(Object.fromEntries(definition.fields.map((f) => [f.id, fieldSchema(f).optional()])));
   return z
     .strictObject({
-      data: data.refine((d) => Object.keys(d).length > 0, { message: 'name at least one field to change' }),
+      data: data.refine(...changesSomething('field')),
       edit_reason: z.string().trim().min(1).max(1000).optional(),
     })
     .meta({ id: `${name}Patch`, description: 'Merge per field: omitted fields are kept, null clears one. data: null is refused.' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changesSomething } from './patch.js';
 
 /** Organisation identity rules (seed, Resources: name and timezone on create; allowlisted edits). */
 
@@ -66,7 +67,7 @@ export const UpdateOrganisation = z
     notes: z.string().max(5000).nullable(),
   })
   .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'name at least one property to change' })
+  .refine(...changesSomething('property'))
   .meta({ id: 'UpdateOrganisation', description: 'JSON merge patch (RFC 7396): omitted properties are kept; null clears a nullable property.' });
 export type UpdateOrganisation = z.infer<typeof UpdateOrganisation>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changesSomething } from './patch.js';
 import { isValid as isUlid } from 'ulid';
 import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, type RegisterDefinition } from './registers.js';
 
@@ -73,7 +74,7 @@ export function rowBodySchema(d: RegisterDefinition, mode: 'create' | 'update'):
     }),
   );
   const data = z.strictObject(shape);
-  const checked = mode === 'update' ? data.refine((v) => Object.keys(v).length > 0, { message: 'name at least one column to change' }) : data;
+  const checked = mode === 'update' ? data.refine(...changesSomething('column')) : data;
   return z.strictObject({ data: checked }) as unknown as z.ZodType<{ data: RowInput }>;
 }
 

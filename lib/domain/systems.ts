@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changesSomething } from './patch.js';
 
 /** System identity (seed: name, short_code normalised to upper case and unique per organisation). */
 export const SHORT_CODE = /^[A-Z0-9][A-Z0-9-]{0,14}[A-Z0-9]$/;
@@ -32,7 +33,7 @@ export const CreateSystem = z.strictObject({ name: Name, short_code: ShortCode, 
 export const UpdateSystem = z
   .strictObject({ name: Name, short_code: ShortCode, description: Description })
   .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'name at least one property to change' })
+  .refine(...changesSomething('property'))
   .meta({ id: 'UpdateSystem', description: 'JSON merge patch: omitted properties are kept; null clears description.' });
 
 export interface StoredSystem {

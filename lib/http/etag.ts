@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { preconditionFailed } from './errors.js';
 
 /**
  * Strong ETags (RFC 9110 8.8.3): the stored version plus a digest of what identifies the
@@ -25,4 +26,9 @@ export function versionFromIfMatch(ifMatch: string, kind: string, id: string, vi
 export function etagVersion(etag: string): number | undefined {
   const m = /^"(\d{1,15})-[0-9a-f]{20}"$/.exec(etag);
   return m ? Number(m[1]) : undefined;
+}
+
+/** If-Match must name the current version of this resource in the caller's view; otherwise 412. */
+export function requireVersion(ifMatch: string | undefined, kind: string, id: string, current: number, view = ''): void {
+  if (versionFromIfMatch(ifMatch ?? '', kind, id, view) !== current) throw preconditionFailed();
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ulid } from 'ulid';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../domain/contacts.js';
-import { etagFor, versionFromIfMatch } from '../http/etag.js';
-import { notFound, preconditionFailed } from '../http/errors.js';
+import { etagFor, requireVersion } from '../http/etag.js';
+import { notFound } from '../http/errors.js';
 import { activeContact, contactsPage, createContactWrites, updateContactWrites } from '../store/contacts.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery, SystemParams, Ulid } from './common.js';
@@ -135,7 +135,7 @@ export const updateContact = operation({
   prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
   handle: async (ctx, { params, body }) => {
     const current = contactOf(ctx, params);
-    if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, current.id) !== current.version) throw preconditionFailed();
+    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
     const next: StoredContact = { ...current, ...body, updated_at: ctx.now.toISOString(), version: current.version + 1 };
     return { data: contactView(next), etag: etagOf(next), writes: updateContactWrites(current, next) };
   },

@@ -10,8 +10,8 @@ import {
   type ContextData,
   type ContextDefinition,
 } from '../domain/context.js';
-import { etagFor, versionFromIfMatch } from '../http/etag.js';
-import { notFound, preconditionFailed } from '../http/errors.js';
+import { etagFor, requireVersion } from '../http/etag.js';
+import { notFound } from '../http/errors.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
@@ -100,7 +100,7 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     prefetch,
     handle: async (ctx, { params, body }) => {
       const { version, data } = read(ctx, params);
-      if (versionFromIfMatch(ctx.ifMatch ?? '', kind, ownerId(params)) !== version) throw preconditionFailed();
+      requireVersion(ctx.ifMatch, kind, ownerId(params), version);
       const patch = body.data as Record<string, string | null | undefined>;
       const changed = changedFields(data, patch);
       const next: ContextData = { ...data };

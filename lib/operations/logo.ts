@@ -3,8 +3,8 @@ import { acceptUpload, type IncomingFile } from '../files/accept.js';
 import { PROFILES } from '../files/profiles.js';
 import { consumeSessionWrite, createSession, readSession, UploadSession } from '../files/sessions.js';
 import { getObject } from '../files/storage.js';
-import { etagFor, versionFromIfMatch } from '../http/etag.js';
-import { notFound, preconditionFailed } from '../http/errors.js';
+import { etagFor, requireVersion } from '../http/etag.js';
+import { notFound } from '../http/errors.js';
 import { keys } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';
@@ -118,7 +118,7 @@ export const uploadOrganisationLogo = operation({
   prefetch,
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);
-    if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, params.organisation) !== version) throw preconditionFailed();
+    requireVersion(ctx.ifMatch, ETAG_KIND, params.organisation, version);
     const session = body.upload_session ? await readSession(body.upload_session, { purpose: PROFILE.id, organisationId: params.organisation, userId: ctx.caller.userId, now: ctx.now }) : undefined;
     const file: IncomingFile = session ? session.file : body.file!;
     const { upload, writes } = await acceptUpload({

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../domain/organisations.js';
-import { etagFor, versionFromIfMatch } from '../http/etag.js';
-import { conflict, forbidden, notFound, preconditionFailed, RetryableConflict } from '../http/errors.js';
+import { etagFor, requireVersion } from '../http/etag.js';
+import { conflict, forbidden, notFound, RetryableConflict } from '../http/errors.js';
 import { keys } from '../store/keys.js';
 import {
   createOrganisationWrites,
@@ -151,12 +151,12 @@ export const updateOrganisation = operation({
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params, body }) => {
     const current = readableOrganisation(ctx, params.organisation);
-    if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, current.id) !== current.version) throw preconditionFailed();
+    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
     const next: StoredOrganisation = { ...current, ...applyOrganisationPatch(publicView(current), body, ctx.now), version: current.version + 1 };
     return {
       data: publicView(next),
       etag: etagOf(next),
-      writes: updateOrganisationWrites(current, next, (old) => (old ? preconditionFailed() : notFound()), slugConflict),
+      writes: updateOrganisationWrites(current, next, slugConflict),
     };
   },
 });

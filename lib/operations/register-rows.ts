@@ -16,8 +16,8 @@ import {
   type StoredRegisterRow,
 } from '../domain/register-rows.js';
 import type { RegisterDefinition } from '../domain/registers.js';
-import { etagFor, etagVersion, versionFromIfMatch } from '../http/etag.js';
-import { conflict, notFound, preconditionFailed, validationFailed } from '../http/errors.js';
+import { etagFor, etagVersion, requireVersion } from '../http/etag.js';
+import { conflict, notFound, validationFailed } from '../http/errors.js';
 import { bodyErrors } from '../http/validation.js';
 import { keys } from '../store/keys.js';
 import { activeContactIds, countersKey, createRowWrites, rowCount, rowKey, rowsPage, toRow, updateRowWrites, type RowScope } from '../store/registers.js';
@@ -210,8 +210,7 @@ export const updateSystemRegisterRow = operation({
     const current = rowOf(ctx, scope, params);
     const input = await validInput(ctx, definition, params, body, 'update');
     const authority = systemLevelAuthority(ctx.caller);
-    const version = versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, current.row.id, rowViewName(definition, authority));
-    if (version !== current.row.version) throw preconditionFailed();
+    requireVersion(ctx.ifMatch, ETAG_KIND, current.row.id, current.row.version, rowViewName(definition, authority));
     const data = mergeRowData(current.row.data, input);
     const next: StoredRegisterRow = { ...current.row, data, updated_at: ctx.now.toISOString(), version: current.row.version + 1 };
     return {

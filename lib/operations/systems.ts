@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { CreateSystem, System, systemView, UpdateSystem, type StoredSystem } from '../domain/systems.js';
-import { etagFor, versionFromIfMatch } from '../http/etag.js';
-import { conflict, forbidden, notFound, preconditionFailed } from '../http/errors.js';
+import { etagFor, requireVersion } from '../http/etag.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
 import { keys } from '../store/keys.js';
 import { createSystemWrites, systemsPage, toSystem, updateSystemWrites } from '../store/systems.js';
 import { NoQuery, OrganisationParams, PageQuery, SystemParams } from './common.js';
@@ -132,7 +132,7 @@ export const updateSystem = operation({
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {
     const current = systemOf(ctx, params.organisation, params.system);
-    if (versionFromIfMatch(ctx.ifMatch ?? '', ETAG_KIND, current.id) !== current.version) throw preconditionFailed();
+    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
     const next: StoredSystem = { ...current, ...body, updated_at: ctx.now.toISOString(), version: current.version + 1 };
     return { data: systemView(next, true), etag: etagOf(next), writes: updateSystemWrites(current, next, codeTaken) };
   },

@@ -1,6 +1,7 @@
 import { settings } from '../config.js';
 import type { Organisation } from '../domain/organisations.js';
-import { and, belowLimit, itemAbsent, ownedBy, versionIs } from './conditions.js';
+import { itemAbsent, ownedBy } from './conditions.js';
+import { addToCounter, replaceVersioned } from './versioned.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
 import { getMany, getOne, queryAll, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
@@ -47,7 +48,7 @@ export async function slugTaken(slug: string): Promise<boolean> {
 export function createOrganisationWrites(
   org: StoredOrganisation,
   licenceLimit: number,
-  onLimit: OnConditionFailed,
+  onLimit: () => Error,
   onSlugTaken: OnConditionFailed,
 ): WriteItem[] {
   return [
@@ -58,15 +59,7 @@ export function createOrganisationWrites(
       condition: itemAbsent(),
       onConditionFailed: onSlugTaken,
     },
-    {
-      kind: 'update',
-      key: keys.counter(ORGANISATION_COUNTER),
-      update: 'ADD #count :one',
-      names: { '#count': 'count' },
-      values: { ':one': 1 },
-      condition: belowLimit('count', licenceLimit),
-      onConditionFailed: onLimit,
-    },
+    addToCounter(keys.counter(ORGANISATION_COUNTER), 'count', 1, { max: licenceLimit, onLimit }),
     {
       kind: 'put',
       item: { ...keys.organisationVisibility(org.created_by, org.id), entity: 'organisation-visibility', organisation_id: org.id },
@@ -78,15 +71,14 @@ export function createOrganisationWrites(
 export function updateOrganisationWrites(
   before: StoredOrganisation,
   after: StoredOrganisation,
-  onStale: OnConditionFailed,
   onSlugTaken: OnConditionFailed,
 ): WriteItem[] {
   const writes: WriteItem[] = [
-    { kind: 'put', item: organisationPut(after), condition: versionIs(before.version), onConditionFailed: onStale },
+    replaceVersioned(organisationPut(after), before.version),
   ];
   if (after.slug !== before.slug) {
     writes.push(
-      { kind: 'delete', key: keys.organisationSlug(before.slug), condition: and(ownedBy('organisation_id', before.id)) },
+      { kind: 'delete', key: keys.organisationSlug(before.slug), condition: ownedBy('organisation_id', before.id) },
       {
         kind: 'put',
         item: { ...keys.organisationSlug(after.slug), entity: 'organisation-slug', organisation_id: after.id },
