@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { settings } from '../config.js';
+import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../catalogue/files.js';
+import { CatalogueError } from '../catalogue/oscal.js';
+import { importRelease } from '../catalogue/store.js';
 import { issueToken } from '../auth/issue.js';
 import { IssuanceError } from '../auth/issuance.js';
 import { isPermission, permissionsOf, type CredentialType } from '../auth/permissions.js';
@@ -25,7 +28,8 @@ const USAGE = `usage:
   admin access revoke --user ID (--installation | --organisation ID | --project ID)
   admin token issue --user ID --type administration|organisation|project [--organisation ID | --project ID]
         --abilities p1,p2 --read-only true|false [--expires-at ISO8601] [--name N]
-  admin token revoke --id ID`;
+  admin token revoke --id ID
+  admin catalogue import --path DIR     (an ISM OSCAL release: *_catalog.json and *-baseline_profile.json)`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -41,6 +45,7 @@ const OPTIONS = {
   'read-only': { type: 'string' },
   'expires-at': { type: 'string' },
   id: { type: 'string' },
+  path: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -125,6 +130,11 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
       await writeAudit({ kind: 'TOKEN_REVOKED', request_id: `cli-${id}`, method: 'CLI', route: 'admin token revoke', status: 0, actor_id: 'operator', token_id: id, details: { owner_id: removed.user_id } }, now);
       return { id, revoked: true };
     }
+    case 'catalogue import': {
+      const dir = resolve(required(values, 'path'));
+      const release = await importRelease(readReleaseDirectory(dir), { sample: dir === resolve(SAMPLE_CATALOGUE_DIR) }, now);
+      return { release: release.version, controls: release.entries };
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
@@ -169,7 +179,7 @@ async function main(): Promise<number> {
     console.log(JSON.stringify(await run(command, parsed.values, new Date())));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof IssuanceError || error instanceof EmailTakenError) {
+    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof IssuanceError || error instanceof EmailTakenError) {
       console.error(error.message.split('\n')[0]);
       return 2;
     }

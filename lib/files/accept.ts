@@ -5,7 +5,7 @@ import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { sendJob } from '../jobs/sqs.js';
 import { PROFILES, type ProfileId } from './profiles.js';
-import { AREAS, putObject, sha256 } from './storage.js';
+import { AREAS, getObject, putObject, sha256 } from './storage.js';
 import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
 export interface IncomingFile {
@@ -87,4 +87,28 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
   // nothing behind, and a job whose upload never commits finds no record and ends (processScan).
   await sendJob('scan', { upload_id: id });
   return { upload, writes: [uploadPut(upload)] };
+}
+
+/** What an upload's owner (a logo, a diagram) shows of it; the scan pipeline keeps these mirrored. */
+export function ownerShows(upload: UploadRecord, userId: string, now: Date) {
+  return {
+    upload_id: upload.id,
+    file_status: upload.status,
+    error_code: null,
+    file_name: upload.file_name,
+    size: upload.size,
+    detected_type: upload.detected_type,
+    width: upload.width,
+    height: upload.height,
+    s3_key: upload.s3_key,
+    uploaded_at: now.toISOString(),
+    uploaded_by: userId,
+  };
+}
+
+/** The bytes and type of an owner's file, only once released (ready); undefined otherwise. */
+export async function readyFile(owner: Record<string, unknown> | undefined): Promise<{ contentType: string; bytes: Buffer } | undefined> {
+  if (owner?.file_status !== 'ready') return undefined;
+  const bytes = await getObject(String(owner.s3_key));
+  return bytes ? { contentType: String(owner.detected_type), bytes } : undefined;
 }

@@ -5,6 +5,8 @@
  */
 export const QUEUES = {
   scan: { name: 'scan', worker: 'scan', visibilityTimeoutSeconds: 120, maxReceiveCount: 5, batchSize: 5 },
+  populate: { name: 'populate', worker: 'populate', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
+  recalculate: { name: 'recalculate', worker: 'recalculate', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -14,6 +14,14 @@ import { getOne } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { createOrganisationWrites, newOrganisation } from '../store/organisations.js';
 import { forbidden } from '../http/errors.js';
+import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../catalogue/files.js';
+import { importRelease, listReleases } from '../catalogue/store.js';
+
+/** A first start with no catalogue loads the sample one, so that projects can be set up at once. Returns its version when loaded. */
+export async function ensureCatalogue(now: Date): Promise<string | undefined> {
+  if ((await listReleases()).length > 0) return undefined;
+  return (await importRelease(readReleaseDirectory(SAMPLE_CATALOGUE_DIR), { sample: true }, now)).version;
+}
 
 /** DATA_DIR/demo-credentials.json: the demo secrets live here, never in a log. */
 export interface DemoCredentials {

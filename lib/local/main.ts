@@ -4,7 +4,7 @@ import { settings } from '../config.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
-import { ensureDemo } from './demo.js';
+import { ensureCatalogue, ensureDemo } from './demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
 import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
 import { createLocalServer } from './server.js';
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     const pollers = await startPollers();
     beforeStop = () => pollers.stop();
     const demo = await ensureDemo(dataDir, new Date());
+    const catalogue = await ensureCatalogue(new Date());
 
     const server = await createLocalServer();
     await new Promise<void>((res, rej) => server.once('error', rej).listen(PORT, () => res()));
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     console.log(`OpenAPI document: http://localhost:${PORT}/api/v1/openapi.json`);
     console.log(`${demo.created ? 'Demo installation created.' : 'Demo installation found.'} Its tokens are in ${demo.path}:`);
     console.log(`  curl -H "Authorization: Bearer $(node -p 'require("${demo.path}").administration_token')" http://localhost:${PORT}/api/v1/organisations`);
+    if (catalogue) console.log(`Loaded the sample catalogue ${catalogue} (not the ISM). Import the official release with: npm run --silent admin -- catalogue import --path DIR`);
     console.log('Issue more tokens with: npm run --silent admin -- token issue --help');
   } catch (error) {
     console.error(`Could not start: ${(error as Error).message}`);

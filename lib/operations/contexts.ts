@@ -12,7 +12,8 @@ import {
 } from '../domain/context.js';
 import { etagFor, requireVersion } from '../http/etag.js';
 import { notFound } from '../http/errors.js';
-import { gsi1, keys, type Key } from '../store/keys.js';
+import { keys, type Key } from '../store/keys.js';
+import { queueRecalculation, recalculationMarker } from '../jobs/recalculation-requests.js';
 import type { Item } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
@@ -33,7 +34,8 @@ interface ContextTarget<P extends z.ZodType> {
   ownerKey: (params: z.output<P>) => Key;
   contextKey: (params: z.output<P>) => Key;
   /** Writes that follow a change of an applicability field (system context only). */
-  onApplicabilityChange?: (params: z.output<P>, ctx: OperationContext, contextVersion: number) => WriteItem[];
+  onApplicabilityChange?: (params: z.output<P>, ctx: OperationContext) => WriteItem[];
+  afterApplicabilityChange?: (params: z.output<P>) => Promise<void>;
 }
 
 function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
@@ -94,8 +96,9 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     etag: true,
     ifMatch: true,
     errors: [412, 415, 422, 428],
+    ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
     sideEffects: t.onApplicabilityChange
-      ? ['Updates the context', 'Marks applicability of the system projects for recalculation', 'Writes an audit record with the edit reason']
+      ? ['Updates the context', 'Marks applicability of the system projects for recalculation and queues the recalculation job', 'Writes an audit record with the edit reason']
       : ['Updates the context', 'Writes an audit record with the edit reason'],
     prefetch,
     handle: async (ctx, { params, body }) => {
@@ -114,8 +117,10 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
         updated_by: ctx.caller.userId,
       };
       const writes = [replaceVersioned(item, version)];
-      if (t.onApplicabilityChange && affectsApplicability(t.definition, changed)) writes.push(...t.onApplicabilityChange(params, ctx, version + 1));
+      const recalculate = t.onApplicabilityChange && affectsApplicability(t.definition, changed);
+      if (recalculate) writes.push(...t.onApplicabilityChange!(params, ctx));
       return {
+        ...(recalculate && t.afterApplicabilityChange ? { afterCommit: () => t.afterApplicabilityChange!(params) } : {}),
         data: view(item, next),
         etag: etagFor(kind, ownerId(params), version + 1),
         writes,
@@ -137,24 +142,17 @@ export const [getOrganisationContext, updateOrganisationContext] = contextOperat
 });
 
 /** Seed: system context changes recalculate applicability for the system's projects. */
-function requestRecalculation(p: z.output<typeof SystemParams>, ctx: OperationContext, contextVersion: number): WriteItem[] {
+function requestRecalculation(p: z.output<typeof SystemParams>, ctx: OperationContext): WriteItem[] {
   return [
-    {
-      kind: 'update',
+    recalculationMarker({
       key: keys.applicabilityRecalculation(p.system),
-      update: 'SET #e = :e, #o = :o, #s = :s, #r = if_not_exists(#r, :now), #l = :now, #b = :b, #v = :v, #g1 = :g1, #g2 = if_not_exists(#g2, :g2)',
-      names: { '#e': 'entity', '#o': 'organisation_id', '#s': 'system_id', '#r': 'requested_at', '#l': 'last_requested_at', '#b': 'requested_by', '#v': 'context_version', '#g1': 'GSI1PK', '#g2': 'GSI1SK' },
-      values: {
-        ':e': 'applicability-recalculation',
-        ':o': p.organisation,
-        ':s': p.system,
-        ':now': ctx.now.toISOString(),
-        ':b': ctx.caller.userId,
-        ':v': contextVersion,
-        ':g1': gsi1.pendingRecalculations,
-        ':g2': `${ctx.now.toISOString()}#${p.system}`,
-      },
-    },
+      subject: { system_id: p.system },
+      organisationId: p.organisation,
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      authority: { scope: { kind: 'organisation', id: p.organisation }, permissions: ['manage-org-hierarchy'] },
+      now: ctx.now,
+    }),
   ];
 }
 
@@ -167,6 +165,7 @@ export const [getSystemContext, updateSystemContext] = contextOperations({
   ownerKey: (p) => keys.system(p.organisation, p.system),
   contextKey: (p) => keys.systemContext(p.system),
   onApplicabilityChange: requestRecalculation,
+  afterApplicabilityChange: (p) => queueRecalculation({ system_id: p.system }),
 });
 
 export const organisationContextOperations = [getOrganisationContext, updateOrganisationContext];

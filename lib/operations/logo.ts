@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { acceptUpload, type IncomingFile } from '../files/accept.js';
+import { acceptUpload, ownerShows, readyFile } from '../files/accept.js';
 import { PROFILES } from '../files/profiles.js';
-import { consumeSessionWrite, createSession, readSession, UploadSession } from '../files/sessions.js';
-import { getObject } from '../files/storage.js';
+import { consumeSessionWrite } from '../files/sessions.js';
 import { etagFor, requireVersion } from '../http/etag.js';
 import { notFound } from '../http/errors.js';
 import { keys } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';
-import { NoQuery, OrganisationParams, Ulid } from './common.js';
+import { NoQuery, OrganisationParams } from './common.js';
+import { formFile, UploadForm, uploadDescription, uploadFormSchema, uploadSessionOperation } from './upload-form.js';
 import { operation, type OperationContext } from './operation.js';
 
 const PROFILE = PROFILES['organisation-logo'];
@@ -76,21 +76,13 @@ export const getOrganisationLogo = operation({
   },
 });
 
-const UploadForm = z
-  .object({
-    file: z.custom<IncomingFile>((v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as IncomingFile).bytes), 'must be a file part').optional(),
-    upload_session: Ulid.optional(),
-  })
-  .strict()
-  .refine((v) => (v.file === undefined) !== (v.upload_session === undefined), { message: 'send either a file part or an upload_session, not both', path: ['file'] });
-
 export const uploadOrganisationLogo = operation({
   id: 'uploadOrganisationLogo',
   group: 'organisations',
   method: 'POST',
   path: '/organisations/{organisation}/logo',
   summary: 'Upload a logo (PNG, JPEG or WebP): 201 means accepted into quarantine; poll the logo until ready or error.',
-  description: `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILE.maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`,
+  description: uploadDescription('organisation-logo'),
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   mode: 'mutation',
@@ -100,13 +92,7 @@ export const uploadOrganisationLogo = operation({
   body: {
     schema: UploadForm,
     mediaType: 'multipart/form-data',
-    form: {
-      type: 'object',
-      properties: {
-        file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The logo file (inline uploads).' },
-        upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
-      },
-    },
+    form: uploadFormSchema('logo file'),
   },
   response: Logo,
   etag: true,
@@ -119,8 +105,7 @@ export const uploadOrganisationLogo = operation({
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);
     requireVersion(ctx.ifMatch, ETAG_KIND, params.organisation, version);
-    const session = body.upload_session ? await readSession(body.upload_session, { purpose: PROFILE.id, organisationId: params.organisation, userId: ctx.caller.userId, now: ctx.now }) : undefined;
-    const file: IncomingFile = session ? session.file : body.file!;
+    const { file, session } = await formFile(ctx, body, 'organisation-logo', params.organisation);
     const { upload, writes } = await acceptUpload({
       profile: 'organisation-logo',
       owner: keys.organisationLogo(params.organisation),
@@ -129,30 +114,20 @@ export const uploadOrganisationLogo = operation({
       tokenId: ctx.caller.tokenId,
       authority: { scope: { kind: 'organisation', id: params.organisation }, permissions: ['manage-org-hierarchy'] },
       file,
-      ...(session ? { session: { id: session.record.id } } : {}),
+      ...(session ? { session } : {}),
       now: ctx.now,
     });
     const logo = {
       ...keys.organisationLogo(params.organisation),
       entity: 'organisation-logo',
-      upload_id: upload.id,
-      file_status: upload.status,
-      error_code: null,
-      file_name: upload.file_name,
-      size: upload.size,
-      detected_type: upload.detected_type,
-      width: upload.width,
-      height: upload.height,
-      s3_key: upload.s3_key,
-      uploaded_at: ctx.now.toISOString(),
-      uploaded_by: ctx.caller.userId,
+      ...ownerShows(upload, ctx.caller.userId, ctx.now),
     };
     return {
       data: logoView(params.organisation, logo as unknown as Item),
       etag: etagFor(ETAG_KIND, params.organisation, version + 1),
       location: logoPath(params.organisation),
       auditTarget: { organisation: params.organisation, upload: upload.id },
-      writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.record.id)] : [])],
+      writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.id)] : [])],
     };
   },
 });
@@ -176,44 +151,24 @@ export const getOrganisationLogoFile = operation({
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
-    const { item } = currentLogo(ctx, params.organisation);
-    if (item?.file_status !== 'ready') throw notFound('The logo is not ready.');
-    const bytes = await getObject(String(item.s3_key));
-    if (!bytes) throw notFound('The logo is not ready.');
-    return { data: undefined as never, file: { contentType: String(item.detected_type), bytes } };
+    const file = await readyFile(currentLogo(ctx, params.organisation).item);
+    if (!file) throw notFound('The logo is not ready.');
+    return { data: undefined as never, file };
   },
 });
 
-export const createOrganisationLogoUploadSession = operation({
+export const createOrganisationLogoUploadSession = uploadSessionOperation({
   id: 'createOrganisationLogoUploadSession',
   group: 'organisations',
-  method: 'POST',
   path: '/organisations/{organisation}/logo/upload-sessions',
-  summary: 'Extension: an upload session for a logo too large to send inline: a presigned S3 POST bounded by content-length-range.',
-  credential: ['organisation'],
-  permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'mutation',
-  success: 201,
   params: OrganisationParams,
-  query: NoQuery,
-  body: { schema: z.strictObject({ file_name: z.string().trim().min(1).max(255) }), mediaType: 'application/json' },
-  response: UploadSession,
-  extension: 'upload-session',
-  uses: { files: true },
-  errors: [415, 422],
-  sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
+  profile: 'organisation-logo',
+  what: 'logo',
+  permission: { organisation: [['manage-org-hierarchy']] },
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
-  handle: async (ctx, { params, body }) => {
-    if (!ctx.prefetched(keys.organisation(params.organisation))) throw notFound();
-    const { session, writes } = await createSession({
-      purpose: PROFILE.id,
-      maxBytes: PROFILE.maxBytes,
-      fileName: body.file_name,
-      organisationId: params.organisation,
-      userId: ctx.caller.userId,
-      now: ctx.now,
-    });
-    return { data: session, writes, auditTarget: { organisation: params.organisation, upload_session: session.id } };
+  target: (ctx, { organisation }) => {
+    if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
+    return organisation;
   },
 });
 

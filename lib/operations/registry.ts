@@ -6,6 +6,11 @@ import { organisationOperations } from './organisations.js';
 import { registerOperations } from './registers.js';
 import { getSetupOptions } from './setup-options.js';
 import { systemOperations } from './systems.js';
+import { setupArtefactOperations, getProjectNetworkDiagramFile } from './network-diagram.js';
+import { populationOperations } from './population.js';
+import { projectScopeOperations, setupScopeOperations } from './project-scope.js';
+import { projectReadOperations, setupHealthOperations } from './projects.js';
+import { setupProjectOperations } from './setup-projects.js';
 
 /**
  * Every implemented operation, declared once in its group's module. The router of each group
@@ -21,6 +26,14 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...systemContextOperations,
   ...contactOperations,
   ...registerOperations,
+  ...setupProjectOperations,
+  ...setupHealthOperations,
+  ...setupScopeOperations,
+  ...setupArtefactOperations,
+  ...populationOperations,
+  ...projectReadOperations,
+  ...projectScopeOperations,
+  getProjectNetworkDiagramFile,
 ] as unknown as AnyOperation[];
 
 export function operationsOf(group: Group): AnyOperation[] {

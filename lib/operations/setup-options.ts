@@ -1,7 +1,7 @@
 import { ASSESSMENT_TYPES, ESSENTIAL_EIGHT_TARGETS, licensedClassifications, SetupOptions } from '../domain/setup-options.js';
 import { notFound } from '../http/errors.js';
 import { keys } from '../store/keys.js';
-import { queryAll } from '../store/read.js';
+import { listReleases } from '../catalogue/store.js';
 import { NoQuery, OrganisationParams } from './common.js';
 import { operation } from './operation.js';
 
@@ -24,13 +24,10 @@ export const getSetupOptions = operation({
   handle: async (ctx, { params }) => {
     const org = ctx.prefetched(keys.organisation(params.organisation));
     if (!org) throw notFound();
-    const releases = await queryAll({
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.catalogueReleases().PK, ':sk': keys.catalogueReleases().SK },
-    });
+    const releases = await listReleases();
     return {
       data: {
-        ism_releases: releases.map((r) => ({ id: String(r.id), version: String(r.version), title: String(r.title), entries: Number(r.entries) })),
+        ism_releases: releases.map((r) => ({ id: r.id, version: r.version, title: r.title, entries: r.entries, sample: r.sample })),
         classifications: licensedClassifications((org.licensed_classifications as string[] | undefined) ?? []),
         scope_choices: { essential_eight_targets: [...ESSENTIAL_EIGHT_TARGETS], assessment_types: [...ASSESSMENT_TYPES] },
         // Shared external providers and their published assurance releases arrive with the provider operations.

@@ -54,6 +54,16 @@ export function absentOrExpired(nowSeconds: number): Condition {
   };
 }
 
+/** A lease attribute (ISO timestamp) that is absent or has run out by `nowIso`. */
+export function leaseFree(attribute: string, nowIso: string): Condition {
+  const id = uid();
+  return {
+    expression: `attribute_not_exists(#l${id}) OR #l${id} < :l${id}`,
+    names: { [`#l${id}`]: attribute },
+    values: { [`:l${id}`]: nowIso },
+  };
+}
+
 export function and(...parts: Condition[]): Condition {
   return {
     expression: parts.map((p) => `(${p.expression})`).join(' AND '),

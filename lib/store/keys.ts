@@ -22,6 +22,22 @@ export const keys = {
   token: (tokenId: string): Key => ({ PK: `TOKEN#${tokenId}`, SK: 'TOKEN' }),
   organisation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'ORG' }),
   project: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'PROJECT' }),
+  /** A system's projects (Query the system partition): the key of each, for listing and recalculation. */
+  systemProject: (systemId: string, projectId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `PROJECT#${projectId}` }),
+  projectScope: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'SCOPE' }),
+  projectEngagement: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'ENGAGEMENT' }),
+  /** The project's network diagram: which upload it is, and that upload's status mirrored. */
+  projectDiagram: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'DIAGRAM' }),
+  /** The current population run, its progress, and the runs before it. */
+  projectPopulation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'POPULATION' }),
+  /** Control counts by applicability, rewritten by population and recalculation. */
+  projectSummary: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'SUMMARY' }),
+  /** A durable request to recalculate this project's applicability (a scope change). */
+  projectRecalculation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'APPLICABILITY#PENDING' }),
+  /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */
+  control: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTROL#${controlId}` }),
+  /** Shared external providers and their assurance releases (provider selections in project scope point at these). */
+  assuranceRelease: (providerId: string, releaseId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `RELEASE#${releaseId}` }),
   organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),
   /** Per-organisation counters: collection totals and licence usage, kept in the writing transaction. */
   organisationCounters: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'COUNTERS' }),
@@ -39,8 +55,12 @@ export const keys = {
   organisationRegisterRowKey: (organisationId: string, definitionId: string, keyDigest: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
   /** A durable request to recalculate applicability of a system's projects (picked up by the recalculation job). */
   applicabilityRecalculation: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'APPLICABILITY#PENDING' }),
-  /** The imported ISM releases: one partition, a release per sort key (Query with the SK as prefix). */
-  catalogueReleases: (): Key => ({ PK: 'CATALOGUE', SK: 'RELEASE#' }),
+  /** The imported ISM releases: one partition, a release per sort key, by release ULID. */
+  catalogueRelease: (releaseId: string): Key => ({ PK: 'CATALOGUE', SK: `RELEASE#${releaseId}` }),
+  /** Which release ULID a catalogue version was imported as, so that a re-import finds it. */
+  catalogueVersion: (version: string): Key => ({ PK: 'CATALOGUE', SK: `VERSION#${version}` }),
+  /** A release's entries in catalogue order (Query the partition). */
+  catalogueEntry: (releaseId: string, position: number): Key => ({ PK: `RELEASE#${releaseId}`, SK: `ENTRY#${String(position).padStart(5, '0')}` }),
   upload: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'UPLOAD' }),
   /** A malware verdict that arrived before its upload record (GuardDuty scans objects as they land). */
   uploadVerdict: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'VERDICT' }),
@@ -59,6 +79,10 @@ export const keys = {
 /** Prefixes for Query access patterns. */
 export const prefixes = {
   system: 'SYSTEM#',
+  systemProject: 'PROJECT#',
+  control: 'CONTROL#',
+  catalogueRelease: 'RELEASE#',
+  catalogueEntry: 'ENTRY#',
   contact: 'CONTACT#',
   /** Followed by the definition ID and `#`: the rows of one register, oldest first. */
   registerRow: 'ROW#',

@@ -58,6 +58,19 @@ describe('operator CLI', () => {
     expect(out.stderr.split('\n')).toHaveLength(1);
   });
 
+  it('imports an ISM release idempotently, printing its version and entry count', () => {
+    const first = admin('catalogue', 'import', '--path', '../shared/data/ism-2025.12.9');
+    expect(first.code).toBe(0);
+    expect(first.json()).toEqual({ release: '2025.12.9', controls: 1107 });
+    expect(admin('catalogue', 'import', '--path', '../shared/data/ism-2025.12.9').json()).toEqual({ release: '2025.12.9', controls: 1107 });
+  }, 60_000);
+
+  it('refuses a directory without an OSCAL release in one line', () => {
+    const out = admin('catalogue', 'import', '--path', 'lib');
+    expect(out.code).toBe(2);
+    expect(out.stderr.split('\n')).toHaveLength(1);
+  });
+
   it('refuses to issue a permission the user does not hold live', async () => {
     const userId = await fixtures.user();
     await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);

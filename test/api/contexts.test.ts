@@ -10,7 +10,7 @@ let op: Awaited<ReturnType<typeof fixtures.operator>>;
 let systemId: string;
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({}, { jobs: 'manual' });
   op = await fixtures.operator();
   const created = await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
     token: op.org,
@@ -79,7 +79,7 @@ describe('system context', () => {
     const res = await patch(sysContext(), { data: { internet_facing_services: 'yes', hosting_model: 'no' }, edit_reason: 'Go-live' }, etag);
     expect(res.status).toBe(200);
     const marker = await getOne(keys.applicabilityRecalculation(systemId));
-    expect(marker).toMatchObject({ organisation_id: op.organisationId, system_id: systemId, requested_by: op.userId, context_version: 1, GSI1PK: 'APPLICABILITY_PENDING' });
+    expect(marker).toMatchObject({ organisation_id: op.organisationId, subject: { system_id: systemId }, requested_by: op.userId, generation: 1, GSI1PK: 'APPLICABILITY_PENDING' });
   });
 
   it('does not request recalculation for a descriptive change', async () => {

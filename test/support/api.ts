@@ -6,9 +6,9 @@ import { permissionsOf, type CredentialType, type Permission } from '../../lib/a
 import { createLocalServer } from '../../lib/local/server.js';
 import { startPollers } from '../../lib/jobs/local.js';
 import { createUser, grantAccess, type AccessScope } from '../../lib/store/identity.js';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../../lib/store/client.js';
-import { keys } from '../../lib/store/keys.js';
+import type { StoredProject } from '../../lib/domain/projects.js';
+import { createProjectWrites } from '../../lib/store/projects.js';
+import { createSystemWrites } from '../../lib/store/systems.js';
 import { commit } from '../../lib/store/transact.js';
 import { createOrganisationWrites, newOrganisation } from '../../lib/store/organisations.js';
 import { assertMatchesOpenApi } from './openapi.js';
@@ -83,11 +83,38 @@ export const fixtures = {
     await commit(createOrganisationWrites(org, Number.MAX_SAFE_INTEGER, never, never));
     return id;
   },
-  /** Projects arrive with their own issue; until then project credentials are bound to this stand-in record. */
-  async project(organisationId: string): Promise<string> {
+  async system(organisationId: string): Promise<string> {
+    const at = new Date().toISOString();
     const id = ulid();
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.project(id), entity: 'project', id, organisation_id: organisationId } }));
+    const never = () => new Error('unexpected');
+    await commit(createSystemWrites({ id, organisation_id: organisationId, name: `System ${id}`, short_code: `S${id.slice(-8)}`, description: null, created_at: at, updated_at: at, version: 1 }, Number.MAX_SAFE_INTEGER, never, never));
     return id;
+  },
+  /** A project as stored, in a new system unless one is given (API tests of setup create theirs through the API). */
+  async project(organisationId: string, options: Partial<StoredProject> = {}): Promise<string> {
+    const at = new Date().toISOString();
+    const project: StoredProject = {
+      id: ulid(),
+      organisation_id: organisationId,
+      system_id: options.system_id ?? (await fixtures.system(organisationId)),
+      name: 'Fixture project',
+      description: null,
+      ism_release_id: ulid(),
+      ism_release_version: 'fixture',
+      classification: 'P',
+      essential_eight_target: 'none',
+      lifecycle_state: 'active',
+      archived: false,
+      population_run_id: null,
+      population_status: 'completed',
+      created_at: at,
+      created_by: 'fixture',
+      updated_at: at,
+      version: 1,
+      ...options,
+    };
+    await commit(createProjectWrites(project));
+    return project.id;
   },
   async token(userId: string, type: CredentialType, options: { organisationId?: string; projectId?: string; abilities?: readonly string[]; readOnly?: boolean; expiresAt?: string } = {}): Promise<string> {
     const issued = await issueToken(userId, {

@@ -1,0 +1,101 @@
+import { ulid } from 'ulid';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { putAll } from '../store/batch.js';
+import { ddb, tableName } from '../store/client.js';
+import { conditionFields, itemAbsent } from '../store/conditions.js';
+import { keys, prefixes, withoutKeys } from '../store/keys.js';
+import { getOne, queryAll, type Item } from '../store/read.js';
+import type { CatalogueEntry, ParsedRelease } from './oscal.js';
+
+export interface Release {
+  id: string;
+  version: string;
+  title: string;
+  published: string | null;
+  entries: number;
+  controls: number;
+  principles: number;
+  status: 'importing' | 'complete';
+  sample: boolean;
+  imported_at: string;
+}
+
+export const toRelease = (item: Item): Release => withoutKeys(item) as unknown as Release;
+
+/** The release ULID of a version: the one it was first imported as, or a new one claimed now. */
+async function releaseIdOf(version: string, now: Date): Promise<string> {
+  const claimed = await getOne(keys.catalogueVersion(version));
+  if (claimed) return String(claimed.release_id);
+  const id = ulid(now.getTime());
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.catalogueVersion(version), entity: 'catalogue-version', version, release_id: id },
+        ...conditionFields(itemAbsent()),
+      }),
+    );
+    return id;
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    return releaseIdOf(version, now);
+  }
+}
+
+/**
+ * Imports a release idempotently: the same version keeps its ULID, entries have keys fixed by
+ * their position, and the release only lists as complete once every entry is written, so an
+ * interrupted import is finished by running it again.
+ */
+export async function importRelease(parsed: ParsedRelease, options: { sample: boolean }, now: Date): Promise<Release> {
+  const id = await releaseIdOf(parsed.version, now);
+  const release: Release = {
+    id,
+    version: parsed.version,
+    title: parsed.title,
+    published: parsed.published,
+    entries: parsed.entries.length,
+    controls: parsed.entries.filter((e) => e.kind === 'control').length,
+    principles: parsed.entries.filter((e) => e.kind === 'principle').length,
+    status: 'importing',
+    sample: options.sample,
+    imported_at: now.toISOString(),
+  };
+  const existing = await getOne(keys.catalogueRelease(id));
+  if (existing?.status === 'complete' && existing.entries === release.entries) return toRelease(existing);
+  const put = (r: Release) => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.catalogueRelease(id), entity: 'catalogue-release', ...r } }));
+  await put(release);
+  await putAll(parsed.entries.map((e) => ({ ...keys.catalogueEntry(id, e.position), entity: 'catalogue-entry', ...e })), 8);
+  const complete: Release = { ...release, status: 'complete' };
+  await put(complete);
+  entriesCache.delete(id);
+  return complete;
+}
+
+/** Complete releases, oldest import first. */
+export async function listReleases(): Promise<Release[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.catalogueRelease('').PK, ':sk': prefixes.catalogueRelease },
+  });
+  return items.map(toRelease).filter((r) => r.status === 'complete');
+}
+
+const entriesCache = new Map<string, Promise<CatalogueEntry[]>>();
+
+/**
+ * Every entry of a complete release in catalogue order. A complete release never changes, so a
+ * warm function keeps them for the next population or recalculation.
+ */
+export function releaseEntries(releaseId: string): Promise<CatalogueEntry[]> {
+  let cached = entriesCache.get(releaseId);
+  if (!cached) {
+    cached = queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.catalogueEntry(releaseId, 0).PK, ':sk': prefixes.catalogueEntry },
+    }).then((items) => items.map((i) => withoutKeys(i) as unknown as CatalogueEntry));
+    cached.catch(() => entriesCache.delete(releaseId));
+    entriesCache.set(releaseId, cached);
+  }
+  return cached;
+}

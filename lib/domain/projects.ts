@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { CLASSIFICATION_CODES } from '../catalogue/oscal.js';
+import { changesSomething } from './patch.js';
+import { ESSENTIAL_EIGHT_TARGETS } from './setup-options.js';
+
+/**
+ * Projects: created under a system as Setup projects, populated from an ISM release, then worked
+ * on. Lifecycle (seed, Other lifecycles): `setup` until population starts, `initialising` while a
+ * population run is active or after it failed (recovery runs start from there), `active` once the
+ * project's controls exist; `archived` is a separate flag set outside the API.
+ */
+export const LIFECYCLE_STATES = ['setup', 'initialising', 'active'] as const;
+export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
+export const POPULATION_STATUSES = ['not_started', 'running', 'failed', 'completed'] as const;
+export type PopulationStatus = (typeof POPULATION_STATUSES)[number];
+export type EssentialEightTarget = (typeof ESSENTIAL_EIGHT_TARGETS)[number]['value'];
+const TARGETS = ESSENTIAL_EIGHT_TARGETS.map((t) => t.value) as [EssentialEightTarget, ...EssentialEightTarget[]];
+
+export interface StoredProject {
+  id: string;
+  organisation_id: string;
+  system_id: string;
+  name: string;
+  description: string | null;
+  ism_release_id: string;
+  ism_release_version: string;
+  classification: (typeof CLASSIFICATION_CODES)[number];
+  essential_eight_target: EssentialEightTarget;
+  lifecycle_state: LifecycleState;
+  archived: boolean;
+  population_run_id: string | null;
+  population_status: PopulationStatus;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  version: number;
+}
+
+const Name = z.string().trim().min(1, 'must not be blank').max(200);
+const Description = z.string().max(5000).nullable();
+export const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+const YesNo = z.enum(['yes', 'no']).nullable();
+
+export const CreateProject = z
+  .strictObject({
+    name: Name,
+    description: Description.optional(),
+    ism_release_id: z.string().min(1).meta({ description: 'A release from setup-options.' }),
+    classification: z.enum(CLASSIFICATION_CODES).meta({ description: 'One of the organisation licensed classifications.' }),
+    essential_eight_target: z.enum(TARGETS).default('none'),
+  })
+  .meta({ id: 'CreateProject' });
+
+export const UpdateSetupProject = z
+  .strictObject({
+    name: Name.optional(),
+    description: Description.optional(),
+    essential_eight_target: z.enum(TARGETS).optional(),
+    project_edit_reason: z.string().trim().min(1).max(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
+  })
+  .refine((v) => Object.keys(v).some((k) => k !== 'project_edit_reason'), { message: 'name at least one property to change' })
+  .meta({ id: 'UpdateSetupProject', description: 'JSON merge patch. Classification and ISM release are fixed at creation.' });
+
+const Release = z.object({ id: z.string(), version: z.string() });
+
+/** Identity: what view-projects reads (seed: project identity stays readable with view-projects). */
+const Identity = {
+  id: z.string(),
+  organisation_id: z.string(),
+  system_id: z.string(),
+  name: z.string(),
+  ism_release: Release,
+  classification: z.enum(CLASSIFICATION_CODES),
+  essential_eight_target: z.enum(TARGETS),
+  lifecycle_state: z.enum(LIFECYCLE_STATES),
+  archived: z.boolean(),
+};
+
+export const SetupProject = z
+  .object({
+    ...Identity,
+    description: z.string().nullable().optional(),
+    population: z.object({ run_id: z.string().nullable(), status: z.enum(POPULATION_STATUSES) }).optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    redacted_fields: z.array(z.string()),
+  })
+  .meta({ id: 'SetupProject', description: 'Setup fields (description, population) need manage-projects; without it they are named in redacted_fields.' });
+export type SetupProject = z.infer<typeof SetupProject>;
+
+/** Seed, Named resources: identity, hierarchy references, release, classification, lifecycle, target; nothing else. */
+export const ProjectInputs = z.strictObject(Identity).meta({ id: 'ProjectInputs' });
+
+const SETUP_FIELDS = ['description', 'population'] as const;
+
+export function identityOf(p: StoredProject): z.infer<typeof ProjectInputs> {
+  return {
+    id: p.id,
+    organisation_id: p.organisation_id,
+    system_id: p.system_id,
+    name: p.name,
+    ism_release: { id: p.ism_release_id, version: p.ism_release_version },
+    classification: p.classification,
+    essential_eight_target: p.essential_eight_target,
+    lifecycle_state: p.lifecycle_state,
+    archived: p.archived,
+  };
+}
+
+export function setupProjectView(p: StoredProject, full: boolean): SetupProject {
+  const base = { ...identityOf(p), created_at: p.created_at, updated_at: p.updated_at };
+  if (!full) return { ...base, redacted_fields: [...SETUP_FIELDS] };
+  return { ...base, description: p.description, population: { run_id: p.population_run_id, status: p.population_status }, redacted_fields: [] };
+}
+
+/** The caller may change the project's setup data, or start population, only while it is not archived. */
+export const isArchived = (p: StoredProject) => p.archived === true;
+
+/* Scope ------------------------------------------------------------------------------------- */
+
+/** Scope facts that drive applicability recommendations (yes: in scope, no: out of scope). */
+export const SCOPE_TECHNOLOGIES = ['wireless_networks', 'mobile_devices', 'email_services', 'software_development'] as const;
+
+export const ScopeData = z
+  .strictObject({
+    assessment_type: z.enum(['initial', 'reassessment', 'change']).nullable().optional(),
+    objectives: z.string().max(5000).nullable().optional(),
+    in_scope: z.string().max(5000).nullable().optional(),
+    out_of_scope: z.string().max(5000).nullable().optional(),
+    locations: z.array(z.string().trim().min(1).max(200)).max(50).nullable().optional(),
+    planned_start: IsoDate.nullable().optional(),
+    planned_end: IsoDate.nullable().optional(),
+    ...Object.fromEntries(SCOPE_TECHNOLOGIES.map((t) => [t, YesNo.optional()])),
+  })
+  .refine((d) => !d.planned_start || !d.planned_end || d.planned_end >= d.planned_start, { message: 'must not precede planned_start', path: ['planned_end'] })
+  .meta({ id: 'ScopeData' });
+export type ScopeData = Record<string, unknown>;
+
+export const ProviderSelection = z.strictObject({ provider_id: z.string().min(1), release_id: z.string().min(1) }).meta({ id: 'ProviderSelection' });
+export type ProviderSelection = z.infer<typeof ProviderSelection>;
+
+export const UpdateScope = z
+  .strictObject({
+    data: ScopeData.optional().meta({ description: 'Replaces the saved scope data as a whole.' }),
+    provider_selections: z.array(ProviderSelection).max(50).optional().meta({ description: 'Omitted: kept. []: cleared.' }),
+  })
+  .refine(...changesSomething('of data or provider_selections'))
+  .meta({ id: 'UpdateScope' });
+
+export const Scope = z
+  .object({
+    data: z.record(z.string(), z.unknown()),
+    provider_selections: z.array(ProviderSelection),
+    provider_selections_updated_at: z.string().nullable().optional(),
+    provider_selections_updated_by: z.string().nullable().optional(),
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: 'ProjectScope', description: 'Project credentials read the scope without the provider-selection management metadata.' });
+
+/* Engagement -------------------------------------------------------------------------------- */
+
+/** The allowlisted subset project credentials read; the rest is setup-only. */
+export const ENGAGEMENT_PUBLIC = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
+export const ENGAGEMENT_SETUP_ONLY = ['commercial_reference', 'internal_notes'] as const;
+
+export const EngagementData = z
+  .strictObject({
+    engagement_reference: z.string().max(200).nullable().optional(),
+    client_name: z.string().max(200).nullable().optional(),
+    assessor_organisation: z.string().max(200).nullable().optional(),
+    lead_assessor_name: z.string().max(200).nullable().optional(),
+    start_date: IsoDate.nullable().optional(),
+    end_date: IsoDate.nullable().optional(),
+    commercial_reference: z.string().max(200).nullable().optional(),
+    internal_notes: z.string().max(5000).nullable().optional(),
+  })
+  .refine((d) => !d.start_date || !d.end_date || d.end_date >= d.start_date, { message: 'must not precede start_date', path: ['end_date'] });
+
+export const UpdateEngagement = EngagementData.refine(...changesSomething('property')).meta({ id: 'UpdateEngagement', description: 'JSON merge patch per field.' });
+
+const Field = z.string().nullable();
+export const Engagement = z
+  .object({
+    engagement_reference: Field,
+    client_name: Field,
+    assessor_organisation: Field,
+    lead_assessor_name: Field,
+    start_date: Field,
+    end_date: Field,
+    commercial_reference: Field.optional(),
+    internal_notes: Field.optional(),
+    updated_at: Field,
+    redacted_fields: z.array(z.string()),
+  })
+  .meta({ id: 'ProjectEngagement', description: 'Project credentials read the allowlisted subset; setup-only fields are named in redacted_fields.' });
+type Engagement = z.infer<typeof Engagement>;
+
+export function engagementView(data: Record<string, unknown> | undefined, updatedAt: string | null, full: boolean): Engagement {
+  const fields = full ? [...ENGAGEMENT_PUBLIC, ...ENGAGEMENT_SETUP_ONLY] : [...ENGAGEMENT_PUBLIC];
+  return {
+    ...(Object.fromEntries(fields.map((f) => [f, (data?.[f] as string | null | undefined) ?? null])) as Record<(typeof ENGAGEMENT_PUBLIC)[number], string | null>),
+    updated_at: updatedAt,
+    redacted_fields: full ? [] : [...ENGAGEMENT_SETUP_ONLY],
+  };
+}

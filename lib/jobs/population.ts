@@ -1,0 +1,169 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
+import { plannedControls, type Facts, type PlannedControl } from '../catalogue/applicability.js';
+import type { MaturityLevel } from '../catalogue/oscal.js';
+import { releaseEntries } from '../catalogue/store.js';
+import type { StoredProject } from '../domain/projects.js';
+import { logger } from '../log.js';
+import { putAll } from '../store/batch.js';
+import { ddb, tableName } from '../store/client.js';
+import { and, attributeEquals, conditionFields, leaseFree, setFields } from '../store/conditions.js';
+import { newControlItem, projectApplicability, summarise } from '../store/controls.js';
+import { keys } from '../store/keys.js';
+import { toProject } from '../store/projects.js';
+import { getMany, keyString, type Item } from '../store/read.js';
+import { commit } from '../store/transact.js';
+import { RetrySoon } from './worker.js';
+
+/** Controls written between progress reports and authorisation checkpoints. */
+export const CHUNK = 200;
+/** A run's lease outlasts a worker's timeout (half the queue's visibility timeout), so a crashed run is taken over on redelivery. */
+const LEASE_SECONDS = 200;
+const RECORD_GRACE_MS = 60_000;
+
+/** The context facts recommendations read. */
+export async function factsFor(project: StoredProject): Promise<Facts> {
+  const wanted = [keys.organisationContext(project.organisation_id), keys.systemContext(project.system_id), keys.projectScope(project.id)];
+  const found = await getMany(wanted);
+  const data = (i: number) => (found.get(keyString(wanted[i]!))?.data as Record<string, unknown> | undefined) ?? {};
+  return { organisation: data(0), system: data(1), scope: data(2) };
+}
+
+/** Everything the project should have from its release, as of its current setup and context. */
+export async function planFor(project: StoredProject): Promise<PlannedControl[]> {
+  const [entries, facts] = await Promise.all([releaseEntries(project.ism_release_id), factsFor(project)]);
+  const target = project.essential_eight_target === 'none' ? 'none' : (project.essential_eight_target as MaturityLevel);
+  return plannedControls(entries, project.classification, target, facts);
+}
+
+/**
+ * Writes the planned controls the project does not have yet, in batches, leaving every existing
+ * control (and what people or recommendations did to it) as it is. Returns how many it wrote.
+ */
+export async function fillMissingControls(
+  project: StoredProject,
+  runId: string,
+  now: Date,
+  checkpoint: (written: number, planned: number, existing: number) => Promise<void>,
+): Promise<number> {
+  const [planned, existing] = await Promise.all([planFor(project), projectApplicability(project.id)]);
+  const have = new Set(existing.map((c) => c.catalogue_id));
+  const missing = planned.filter((p) => !have.has(p.entry.id));
+  let written = 0;
+  await checkpoint(0, planned.length, planned.length - missing.length);
+  for (let i = 0; i < missing.length; i += CHUNK) {
+    const chunk = missing.slice(i, i + CHUNK);
+    await putAll(chunk.map((p) => newControlItem(project, p, runId, now)), 8);
+    written += chunk.length;
+    await checkpoint(written, planned.length, planned.length - missing.length);
+  }
+  return written;
+}
+
+export const populationAttribution = (run: Item, project: StoredProject): Attribution => ({
+  tokenId: String(run.token_id),
+  userId: String(run.started_by),
+  scope: { kind: 'organisation', id: project.organisation_id },
+  permissions: ['manage-projects', 'view-projects'],
+});
+
+class RunMovedOn extends Error {}
+
+/** Changes the current run while it is still this run and still running (and, to take the lease, while the lease is free). */
+async function updateRun(projectId: string, runId: string, fields: Record<string, unknown>, options: { takeLeaseAt?: Date } = {}): Promise<void> {
+  const set = setFields(fields);
+  const condition = and(
+    attributeEquals('run_id', runId),
+    attributeEquals('status', 'running'),
+    ...(options.takeLeaseAt ? [leaseFree('lease_until', options.takeLeaseAt.toISOString())] : []),
+  );
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.projectPopulation(projectId),
+        UpdateExpression: set.expression,
+        ...conditionFields(condition),
+        ExpressionAttributeNames: { ...set.names, ...condition.names },
+        ExpressionAttributeValues: { ...set.values, ...condition.values },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw new RunMovedOn();
+    throw error;
+  }
+}
+
+/** Ends the run and moves the project with it in one transaction; the setup ETag changes (seed: a changed run invalidates the old ETag). */
+async function finish(project: StoredProject, runId: string, outcome: 'completed' | 'failed', now: Date, errorCode?: string): Promise<void> {
+  const at = now.toISOString();
+  const runCondition = and(attributeEquals('run_id', runId), attributeEquals('status', 'running'));
+  const projectCondition = attributeEquals('population_run_id', runId);
+  const summary = outcome === 'completed' ? summarise(await projectApplicability(project.id)) : undefined;
+  await commit([
+    {
+      kind: 'update',
+      key: keys.projectPopulation(project.id),
+      update: 'SET #s = :s, #f = :f, #e = :e REMOVE #l',
+      names: { '#s': 'status', '#f': 'finished_at', '#e': 'error_code', '#l': 'lease_until', ...runCondition.names },
+      values: { ':s': outcome, ':f': at, ':e': errorCode ?? null, ...runCondition.values },
+      condition: runCondition,
+      onConditionFailed: () => new RunMovedOn(),
+    },
+    {
+      kind: 'update',
+      key: keys.project(project.id),
+      update: 'SET #ps = :ps, #ls = :ls, #u = :u ADD #v :one',
+      names: { '#ps': 'population_status', '#ls': 'lifecycle_state', '#u': 'updated_at', '#v': 'version', ...projectCondition.names },
+      values: { ':ps': outcome, ':ls': outcome === 'completed' ? 'active' : 'initialising', ':u': at, ':one': 1, ...projectCondition.values },
+      condition: projectCondition,
+      onConditionFailed: () => new RunMovedOn(),
+    },
+    ...(summary ? [{ kind: 'put' as const, item: { ...keys.projectSummary(project.id), entity: 'project-summary', ...summary, calculated_at: at } }] : []),
+  ]);
+}
+
+/**
+ * The population job of one run. Idempotent under redelivery: a run that is no longer current or
+ * no longer running is left alone, a lease keeps two deliveries from working at once, and a
+ * delivery after a crash takes the lease over and fills in what the crashed one did not write.
+ */
+export async function populate(message: { project_id?: string; run_id?: string }, now: Date, sentAt: Date = now): Promise<void> {
+  const projectId = message.project_id ?? '';
+  const runId = message.run_id ?? '';
+  const found = await getMany([keys.project(projectId), keys.projectPopulation(projectId)]);
+  const projectItem = found.get(keyString(keys.project(projectId)));
+  const run = found.get(keyString(keys.projectPopulation(projectId)));
+  if (!projectItem || run?.run_id !== runId) {
+    // The job is queued before the run's transaction commits; a run this young may still arrive.
+    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`population run ${runId} is not committed yet`, 2);
+    return;
+  }
+  if (run.status !== 'running') return;
+  const project = toProject(projectItem);
+  try {
+    await updateRun(projectId, runId, { lease_until: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString(), worker_started_at: now.toISOString() }, { takeLeaseAt: now });
+  } catch (error) {
+    if (error instanceof RunMovedOn) throw new RetrySoon(`population run ${runId} is leased by another delivery`, 30);
+    throw error;
+  }
+  const attribution = populationAttribution(run, project);
+  try {
+    if (!(await stillAuthorised(attribution, now))) return await finish(project, runId, 'failed', now, 'authorisation_lost');
+    await fillMissingControls(project, runId, now, async (written, planned, existing) => {
+      if (written > 0 && !(await stillAuthorised(attribution, new Date()))) throw new AuthorisationLost();
+      await updateRun(projectId, runId, { progress: { planned, existing, created: written } });
+    });
+    await finish(project, runId, 'completed', new Date());
+    logger.info('population completed', { project_id: projectId, run_id: runId });
+  } catch (error) {
+    if (error instanceof RunMovedOn) return;
+    const code = error instanceof AuthorisationLost ? 'authorisation_lost' : 'population_failed';
+    logger.error('population failed', { project_id: projectId, run_id: runId, code, error: error as Error });
+    await finish(project, runId, 'failed', new Date(), code).catch((e: unknown) => {
+      if (!(e instanceof RunMovedOn)) throw e;
+    });
+  }
+}
+
+class AuthorisationLost extends Error {}

@@ -1,0 +1,128 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
+import { recalculated, recommendationFor, type Recommendation } from '../catalogue/applicability.js';
+import type { StoredProject } from '../domain/projects.js';
+import { logger } from '../log.js';
+import { ddb, tableName } from '../store/client.js';
+import { and, attributeEquals, conditionFields, setFields, versionIs } from '../store/conditions.js';
+import { projectApplicability, summarise, type ControlApplicability } from '../store/controls.js';
+import { keys, prefixes, type Key } from '../store/keys.js';
+import { toProject } from '../store/projects.js';
+import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
+import { factsFor, fillMissingControls } from './population.js';
+import { RetrySoon } from './worker.js';
+
+const CONCURRENCY = 8;
+
+const sameRecommendation = (a: Recommendation | null, b: Recommendation | null) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Brings one control's recommendation and system-set applicability up to date. Conditional on the
+ * version read, so a person's concurrent edit is never overwritten: on a lost race the control is
+ * read again and recalculated from what the person left.
+ */
+async function updateControl(projectId: string, control: ControlApplicability, recommendationOf: (c: ControlApplicability) => Recommendation | null, now: Date): Promise<void> {
+  let current: ControlApplicability | undefined = control;
+  for (let attempt = 0; current && attempt < 5; attempt++) {
+    const recommendation = recommendationOf(current);
+    const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as never }, recommendation);
+    if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
+    const set = setFields({ recommendation, recommendation_at: now.toISOString(), applicability: next.applicability, applicability_origin: next.origin, updated_at: now.toISOString() });
+    const condition = versionIs(current.version);
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.control(projectId, current.id),
+          UpdateExpression: `${set.expression} ADD #ver :one`,
+          ...conditionFields(condition),
+          ExpressionAttributeNames: { ...set.names, ...condition.names, '#ver': 'version' },
+          ExpressionAttributeValues: { ...set.values, ...condition.values, ':one': 1 },
+        }),
+      );
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;
+    }
+  }
+}
+
+/** Recalculates one project's applicability from its current context and scope; returns false when it must wait. */
+export async function recalculateProject(project: StoredProject, now: Date): Promise<boolean> {
+  if (project.archived || project.lifecycle_state === 'setup') return true;
+  // Population reads the facts once; recalculating under a running population would race it.
+  if (project.population_status === 'running') return false;
+  if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {});
+  const [facts, controls] = await Promise.all([factsFor(project), projectApplicability(project.id)]);
+  const recommendationOf = (c: ControlApplicability) => recommendationFor(c, facts);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < controls.length) await updateControl(project.id, controls[next++]!, recommendationOf, now);
+    }),
+  );
+  const summary = summarise(await projectApplicability(project.id));
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.projectSummary(project.id), entity: 'project-summary', ...summary, calculated_at: now.toISOString() } }));
+  return true;
+}
+
+const markerAttribution = (marker: Item): Attribution => ({
+  tokenId: String(marker.token_id),
+  userId: String(marker.requested_by),
+  ...(marker.authority as Pick<Attribution, 'scope' | 'permissions'>),
+});
+
+/** Clears the marker unless a newer request folded into it meanwhile (that request's job follows). */
+async function clearMarker(key: Key, generation: number): Promise<void> {
+  const condition = attributeEquals('generation', generation);
+  await ddb()
+    .send(new DeleteCommand({ TableName: tableName(), Key: key, ...conditionFields(condition) }))
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+async function projectsOfSystem(systemId: string): Promise<StoredProject[]> {
+  const refs = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.systemProject },
+    ProjectionExpression: 'project_id',
+  });
+  const wanted = refs.map((r) => keys.project(String(r.project_id)));
+  const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
+  return wanted.flatMap((k) => (found.get(keyString(k)) ? [toProject(found.get(keyString(k))!)] : []));
+}
+
+/**
+ * The recalculation job: a system's marker (context change) covers its projects, a project's marker
+ * (scope or target change) that project. Revalidates who asked before any write; when their
+ * authority is gone the marker stays, marked stopped, and health keeps reporting stale recommendations.
+ */
+export async function recalculate(message: { system_id?: string; project_id?: string }, now: Date): Promise<void> {
+  const key = message.system_id ? keys.applicabilityRecalculation(message.system_id) : keys.projectRecalculation(message.project_id ?? '');
+  const marker = await getOne(key);
+  if (!marker || marker.stopped) return;
+  if (!(await stillAuthorised(markerAttribution(marker), now))) {
+    const set = setFields({ stopped: 'authorisation_lost' });
+    const condition = and(attributeEquals('generation', Number(marker.generation)));
+    await ddb()
+      .send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: set.expression, ...conditionFields(condition), ExpressionAttributeNames: { ...set.names, ...condition.names }, ExpressionAttributeValues: { ...set.values, ...condition.values } }))
+      .catch((error: unknown) => {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      });
+    logger.warn('recalculation stopped: the requester lost authority', { marker: key.PK });
+    return;
+  }
+  let projects: StoredProject[];
+  if (message.system_id) projects = await projectsOfSystem(message.system_id);
+  else {
+    const item = await getOne(keys.project(message.project_id ?? ''));
+    projects = item ? [toProject(item)] : [];
+  }
+  let waiting = false;
+  for (const project of projects) if (!(await recalculateProject(project, now))) waiting = true;
+  if (waiting) throw new RetrySoon('a project is still being populated', 30);
+  await clearMarker(key, Number(marker.generation));
+  logger.info('applicability recalculated', { marker: key.PK, projects: projects.length });
+}

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { Contact, contactView } from '../domain/contacts.js';
+import { completeData, contextResponseSchema, ORGANISATION_CONTEXT, SYSTEM_CONTEXT, type ContextData } from '../domain/context.js';
+import { projectHealth, ProjectHealth } from '../domain/health.js';
+import { ProjectInputs, identityOf, type StoredProject } from '../domain/projects.js';
+import { contactsPage } from '../store/contacts.js';
+import { keys, type Key } from '../store/keys.js';
+import { getMany, keyString, type Item } from '../store/read.js';
+import { NoParams, NoQuery, PageQuery } from './common.js';
+import { operation, type OperationContext } from './operation.js';
+import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupProjectOf } from './project-access.js';
+
+/* Health, for both credential types. */
+
+const markerOf = (item: Item | undefined) => (item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : []);
+
+function healthOf(ctx: OperationContext, project: StoredProject, systemMarker: Item | undefined) {
+  // Seed: applicability counts need view-controls; organisation credentials see no control-level health.
+  const controlLevel = ctx.caller.type === 'project' && ctx.caller.permissions.has('view-controls');
+  const summary = ctx.prefetched(keys.projectSummary(project.id));
+  const counts = (name: string) => Number(summary?.[name] ?? 0);
+  return projectHealth({
+    project,
+    markers: [...markerOf(systemMarker), ...markerOf(ctx.prefetched(keys.projectRecalculation(project.id)))],
+    diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
+    ...(controlLevel
+      ? { summary: { controls: counts('controls'), applicable: counts('applicable'), not_applicable: counts('not_applicable'), suggested_exclusions: counts('suggested_exclusions'), conflicts: counts('conflicts') } }
+      : {}),
+    controlLevelRedacted: !controlLevel,
+  });
+}
+
+const healthKeys = (projectId: string): Key[] => [keys.project(projectId), keys.projectDiagram(projectId), keys.projectRecalculation(projectId), keys.projectSummary(projectId)];
+
+export const getSetupProjectHealth = operation({
+  id: 'getSetupProjectHealth',
+  group: 'setup-projects',
+  method: 'GET',
+  path: `${SETUP_PROJECT_PATH}/health`,
+  summary: 'Project health: population, recalculation and recommendation freshness, and warnings (no control-level health for organisation credentials).',
+  credential: ['organisation'],
+  permission: { organisation: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: SetupProjectParams,
+  query: NoQuery,
+  response: ProjectHealth,
+  errors: [422],
+  sideEffects: [],
+  prefetch: (p) => [...healthKeys(p.project), keys.applicabilityRecalculation(p.system)],
+  handle: async (ctx, { params }) => {
+    const project = setupProjectOf(ctx, params);
+    return { data: healthOf(ctx, project, ctx.prefetched(keys.applicabilityRecalculation(params.system))) };
+  },
+});
+
+export const getProjectHealth = operation({
+  id: 'getProjectHealth',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/health',
+  summary: 'Project health: population, recalculation and recommendation freshness, and warnings; applicability counts need view-controls.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: ProjectHealth,
+  errors: [422],
+  sideEffects: [],
+  prefetch: ({ project }) => healthKeys(project),
+  handle: async (ctx, { params }) => {
+    const project = boundProjectOf(ctx, params.project);
+    // The system's marker is keyed by a system the route does not name: one more read.
+    const found = await getMany([keys.applicabilityRecalculation(project.system_id)]);
+    return { data: healthOf(ctx, project, found.get(keyString(keys.applicabilityRecalculation(project.system_id)))) };
+  },
+});
+
+/* Project-credential reads. */
+
+export const listProjects = operation({
+  id: 'listProjects',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects',
+  summary: 'The projects this credential reaches: exactly its bound project.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: NoParams,
+  query: PageQuery,
+  response: z.array(ProjectInputs),
+  paginated: true,
+  errors: [422],
+  sideEffects: [],
+  prefetch: (_p, claims) => (claims.projectId ? [keys.project(claims.projectId)] : []),
+  handle: async (ctx) => {
+    const item = ctx.caller.projectId ? ctx.prefetched(keys.project(ctx.caller.projectId)) : undefined;
+    const all = item ? [identityOf(boundProjectOf(ctx, ctx.caller.projectId!))] : [];
+    const from = (ctx.page.number - 1) * ctx.page.size;
+    return { data: all.slice(from, from + ctx.page.size), total: all.length };
+  },
+});
+
+export const getProjectInputs = operation({
+  id: 'getProjectInputs',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/inputs',
+  summary: 'Project identity, hierarchy references, ISM release, classification, lifecycle state and Essential Eight target; nothing else.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: ProjectInputs,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project)],
+  handle: async (ctx, { params }) => ({ data: identityOf(boundProjectOf(ctx, params.project)) }),
+});
+
+const OrganisationContext = contextResponseSchema('OrganisationContext');
+const SystemContext = contextResponseSchema('SystemContext');
+
+export const getProjectContext = operation({
+  id: 'getProjectContext',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/context',
+  summary: "The canonical context of the project's organisation and system (read-only).",
+  credential: ['project'],
+  permission: { project: [['manage-projects', 'view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: z.object({ organisation: OrganisationContext, system: SystemContext }).meta({ id: 'ProjectContext' }),
+  errors: [422],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project)],
+  handle: async (ctx, { params }) => {
+    const project = boundProjectOf(ctx, params.project);
+    const wanted = [keys.organisationContext(project.organisation_id), keys.systemContext(project.system_id)] as const;
+    const found = await getMany([...wanted]);
+    const view = (key: Key, definition: typeof ORGANISATION_CONTEXT) => {
+      const item = found.get(keyString(key));
+      return {
+        definition,
+        data: completeData(definition, item?.data as ContextData | undefined),
+        updated_at: (item?.updated_at as string | undefined) ?? null,
+        updated_by: (item?.updated_by as string | undefined) ?? null,
+      };
+    };
+    return { data: { organisation: view(wanted[0], ORGANISATION_CONTEXT), system: view(wanted[1], SYSTEM_CONTEXT) } };
+  },
+});
+
+export const listProjectContacts = operation({
+  id: 'listProjectContacts',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/contacts',
+  summary: "The active contacts of the project's system, oldest first.",
+  credential: ['project'],
+  permission: { project: [['view-contacts']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: PageQuery,
+  response: z.array(Contact),
+  paginated: true,
+  errors: [422],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project)],
+  handle: async (ctx, { params }) => {
+    const project = boundProjectOf(ctx, params.project);
+    const [page, counters] = await Promise.all([contactsPage(project.system_id, ctx.page), getMany([keys.systemCounters(project.system_id)])]);
+    return { data: page.map(contactView), total: Number(counters.get(keyString(keys.systemCounters(project.system_id)))?.contacts ?? 0) };
+  },
+});
+
+export const projectReadOperations = [listProjects, getProjectInputs, getProjectHealth, getProjectContext, listProjectContacts];
+export const setupHealthOperations = [getSetupProjectHealth];

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { IncomingFile } from '../files/accept.js';
+import { PROFILES, type ProfileId } from '../files/profiles.js';
+import { createSession, readSession, UploadSession } from '../files/sessions.js';
+import type { Key } from '../store/keys.js';
+import { Ulid } from './common.js';
+import { operation, type Group, type OperationContext } from './operation.js';
+
+/** A multipart upload carries the file inline, or names an upload session that holds a larger one. */
+export const UploadForm = z
+  .object({
+    file: z.custom<IncomingFile>((v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as IncomingFile).bytes), 'must be a file part').optional(),
+    upload_session: Ulid.optional(),
+  })
+  .strict()
+  .refine((v) => (v.file === undefined) !== (v.upload_session === undefined), { message: 'send either a file part or an upload_session, not both', path: ['file'] });
+
+export function uploadFormSchema(what: string) {
+  return {
+    type: 'object',
+    properties: {
+      file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
+      upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
+    },
+  };
+}
+
+export const uploadDescription = (profile: ProfileId) =>
+  `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILES[profile].maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`;
+
+/** The file of an upload form: inline, or from this caller's session for this purpose and organisation. */
+export async function formFile(ctx: OperationContext, body: z.output<typeof UploadForm>, profile: ProfileId, organisationId: string) {
+  const session = body.upload_session ? await readSession(body.upload_session, { purpose: profile, organisationId, userId: ctx.caller.userId, now: ctx.now }) : undefined;
+  return { file: session ? session.file : body.file!, session: session ? { id: session.record.id } : undefined };
+}
+
+/** Declares the upload-session extension of an upload operation: a presigned S3 POST bounded by content-length-range. */
+export function uploadSessionOperation<P extends z.ZodType>(def: {
+  id: string;
+  group: Group;
+  path: string;
+  params: P;
+  profile: ProfileId;
+  what: string;
+  permission: Parameters<typeof operation>[0]['permission'];
+  prefetch: (params: z.output<P>) => Key[];
+  /** Throws unless the upload's target exists for this caller; returns the organisation the session belongs to. */
+  target: (ctx: OperationContext, params: z.output<P>) => string;
+}) {
+  const profile = PROFILES[def.profile];
+  return operation({
+    id: def.id,
+    group: def.group,
+    method: 'POST',
+    path: def.path,
+    summary: `Extension: an upload session for a ${def.what} too large to send inline: a presigned S3 POST bounded by content-length-range.`,
+    credential: ['organisation'],
+    permission: def.permission,
+    mode: 'mutation',
+    success: 201,
+    params: def.params,
+    query: z.strictObject({}),
+    body: { schema: z.strictObject({ file_name: z.string().trim().min(1).max(255) }), mediaType: 'application/json' },
+    response: UploadSession,
+    extension: 'upload-session',
+    uses: { files: true },
+    errors: [415, 422],
+    sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
+    prefetch: def.prefetch,
+    handle: async (ctx, { params, body }) => {
+      const organisationId = def.target(ctx, params);
+      const { session, writes } = await createSession({ purpose: profile.id, maxBytes: profile.maxBytes, fileName: body.file_name, organisationId, userId: ctx.caller.userId, now: ctx.now });
+      return { data: session, writes, auditTarget: { ...(params as Record<string, string>), upload_session: session.id } };
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { StoredProject } from '../domain/projects.js';
+import { itemAbsent } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
+import { getMany, keyString, queryPage, type Item } from './read.js';
+import type { WriteItem } from './transact.js';
+import { addToCounter } from './versioned.js';
+
+export const toProject = (item: Item): StoredProject => withoutKeys(item) as unknown as StoredProject;
+
+export const projectItem = (p: StoredProject) => ({ ...keys.project(p.id), entity: 'project', ...p });
+
+/** A new project, its entry in the system's project range and the system's project count. */
+export function createProjectWrites(p: StoredProject): WriteItem[] {
+  return [
+    { kind: 'put', item: projectItem(p), condition: itemAbsent() },
+    { kind: 'put', item: { ...keys.systemProject(p.system_id, p.id), entity: 'system-project', project_id: p.id, organisation_id: p.organisation_id } },
+    addToCounter(keys.systemCounters(p.system_id), 'projects', 1),
+  ];
+}
+
+/** One page of a system's projects, oldest first: the keys from the system range, then the projects. */
+export async function projectsPage(systemId: string, page: { number: number; size: number }): Promise<StoredProject[]> {
+  const refs = await queryPage(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.systemProject },
+      ProjectionExpression: 'project_id',
+    },
+    page,
+  );
+  const wanted = refs.map((r) => keys.project(String(r.project_id)));
+  const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
+  return wanted.flatMap((k) => {
+    const item = found.get(keyString(k));
+    return item ? [toProject(item)] : [];
+  });
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const base32 = (n: number, width: number) => Array.from({ length: width }, (_, i) => CROCKFORD[Math.floor(n / 32 ** (width - 1 - i)) % 32]).join('');
+
+/**
+ * A control's ULID, derived rather than drawn: the project's timestamp, then the entry's catalogue
+ * position, then a digest of the project and entry. A redelivered or recovery population writes
+ * the same keys again (no duplicates), and the key order of a project's controls is the
+ * catalogue's order, so lists page in that order straight from the table.
+ */
+export function controlId(projectId: string, position: number, catalogueId: string): string {
+  const digest = createHash('sha256').update(`${projectId}\n${catalogueId}`).digest();
+  let tail = '';
+  for (let i = 0; i < 12; i++) tail += CROCKFORD[digest[i]! % 32];
+  return `${projectId.slice(0, 10)}${base32(position, 4)}${tail}`;
+}

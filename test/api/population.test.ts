@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Release } from '../../lib/catalogue/store.js';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { keys } from '../../lib/store/keys.js';
+import { startApi, type Api } from '../support/api.js';
+import { GENEROUS_BUDGETS, importSample, setupWorld } from '../support/projects.js';
+
+let api: Api;
+let release: Release;
+let world: Awaited<ReturnType<typeof setupWorld>>;
+
+beforeAll(async () => {
+  api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
+  release = await importSample();
+  world = await setupWorld(api, release);
+});
+afterAll(() => api.stop());
+
+/** The sample catalogue: 31 entries, 28 of them tagged PROTECTED. */
+const SAMPLE_PROTECTED = 28;
+
+describe('population', () => {
+  it('starts a run (202, run_id), which the job completes', async () => {
+    const p = await world.project();
+    const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    expect(started.status).toBe(202);
+    expect(started.headers.get('location')).toBe(`${p.url}/population`);
+    expect(started.body.data).toMatchObject({ status: 'running', run_id: expect.any(String), recovery_available: false });
+    expect((await api.request('GET', p.url, { token: world.op.org })).body.data.lifecycle_state).toBe('initialising');
+
+    await api.drainJobs();
+    const done = await api.request('GET', `${p.url}/population`, { token: world.op.org });
+    expect(done.body.data).toMatchObject({
+      run_id: started.body.data.run_id,
+      status: 'completed',
+      progress: { planned: SAMPLE_PROTECTED, existing: 0, created: SAMPLE_PROTECTED },
+    });
+    expect((await api.request('GET', p.url, { token: world.op.org })).body.data.lifecycle_state).toBe('active');
+  });
+
+  it('cannot restart a completed run (409)', async () => {
+    const p = await world.populated();
+    const etag = (await api.request('GET', `${p.url}/population`, { token: world.op.org })).headers.get('etag')!;
+    const res = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': etag }, body: {} });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('population_completed');
+  });
+
+  it('cannot restart an active run (409)', async () => {
+    const p = await world.project();
+    const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    const again = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': started.headers.get('etag')! }, body: {} });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('population_active');
+    await api.drainJobs();
+  });
+
+  it('answers 412 to an ETag from before the run changed', async () => {
+    const p = await world.project();
+    await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    const res = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    expect(res.status).toBe(412);
+    await api.drainJobs();
+  });
+
+  it('accepts only an empty body', async () => {
+    const p = await world.project();
+    const res = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: { force: true } });
+    expect(res.status).toBe(422);
+  });
+
+  it('refuses an archived project (403)', async () => {
+    const p = await world.project();
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.project(p.id), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }));
+    const etag = (await api.request('GET', p.url, { token: world.op.org })).headers.get('etag')!;
+    const res = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': etag }, body: {} });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('project_archived');
+  });
+
+  it('fails the run when the starter loses access, and a recovery run with a new run_id completes it', async () => {
+    const p = await world.project();
+    const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    const { revokeAccess, grantAccess } = await import('../../lib/store/identity.js');
+    const { permissionsOf } = await import('../../lib/auth/permissions.js');
+    await revokeAccess(world.op.userId, { kind: 'organisation', id: world.op.organisationId });
+    await api.drainJobs();
+    await grantAccess(world.op.userId, { kind: 'organisation', id: world.op.organisationId }, permissionsOf('organisation'), new Date());
+
+    const failed = await api.request('GET', `${p.url}/population`, { token: world.op.org });
+    expect(failed.body.data).toMatchObject({ status: 'failed', error_code: 'authorisation_lost', recovery_available: true });
+    expect((await api.request('GET', p.url, { token: world.op.org })).body.data.lifecycle_state).toBe('initialising');
+    expect((await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': started.headers.get('etag')! }, body: {} })).status).toBe(412);
+
+    const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': failed.headers.get('etag')! }, body: {} });
+    expect(recovery.status).toBe(202);
+    expect(recovery.body.data.run_id).not.toBe(started.body.data.run_id);
+    await api.drainJobs();
+    const done = await api.request('GET', `${p.url}/population`, { token: world.op.org });
+    expect(done.body.data).toMatchObject({ status: 'completed', previous_runs: [expect.objectContaining({ run_id: started.body.data.run_id, status: 'failed' })] });
+  });
+});
+
+describe('project health', () => {
+  it('shows organisation credentials no control-level health', async () => {
+    const p = await world.populated();
+    const res = await api.request('GET', `${p.url}/health`, { token: world.op.org });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ lifecycle_state: 'active', population: { status: 'completed' }, recalculation: { status: 'idle' }, stale_recommendations: false });
+    expect(res.body.data).not.toHaveProperty('applicability_summary');
+    expect(res.body.data.redacted_fields).toEqual(['applicability_summary']);
+  });
+
+  it('counts applicable controls for a project credential with view-controls', async () => {
+    const p = await world.populated();
+    const token = await world.projectToken(p.id);
+    const res = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
+    expect(res.body.data.applicability_summary).toMatchObject({ controls: SAMPLE_PROTECTED, applicable: SAMPLE_PROTECTED, not_applicable: 0 });
+  });
+
+  it('omits the counts for a project credential without view-controls', async () => {
+    const p = await world.populated();
+    const token = await world.projectToken(p.id, ['view-projects']);
+    const res = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
+    expect(res.body.data).not.toHaveProperty('applicability_summary');
+  });
+
+  it('reports a scope change as a pending recalculation until the job runs, which follows the recommendation', async () => {
+    const p = await world.populated();
+    const scope = `${p.url}/scope`;
+    const etag = (await api.request('GET', scope, { token: world.op.org })).headers.get('etag')!;
+    expect((await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { wireless_networks: 'no' } } })).status).toBe(200);
+    const token = await world.projectToken(p.id);
+    const pending = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
+    expect(pending.body.data).toMatchObject({ recalculation: { status: 'pending' }, stale_recommendations: true });
+
+    await api.drainJobs();
+    const after = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
+    expect(after.body.data).toMatchObject({ recalculation: { status: 'idle' }, stale_recommendations: false });
+    // The sample's wireless section has two PROTECTED controls; both now follow the suggested exclusion.
+    expect(after.body.data.applicability_summary).toMatchObject({ applicable: SAMPLE_PROTECTED - 2, not_applicable: 2 });
+  });
+
+  it('reports a system context change as pending for every project of the system', async () => {
+    const p = await world.populated();
+    const ctx = `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}/context`;
+    const etag = (await api.request('GET', ctx, { token: world.op.org })).headers.get('etag')!;
+    const changed = await api.request('PATCH', ctx, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { internet_facing_services: 'no' } } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('pending');
+    await api.drainJobs();
+    const token = await world.projectToken(p.id);
+    const after = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
+    expect(after.body.data.recalculation.status).toBe('idle');
+    expect(after.body.data.applicability_summary.not_applicable).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import type { Release } from '../../lib/catalogue/store.js';
+import { startApi, type Api } from '../support/api.js';
+import { form, png } from '../support/files.js';
+import { GENEROUS_BUDGETS, importSample, setupWorld } from '../support/projects.js';
+
+let api: Api;
+let world: Awaited<ReturnType<typeof setupWorld>>;
+let release: Release;
+
+beforeAll(async () => {
+  api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
+  release = await importSample();
+  world = await setupWorld(api, release);
+});
+afterAll(() => api.stop());
+
+const project = (id: string, rest = '') => `/api/v1/projects/${id}${rest}`;
+
+describe('project credential reads', () => {
+  it('lists exactly the bound project', async () => {
+    const p = await world.project();
+    await world.project();
+    const token = await world.projectToken(p.id);
+    const res = await api.request('GET', '/api/v1/projects', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((x: { id: string }) => x.id)).toEqual([p.id]);
+    expect(res.body.meta).toMatchObject({ total: 1, current_page: 1, page_size: 50 });
+  });
+
+  it('reads inputs: identity, hierarchy, release, classification, lifecycle and target, and nothing else', async () => {
+    const p = await world.project({ essential_eight_target: 'ML1' });
+    const token = await world.projectToken(p.id, ['view-projects']);
+    const res = await api.request('GET', project(p.id, '/inputs'), { token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['archived', 'classification', 'essential_eight_target', 'id', 'ism_release', 'lifecycle_state', 'name', 'organisation_id', 'system_id']);
+    expect(res.body.data).toMatchObject({ id: p.id, system_id: world.systemId, ism_release: { id: release.id }, classification: 'P', essential_eight_target: 'ML1' });
+  });
+
+  it('reads the canonical organisation and system context with manage-projects', async () => {
+    const p = await world.project();
+    const token = await world.projectToken(p.id, ['view-projects', 'manage-projects']);
+    const res = await api.request('GET', project(p.id, '/context'), { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.system.definition.fields.map((f: { id: string }) => f.id)).toContain('hosting_model');
+    expect(res.body.data.organisation.data).toHaveProperty('outsourced_delivery');
+  });
+
+  it('refuses context and scope without manage-projects (403)', async () => {
+    const p = await world.project();
+    const token = await world.projectToken(p.id, ['view-projects']);
+    expect((await api.request('GET', project(p.id, '/context'), { token })).status).toBe(403);
+    expect((await api.request('GET', project(p.id, '/scope'), { token })).status).toBe(403);
+  });
+
+  it('reads the scope without provider-selection management metadata', async () => {
+    const p = await world.project();
+    const etag = (await api.request('GET', `${p.url}/scope`, { token: world.op.org })).headers.get('etag')!;
+    await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { objectives: 'Annual' }, provider_selections: [] } });
+    const token = await world.projectToken(p.id, ['view-projects', 'manage-projects']);
+    const res = await api.request('GET', project(p.id, '/scope'), { token });
+    expect(res.body.data).toMatchObject({ data: { objectives: 'Annual' }, provider_selections: [] });
+    expect(res.body.data).not.toHaveProperty('provider_selections_updated_by');
+  });
+
+  it('reads only the allowlisted engagement details', async () => {
+    const p = await world.project();
+    const etag = (await api.request('GET', `${p.url}/engagement`, { token: world.op.org })).headers.get('etag')!;
+    await api.request('PATCH', `${p.url}/engagement`, { token: world.op.org, headers: { 'If-Match': etag }, body: { engagement_reference: 'ENG-7', commercial_reference: 'PO-1' } });
+    const token = await world.projectToken(p.id, ['view-projects']);
+    const res = await api.request('GET', project(p.id, '/engagement'), { token });
+    expect(res.body.data).toMatchObject({ engagement_reference: 'ENG-7', redacted_fields: ['commercial_reference', 'internal_notes'] });
+    expect(res.body.data).not.toHaveProperty('commercial_reference');
+  });
+
+  it("lists the system's active contacts", async () => {
+    const p = await world.project();
+    const created = await api.request('POST', `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}/contacts`, {
+      token: world.op.org,
+      headers: { 'Idempotency-Key': ulid() },
+      body: { name: 'Pat Owner' },
+    });
+    expect(created.status).toBe(201);
+    const token = await world.projectToken(p.id, ['view-contacts']);
+    const res = await api.request('GET', project(p.id, '/contacts'), { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((c: { id: string }) => c.id)).toContain(created.body.data.id);
+    expect(res.body.meta.total).toBe(res.body.data.length);
+  });
+
+  it('answers 404 for another project', async () => {
+    const p = await world.project();
+    const token = await world.projectToken(p.id);
+    expect((await api.request('GET', project(ulid(), '/inputs'), { token })).status).toBe(404);
+  });
+});
+
+describe('network diagram', () => {
+  async function upload(p: { url: string }, file: Buffer, name = 'diagram.png') {
+    const etag = (await api.request('GET', `${p.url}/artefacts`, { token: world.op.org })).headers.get('etag')!;
+    return api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': etag }, form: form(file, name) });
+  }
+
+  it('has none at first', async () => {
+    const p = await world.project();
+    const res = await api.request('GET', `${p.url}/artefacts`, { token: world.op.org });
+    expect(res.body.data).toEqual({ assessment_scope: { network_diagram: { status: null, processing: false, error: null } }, assessment_scope_artefacts: { network_diagram: null } });
+    expect((await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org })).status).toBe(404);
+  });
+
+  it('queues an upload for scanning (202, pending), then serves it once ready to both credentials', async () => {
+    const p = await world.project();
+    const image = png(320, 200);
+    const res = await upload(p, image);
+    expect(res.status).toBe(202);
+    expect(res.body.data.assessment_scope.network_diagram).toEqual({ status: 'pending', processing: true, error: null });
+    expect((await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org })).status).toBe(404);
+
+    await api.drainJobs();
+    const ready = await api.request('GET', `${p.url}/artefacts`, { token: world.op.org });
+    expect(ready.body.data.assessment_scope_artefacts.network_diagram).toMatchObject({ file_name: 'diagram.png', content_type: 'image/png', width: 320, height: 200, url: `${p.url}/artefacts/network-diagram/file` });
+    expect(ready.headers.get('etag')).not.toBe(res.headers.get('etag'));
+    const file = await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('cache-control')).toBe('private, no-store');
+    expect(file.bytes.equals(image)).toBe(true);
+    const token = await world.projectToken(p.id, ['view-projects']);
+    const viaProject = await api.request('GET', project(p.id, '/artefacts/network-diagram/file'), { token });
+    expect(viaProject.status).toBe(200);
+    expect(viaProject.bytes.equals(image)).toBe(true);
+  });
+
+  it('fails a file that is not an image, which then does not download', async () => {
+    const p = await world.project();
+    await upload(p, Buffer.from('%PDF-1.7 not a diagram'), 'diagram.png');
+    await api.drainJobs();
+    const res = await api.request('GET', `${p.url}/artefacts`, { token: world.op.org });
+    expect(res.body.data.assessment_scope.network_diagram).toMatchObject({ status: 'failed', processing: false, error: 'unsupported_type' });
+    expect((await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org })).status).toBe(404);
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.warnings.items.map((w: { code: string }) => w.code)).toContain('network_diagram_failed');
+  });
+
+  it('needs the current setup ETag', async () => {
+    const p = await world.project();
+    expect((await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, form: form(png(32, 32), 'd.png') })).status).toBe(428);
+    const stale = await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': '"9-00000000000000000000"' }, form: form(png(32, 32), 'd.png') });
+    expect(stale.status).toBe(412);
+  });
+});

@@ -1,0 +1,172 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ulid } from 'ulid';
+import { resolve } from 'node:path';
+import { readReleaseDirectory } from '../../lib/catalogue/files.js';
+import { importRelease, type Release } from '../../lib/catalogue/store.js';
+import type { StoredProject } from '../../lib/domain/projects.js';
+import { populate } from '../../lib/jobs/population.js';
+import { putAll } from '../../lib/store/batch.js';
+import { projectApplicability } from '../../lib/store/controls.js';
+import { createUser, grantAccess } from '../../lib/store/identity.js';
+import { keys } from '../../lib/store/keys.js';
+import { startRunWrites } from '../../lib/store/population.js';
+import { createProjectWrites, toProject } from '../../lib/store/projects.js';
+import { getOne } from '../../lib/store/read.js';
+import { commit } from '../../lib/store/transact.js';
+import { issueToken } from '../../lib/auth/issue.js';
+import { permissionsOf } from '../../lib/auth/permissions.js';
+import { useTestServices } from '../support/services.js';
+import { fixtures } from '../support/api.js';
+
+vi.mock('../../lib/store/batch.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../lib/store/batch.js')>();
+  return { ...original, putAll: vi.fn(original.putAll) };
+});
+
+/** The official ISM release (tests read it from the shared data, never from a copy). */
+const ISM = resolve(import.meta.dirname, '../../../shared/data/ism-2025.12.9');
+
+let release: Release;
+let starter: { userId: string; tokenId: string; organisationId: string };
+
+beforeAll(async () => {
+  await useTestServices();
+  release = await importRelease(readReleaseDirectory(ISM), { sample: false }, new Date());
+  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Starter', superUser: false }, new Date());
+  const organisationId = await fixtures.organisation(user.id);
+  await grantAccess(user.id, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), new Date());
+  const token = await issueToken(user.id, { token_type: 'organisation', organisation_id: organisationId, name: 't', abilities: permissionsOf('organisation'), read_only: false }, new Date());
+  starter = { userId: user.id, tokenId: token.id, organisationId };
+}, 120_000);
+
+/** A project with a run started exactly as startPopulation starts one; returns the project and run ids. */
+async function startedProject(classification: StoredProject['classification'], target: StoredProject['essential_eight_target'] = 'none') {
+  const at = new Date().toISOString();
+  const project: StoredProject = {
+    id: ulid(),
+    organisation_id: starter.organisationId,
+    system_id: ulid(),
+    name: 'Population test',
+    description: null,
+    ism_release_id: release.id,
+    ism_release_version: release.version,
+    classification,
+    essential_eight_target: target,
+    lifecycle_state: 'setup',
+    archived: false,
+    population_run_id: null,
+    population_status: 'not_started',
+    created_at: at,
+    created_by: starter.userId,
+    updated_at: at,
+    version: 1,
+  };
+  await commit(createProjectWrites(project));
+  return { project, runId: await startRun(project.id) };
+}
+
+async function startRun(projectId: string): Promise<string> {
+  const project = toProject((await getOne(keys.project(projectId)))!);
+  const runId = ulid();
+  await commit(startRunWrites(project, await getOne(keys.projectPopulation(projectId)), { runId, userId: starter.userId, tokenId: starter.tokenId, now: new Date() }).writes);
+  return runId;
+}
+
+describe('ISM catalogue import', () => {
+  it('imports every entry of the release: 1,073 controls and 34 principles', () => {
+    expect(release).toMatchObject({ version: '2025.12.9', entries: 1107, controls: 1073, principles: 34, status: 'complete', sample: false });
+  });
+
+  it('keeps the release id when the same release is imported again', async () => {
+    const again = await importRelease(readReleaseDirectory(ISM), { sample: false }, new Date());
+    expect(again.id).toBe(release.id);
+  });
+});
+
+describe('population from the official release', () => {
+  it.each([
+    ['NC', 983],
+    ['OS', 992],
+    ['P', 992],
+    ['S', 1057],
+    ['TS', 1066],
+  ] as const)('gives a %s project the %i entries tagged for it', async (classification, count) => {
+    const { project, runId } = await startedProject(classification);
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const controls = await projectApplicability(project.id);
+    expect(controls).toHaveLength(count);
+    expect(await getOne(keys.project(project.id))).toMatchObject({ lifecycle_state: 'active', population_status: 'completed' });
+    expect(await getOne(keys.projectSummary(project.id))).toMatchObject({ controls: count, applicable: count });
+  });
+
+  it('carries each control’s Essential Eight tags: an ML2 target finds its 87 controls, all inside PROTECTED', async () => {
+    const { project, runId } = await startedProject('P', 'ML2');
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const controls = await projectApplicability(project.id);
+    expect(controls).toHaveLength(992);
+    const { queryAll } = await import('../../lib/store/read.js');
+    const tagged = await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      FilterExpression: 'contains(essential_eight, :ml)',
+      ExpressionAttributeValues: { ':pk': keys.project(project.id).PK, ':sk': 'CONTROL#', ':ml': 'ML2' },
+    });
+    expect(tagged).toHaveLength(87);
+    expect(controls.every((c) => c.applicability_origin === 'default_inclusion')).toBe(true);
+  });
+
+  it('lists controls in catalogue order by key', async () => {
+    const { project, runId } = await startedProject('NC');
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const positions = (await projectApplicability(project.id)).map((c) => c.position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('does nothing when a completed run is delivered again', async () => {
+    const { project, runId } = await startedProject('OS');
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const before = await getOne(keys.project(project.id));
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    expect(await getOne(keys.project(project.id))).toEqual(before);
+    expect(await projectApplicability(project.id)).toHaveLength(992);
+  });
+
+  it('fails a run whose worker fails halfway, and a recovery run keeps what exists and fills the rest', async () => {
+    const { project, runId } = await startedProject('P');
+    const original = vi.mocked(putAll).getMockImplementation()!;
+    let calls = 0;
+    vi.mocked(putAll).mockImplementation(async (items, concurrency) => {
+      if (++calls === 2) throw new Error('storage went away');
+      return original(items, concurrency);
+    });
+    try {
+      await populate({ project_id: project.id, run_id: runId }, new Date());
+    } finally {
+      vi.mocked(putAll).mockImplementation(original);
+    }
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ status: 'failed', error_code: 'population_failed' });
+    expect(await getOne(keys.project(project.id))).toMatchObject({ lifecycle_state: 'initialising', population_status: 'failed' });
+    const partial = await projectApplicability(project.id);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(992);
+
+    const recovery = await startRun(project.id);
+    await populate({ project_id: project.id, run_id: recovery }, new Date());
+    const after = await projectApplicability(project.id);
+    expect(after).toHaveLength(992);
+    const kept = await getOne(keys.control(project.id, partial[0]!.id));
+    expect(kept).toMatchObject({ population_run_id: runId, version: 1 });
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: recovery, status: 'completed', progress: { planned: 992, existing: partial.length, created: 992 - partial.length } });
+  });
+
+  it('takes over a crashed run on redelivery once its lease has run out', async () => {
+    const { project, runId } = await startedProject('NC');
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ddb, tableName } = await import('../../lib/store/client.js');
+    // A crashed delivery leaves its lease behind; a redelivery before it ends waits, one after it resumes.
+    const lease = new Date(Date.now() + 60_000).toISOString();
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.projectPopulation(project.id), UpdateExpression: 'SET lease_until = :l', ExpressionAttributeValues: { ':l': lease } }));
+    await expect(populate({ project_id: project.id, run_id: runId }, new Date())).rejects.toThrow(/leased/);
+    await populate({ project_id: project.id, run_id: runId }, new Date(Date.now() + 120_000));
+    expect(await projectApplicability(project.id)).toHaveLength(983);
+  });
+});

@@ -1,0 +1,49 @@
+import { ulid } from 'ulid';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
+import { importRelease, type Release } from '../../lib/catalogue/store.js';
+import { permissionsOf } from '../../lib/auth/permissions.js';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { keys } from '../../lib/store/keys.js';
+import { fixtures, type Api } from './api.js';
+
+/** Setup tests make many writes with one credential in a minute; the budgets themselves are tested elsewhere. */
+export const GENEROUS_BUDGETS = Object.fromEntries(
+  ['API_READ_RATE_LIMIT_PER_MINUTE', 'API_ACTOR_READ_RATE_LIMIT_PER_MINUTE', 'API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE', 'API_MUTATION_RATE_LIMIT_PER_MINUTE', 'API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE', 'API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE'].map((name) => [name, '100000']),
+);
+
+export const importSample = (): Promise<Release> => importRelease(readReleaseDirectory(SAMPLE_CATALOGUE_DIR), { sample: true }, new Date());
+
+/** A published assurance release of a shared provider, as the provider operations will write it. */
+export async function publishedRelease(): Promise<{ provider_id: string; release_id: string }> {
+  const selection = { provider_id: ulid(), release_id: ulid() };
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.assuranceRelease(selection.provider_id, selection.release_id), entity: 'assurance-release', status: 'published' } }));
+  return selection;
+}
+
+/** An operator with a system, and helpers to create and populate projects through the API. */
+export async function setupWorld(api: Api, release: Release) {
+  const op = await fixtures.operator();
+  const systemId = await fixtures.system(op.organisationId);
+  const base = `/api/v1/organisations/${op.organisationId}/systems/${systemId}/projects`;
+  const create = (body: Record<string, unknown> = {}, key = ulid()) =>
+    api.request('POST', base, { token: op.org, headers: { 'Idempotency-Key': key }, body: { name: 'Assessment 2026', ism_release_id: release.id, classification: 'P', ...body } });
+  async function project(body: Record<string, unknown> = {}) {
+    const res = await create(body);
+    if (res.status !== 201) throw new Error(`project not created: ${res.status} ${JSON.stringify(res.body)}`);
+    return { id: res.body.data.id as string, url: `${base}/${res.body.data.id}`, etag: res.headers.get('etag')! };
+  }
+  async function populated(body: Record<string, unknown> = {}) {
+    const p = await project(body);
+    const started = await api.request('POST', `${p.url}/population`, { token: op.org, headers: { 'If-Match': p.etag }, body: {} });
+    if (started.status !== 202) throw new Error(`population not started: ${started.status}`);
+    await api.drainJobs();
+    return p;
+  }
+  /** A project credential on the project, with every project permission (or the given ones) selected and held. */
+  async function projectToken(projectId: string, abilities = permissionsOf('project')) {
+    await fixtures.grant(op.userId, { kind: 'project', id: projectId }, permissionsOf('project'));
+    return fixtures.token(op.userId, 'project', { projectId, abilities });
+  }
+  return { op, systemId, base, create, project, populated, projectToken };
+}
