@@ -5,10 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBucket, resetS3Client } from '../lib/files/s3.js';
 import { ensureDemo, type DemoCredentials } from '../lib/local/demo.js';
-import { javaProblem, startDynamoDbLocal, startS3, type Emulator } from '../lib/local/emulators.js';
+import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from '../lib/local/emulators.js';
+import { ensureQueues, startPollers, type Pollers } from '../lib/jobs/local.js';
+import { benchPopulation, formatPopulation } from './population.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
 import { resetDdbClient } from '../lib/store/client.js';
+import { resetSqsClient } from '../lib/jobs/sqs.js';
 import { ensureTable } from '../lib/store/schema.js';
 import { TraceRecorder } from './recorder.js';
 import { formatJson, formatTable, summarise } from './stats.js';
@@ -35,15 +38,20 @@ async function main(): Promise<number> {
   process.env.DATA_DIR = dataDir;
   const emulators: Emulator[] = [];
   let server: Server | undefined;
+  let pollers: Pollers | undefined;
   try {
     log('starting DynamoDB Local (in memory) and s3rver');
     const dynamodb = await startDynamoDbLocal({});
     emulators.push(dynamodb);
     const files = await startS3({ dataDir: join(dataDir, 's3') });
     emulators.push(files);
-    useLocalServices({ dynamodb: dynamodb.endpoint, s3: files.endpoint, secret: localTokenSecret(dataDir), tableName: TABLE_NAME });
+    const queues = await startSqs({});
+    emulators.push(queues);
+    useLocalServices({ dynamodb: dynamodb.endpoint, s3: files.endpoint, sqs: queues.endpoint, secret: localTokenSecret(dataDir), tableName: TABLE_NAME });
     await ensureTable();
     await ensureBucket();
+    await ensureQueues('');
+    pollers = await startPollers({ manual: true });
     const demo = await ensureDemo(dataDir, new Date());
     const credentials = JSON.parse(readFileSync(demo.path, 'utf8')) as DemoCredentials;
 
@@ -55,20 +63,24 @@ async function main(): Promise<number> {
     const latencies = await runWorkload(`http://127.0.0.1:${port}`, credentials, recorder, log);
     await recorder.settled();
     log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const population = await benchPopulation(`http://127.0.0.1:${port}`, credentials, pollers, log);
 
     const summary = summarise(latencies, recorder.traces);
     console.log(formatTable(summary));
-    if (json) console.log(formatJson(summary));
+    if (population) console.log(formatPopulation(population));
+    if (json) console.log(JSON.stringify({ ...(JSON.parse(formatJson(summary)) as object), ...(population ? { population } : {}) }, null, 2));
     if (summary.scans.length > 0) {
       console.error('[bench] FAILED: a Scan reached DynamoDB; every access pattern must be a key lookup or Query.');
       return 1;
     }
     return 0;
   } finally {
+    await pollers?.stop();
     server?.closeAllConnections();
     server?.close();
     resetDdbClient();
     resetS3Client();
+    resetSqsClient();
     // The JVM would outlive this process otherwise.
     await Promise.allSettled(emulators.reverse().map((e) => e.stop()));
     rmSync(dataDir, { recursive: true, force: true });
