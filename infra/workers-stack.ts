@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -46,6 +48,7 @@ export interface JobQueue {
 export class WorkersStack extends Stack {
   readonly jobs = new Map<QueueName, JobQueue>();
   readonly malwareProtection: MalwareProtection;
+  readonly recalculationSweep: AppFunction;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
@@ -83,12 +86,33 @@ export class WorkersStack extends Stack {
       );
     }
 
+    this.recalculationSweep = this.sweep(props, alarms);
+
     this.malwareProtection = new MalwareProtection(this, 'MalwareProtection', { table: props.table, bucket });
     alarms.push(
       deadLettersAlarm(this, 'DeadLettersAlarm-verdicts', this.malwareProtection.deadLetters, 'GuardDuty scan results could not be applied and were dead-lettered'),
       functionErrorsAlarm(this, 'VerdictErrors', this.malwareProtection.verdict.function, 'The verdict function failed to apply a GuardDuty scan result'),
     );
     notify(this, alarms, props.alarmTopicArn);
+  }
+
+  /**
+   * A recalculation marker is committed with the change that needs it and its job is queued after
+   * the commit; should that send fail, or the job be dead-lettered, this schedule queues it again.
+   */
+  private sweep(props: WorkersStackProps, alarms: Alarm[]): AppFunction {
+    const recalculate = this.jobs.get('recalculate')!;
+    const sweep = new AppFunction(this, 'RecalculationSweep', {
+      entry: `${WORKER_FUNCTIONS}recalculate-sweep.ts`,
+      description: 'Re-queues applicability recalculations whose job was lost',
+      timeout: Duration.minutes(1),
+      environment: { TABLE_NAME: props.table.tableName, [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl, ...AWS_SETTINGS },
+    });
+    sweep.grantTableData(props.table);
+    sweep.grantSendJobs([recalculate.queue]);
+    new Rule(this, 'RecalculationSweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });
+    alarms.push(functionErrorsAlarm(this, 'RecalculationSweepErrors', sweep.function, 'The recalculation sweep failed'));
+    return sweep;
   }
 
   get queues(): ReadonlyMap<QueueName, IQueue> {

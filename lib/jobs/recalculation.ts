@@ -4,12 +4,13 @@ import { recalculated, recommendationFor, type Recommendation } from '../catalog
 import type { StoredProject } from '../domain/projects.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
-import { and, attributeEquals, conditionFields, setFields, versionIs } from '../store/conditions.js';
+import { attributeEquals, conditionFields, setFields, versionIs } from '../store/conditions.js';
 import { projectApplicability, summarise, type ControlApplicability } from '../store/controls.js';
-import { keys, prefixes, type Key } from '../store/keys.js';
+import { gsi1, keys, prefixes, type Key } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
 import { factsFor, fillMissingControls } from './population.js';
+import { sendJob } from './sqs.js';
 import { RetrySoon } from './worker.js';
 
 const CONCURRENCY = 8;
@@ -105,7 +106,7 @@ export async function recalculate(message: { system_id?: string; project_id?: st
   if (!marker || marker.stopped) return;
   if (!(await stillAuthorised(markerAttribution(marker), now))) {
     const set = setFields({ stopped: 'authorisation_lost' });
-    const condition = and(attributeEquals('generation', Number(marker.generation)));
+    const condition = attributeEquals('generation', Number(marker.generation));
     await ddb()
       .send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: set.expression, ...conditionFields(condition), ExpressionAttributeNames: { ...set.names, ...condition.names }, ExpressionAttributeValues: { ...set.values, ...condition.values } }))
       .catch((error: unknown) => {
@@ -125,4 +126,24 @@ export async function recalculate(message: { system_id?: string; project_id?: st
   if (waiting) throw new RetrySoon('a project is still being populated', 30);
   await clearMarker(key, Number(marker.generation));
   logger.info('applicability recalculated', { marker: key.PK, projects: projects.length });
+}
+
+/** How long a marker may wait for its job before the sweep queues it again. */
+const SWEEP_AFTER_MS = 60_000;
+
+/**
+ * Queues a job for every pending marker whose job seems lost (its send failed after the commit,
+ * or the job was dead-lettered). Markers stopped for lost authority wait for the next change.
+ * Runs on a schedule on AWS and at start and every few minutes locally.
+ */
+export async function sweepRecalculations(now: Date): Promise<number> {
+  const markers = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': gsi1.pendingRecalculations },
+  });
+  const due = markers.filter((m) => !m.stopped && now.getTime() - Date.parse(String(m.last_requested_at)) > SWEEP_AFTER_MS);
+  await Promise.all(due.map((m) => sendJob('recalculate', m.subject as Record<string, string>)));
+  if (due.length) logger.info('recalculations re-queued', { count: due.length });
+  return due.length;
 }

@@ -4,10 +4,13 @@ import { settings } from '../config.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
+import { sweepRecalculations } from '../jobs/recalculation.js';
 import { ensureCatalogue, ensureDemo } from './demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
 import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
 import { createLocalServer } from './server.js';
+
+const SWEEP_INTERVAL_MS = 5 * 60_000;
 
 /** `npm start`: the API on embedded emulators, persisted under DATA_DIR. */
 async function main(): Promise<void> {
@@ -49,7 +52,14 @@ async function main(): Promise<void> {
     await ensureBucket();
     await ensureQueues('');
     const pollers = await startPollers();
-    beforeStop = () => pollers.stop();
+    // The schedule of the AWS stack: markers left by an earlier run, or whose job was lost, get one.
+    const sweep = () => void sweepRecalculations(new Date()).catch((error: unknown) => console.error(`recalculation sweep: ${(error as Error).message}`));
+    const sweeping = setInterval(sweep, SWEEP_INTERVAL_MS);
+    sweep();
+    beforeStop = async () => {
+      clearInterval(sweeping);
+      await pollers.stop();
+    };
     const demo = await ensureDemo(dataDir, new Date());
     const catalogue = await ensureCatalogue(new Date());
 

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import type { StoredProject } from '../domain/projects.js';
 import { requireVersion } from '../http/etag.js';
 import { conflict } from '../http/errors.js';
+import { QUEUES } from '../jobs/queues.js';
 import { sendJob } from '../jobs/sqs.js';
 import { keys } from '../store/keys.js';
 import { startRunWrites } from '../store/population.js';
@@ -25,7 +26,7 @@ export const Population = z
     status: z.enum(['not_started', 'running', 'failed', 'completed']),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),
-    error_code: z.string().nullable().meta({ description: 'Why the run failed: population_failed or authorisation_lost.' }),
+    error_code: z.string().nullable().meta({ description: 'Why the run failed: population_failed, authorisation_lost, or population_abandoned (no worker finished it within the retry window).' }),
     progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable(),
     recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),
     previous_runs: z.array(RunSummary),
@@ -33,15 +34,30 @@ export const Population = z
   .meta({ id: 'Population' });
 type Population = z.infer<typeof Population>;
 
-function populationView(project: StoredProject, run: Item | undefined): Population {
-  const value = <T>(name: string) => (run?.[name] as T | undefined) ?? null;
+/**
+ * A run no delivery has worked on for the queue's whole redrive window has gone to the dead-letter
+ * queue (its worker kept crashing): it counts as failed, so that a recovery run can start.
+ */
+const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.visibilityTimeoutSeconds * 1000;
+
+function effectiveStatus(project: StoredProject, run: Item | undefined, now: Date): { status: StoredProject['population_status']; errorCode: string | null } {
   const status = project.population_status;
+  if (status === 'running' && run?.run_id === project.population_run_id) {
+    const lastSeen = Date.parse(String(run.lease_until ?? run.started_at));
+    if (now.getTime() - lastSeen > ABANDONED_AFTER_MS) return { status: 'failed', errorCode: 'population_abandoned' };
+  }
+  return { status, errorCode: status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null };
+}
+
+function populationView(project: StoredProject, run: Item | undefined, now: Date): Population {
+  const value = <T>(name: string) => (run?.[name] as T | undefined) ?? null;
+  const { status, errorCode } = effectiveStatus(project, run, now);
   return {
     run_id: project.population_run_id,
     status,
     started_at: value<string>('started_at'),
     finished_at: value<string>('finished_at'),
-    error_code: status === 'failed' ? value<string>('error_code') : null,
+    error_code: errorCode,
     progress: value<Population['progress']>('progress'),
     recovery_available: status === 'failed' && project.lifecycle_state === 'initialising' && !project.archived,
     previous_runs: (run?.previous_runs as Population['previous_runs'] | undefined) ?? [],
@@ -70,7 +86,7 @@ export const getPopulation = operation({
   prefetch,
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id))), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id))) };
+    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id)), ctx.now), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id))) };
   },
 });
 
@@ -101,15 +117,16 @@ export const startPopulation = operation({
     const diagram = ctx.prefetched(keys.projectDiagram(project.id));
     requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
     requireEditable(project);
-    if (project.population_status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
-    if (project.population_status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
     const current = ctx.prefetched(keys.projectPopulation(project.id));
+    const { status } = effectiveStatus(project, current, ctx.now);
+    if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
+    if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
     const { next, run, writes } = startRunWrites(project, current, { runId: ulid(ctx.now.getTime()), userId: ctx.caller.userId, tokenId: ctx.caller.tokenId, now: ctx.now });
     const runId = run.run_id;
     // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
     await sendJob('populate', { project_id: project.id, run_id: runId });
     return {
-      data: populationView(next, run as unknown as Item),
+      data: populationView(next, run as unknown as Item, ctx.now),
       etag: setupEtag(next, diagram),
       location: `${setupProjectUrl(params)}/population`,
       auditTarget: { ...params, run: runId },

@@ -17,7 +17,13 @@ export function startRunWrites(project: StoredProject, current: Item | undefined
   const at = r.now.toISOString();
   const next: StoredProject = { ...project, lifecycle_state: 'initialising', population_run_id: r.runId, population_status: 'running', updated_at: at, version: project.version + 1 };
   const previous = current?.run_id
-    ? [{ run_id: current.run_id, status: current.status, started_at: current.started_at, finished_at: current.finished_at ?? null, error_code: current.error_code ?? null }, ...((current.previous_runs as unknown[]) ?? [])]
+    ? [
+        // A run still marked running here was abandoned (recovery is refused while a run is live).
+        current.status === 'running'
+          ? { run_id: current.run_id, status: 'failed', started_at: current.started_at, finished_at: null, error_code: 'population_abandoned' }
+          : { run_id: current.run_id, status: current.status, started_at: current.started_at, finished_at: current.finished_at ?? null, error_code: current.error_code ?? null },
+        ...((current.previous_runs as unknown[]) ?? []),
+      ]
     : [];
   const run = {
     ...keys.projectPopulation(project.id),

@@ -100,6 +100,26 @@ describe('population', () => {
     const done = await api.request('GET', `${p.url}/population`, { token: world.op.org });
     expect(done.body.data).toMatchObject({ status: 'completed', previous_runs: [expect.objectContaining({ run_id: started.body.data.run_id, status: 'failed' })] });
   });
+
+  it('counts a run no worker finished within the retry window as abandoned, and lets a recovery run start', async () => {
+    const p = await world.project();
+    const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
+    const { sqs } = await import('../../lib/jobs/sqs.js');
+    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    // The job went to the dead-letter queue: nothing will run it.
+    const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('populate'), MaxNumberOfMessages: 10 }));
+    for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('populate'), ReceiptHandle: m.ReceiptHandle! }));
+    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.projectPopulation(p.id), UpdateExpression: 'SET started_at = :t', ExpressionAttributeValues: { ':t': longAgo } }));
+
+    const abandoned = await api.request('GET', `${p.url}/population`, { token: world.op.org });
+    expect(abandoned.body.data).toMatchObject({ run_id: started.body.data.run_id, status: 'failed', error_code: 'population_abandoned', recovery_available: true });
+    const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': abandoned.headers.get('etag')! }, body: {} });
+    expect(recovery.status).toBe(202);
+    await api.drainJobs();
+    expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({ status: 'completed', progress: { created: SAMPLE_PROTECTED } });
+  });
 });
 
 describe('project health', () => {
@@ -154,5 +174,25 @@ describe('project health', () => {
     const after = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
     expect(after.body.data.recalculation.status).toBe('idle');
     expect(after.body.data.applicability_summary.not_applicable).toBeGreaterThanOrEqual(1);
+  });
+
+  it('re-queues a recalculation whose job was lost, through the sweep', async () => {
+    const p = await world.populated();
+    const scope = `${p.url}/scope`;
+    const etag = (await api.request('GET', scope, { token: world.op.org })).headers.get('etag')!;
+    await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { email_services: 'no' } } });
+    // The job is lost: take it off the queue unprocessed.
+    const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
+    const { sqs } = await import('../../lib/jobs/sqs.js');
+    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('recalculate'), MaxNumberOfMessages: 10 }));
+    for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('recalculate'), ReceiptHandle: m.ReceiptHandle! }));
+    await api.drainJobs();
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('pending');
+
+    const { sweepRecalculations } = await import('../../lib/jobs/recalculation.js');
+    expect(await sweepRecalculations(new Date(Date.now() + 120_000))).toBeGreaterThanOrEqual(1);
+    await api.drainJobs();
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('idle');
   });
 });

@@ -122,12 +122,24 @@ describe('WorkersStack', () => {
         }),
       );
     }
-    for (const [, fn] of workerFunctions()) {
+    for (const fn of [...workerFunctions().map(([, f]) => f), s.workers.recalculationSweep]) {
       expect(alarms).toContainEqual(
         expect.objectContaining({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }),
       );
     }
-    expect(alarms).toHaveLength(deadLetterQueues.length + workerFunctions().length);
+    expect(alarms).toHaveLength(deadLetterQueues.length + workerFunctions().length + 1);
+  });
+
+  it('runs the recalculation sweep every five minutes, sending only to the recalculate queue', () => {
+    const rules = Object.values(resourcesOf(s.workersTemplate, 'AWS::Events::Rule')).map((r) => r.Properties);
+    expect(rules).toContainEqual(
+      expect.objectContaining({ ScheduleExpression: 'rate(5 minutes)', Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(s.workers.recalculationSweep), 'Arn'] } })] }),
+    );
+    const sqs = statementsOf(s.workersTemplate, s.workers.recalculationSweep).filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
+    expect(sqs.flatMap(resourcesIn)).toEqual([`<${idOf(jobOf('recalculate').queue)}.Arn>`]);
+    expect(actionsIn(sqs)).not.toContain('sqs:ReceiveMessage');
+    const actions = actionsIn(statementsOf(s.workersTemplate, s.workers.recalculationSweep));
+    expect(actions.filter((a) => a === 'dynamodb:Scan' || a.startsWith('s3:') || a.startsWith('secretsmanager:') || a.endsWith('*'))).toEqual([]);
   });
 
   it('protects the upload areas of the files bucket with GuardDuty Malware Protection for S3', () => {
