@@ -45,12 +45,16 @@ describe('npm start', () => {
     expect(first.output()).not.toContain(demo.administration_token);
     const url = `http://127.0.0.1:${port}/api/v1/organisations/${demo.organisation_id}`;
     expect((await fetch(url, { headers: { Authorization: `Bearer ${demo.organisation_token}` } })).status).toBe(200);
+    expect(first.output()).toContain('Loaded the sample catalogue 2025.1-sample (not the ISM)');
+    const options = await fetch(`${url}/setup-options`, { headers: { Authorization: `Bearer ${demo.organisation_token}` } });
+    expect(((await options.json()) as { data: { ism_releases: unknown[] } }).data.ism_releases).toEqual([expect.objectContaining({ version: '2025.1-sample', entries: 31, sample: true })]);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true);
     expect(await stop(first.child)).toBe(0);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
 
     const second = await start(port);
     expect(second.output()).toContain('Demo installation found');
+    expect(second.output()).not.toContain('Loaded the sample catalogue');
     expect((await fetch(url, { headers: { Authorization: `Bearer ${demo.organisation_token}` } })).status).toBe(200);
     expect(await stop(second.child)).toBe(0);
   }, 120_000);

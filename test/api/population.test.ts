@@ -195,4 +195,33 @@ describe('project health', () => {
     await api.drainJobs();
     expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('idle');
   });
+
+  it('never overwrites an explicit choice, and reports the disagreement as one issue', async () => {
+    const p = await world.populated();
+    const { projectApplicability } = await import('../../lib/store/controls.js');
+    const wireless = (await projectApplicability(p.id)).filter((c) => c.path[1] === 'Wireless networks');
+    expect(wireless).toHaveLength(2);
+    // An assessor kept the first wireless control applicable (the controls issue writes such choices through the API).
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.control(p.id, wireless[0]!.id),
+        UpdateExpression: 'SET applicability_origin = :o, applicability_comment = :c ADD version :one',
+        ExpressionAttributeValues: { ':o': 'explicit_user_choice', ':c': 'Guest Wi-Fi stays in scope', ':one': 1 },
+      }),
+    );
+    const scope = `${p.url}/scope`;
+    const etag = (await api.request('GET', scope, { token: world.op.org })).headers.get('etag')!;
+    await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { wireless_networks: 'no' } } });
+    await api.drainJobs();
+
+    const after = new Map((await projectApplicability(p.id)).map((c) => [c.id, c]));
+    expect(after.get(wireless[0]!.id)).toMatchObject({ applicability: 'y', applicability_origin: 'explicit_user_choice', recommendation: { value: 'n' } });
+    expect(after.get(wireless[1]!.id)).toMatchObject({ applicability: 'n', applicability_origin: 'initial_recommendation' });
+    const token = await world.projectToken(p.id);
+    const health = (await api.request('GET', `/api/v1/projects/${p.id}/health`, { token })).body.data;
+    expect(health.applicability_summary).toMatchObject({ conflicts: 1, suggested_exclusions: 1 });
+    expect(health.warnings.items.map((w: { code: string }) => w.code)).toEqual(['applicability_conflicts', 'suggested_exclusions']);
+    expect(health.warnings.count).toBe(2);
+  });
 });
