@@ -7,7 +7,7 @@ import type { Classification, CatalogueEntry, MaturityLevel } from './oscal.js';
  * Seed, Applicability context: `origin` tells default inclusion, initial recommendation, explicit
  * user choice, classification exclusion and unknown historical provenance apart.
  */
-export const ORIGINS = ['default_inclusion', 'initial_recommendation', 'explicit_user_choice', 'classification_exclusion', 'unknown_historical_provenance'] as const;
+const ORIGINS = ['default_inclusion', 'initial_recommendation', 'explicit_user_choice', 'classification_exclusion', 'unknown_historical_provenance'] as const;
 export type Origin = (typeof ORIGINS)[number];
 export type Applicability = 'y' | 'n';
 
@@ -37,7 +37,7 @@ interface Rule {
  * Suggested exclusions: each names the part of the catalogue that the recorded context or scope
  * says is absent. They only ever suggest `n`; the assessor decides.
  */
-export const RULES: readonly Rule[] = [
+const RULES: readonly Rule[] = [
   {
     id: 'no-outsourcing',
     depth: 1,

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const CLASSIFICATION_CODES = ['NC', 'OS', 'P', 'S', 'TS'] as const;
 export type Classification = (typeof CLASSIFICATION_CODES)[number];
-export const MATURITY_LEVELS = ['ML1', 'ML2', 'ML3'] as const;
+const MATURITY_LEVELS = ['ML1', 'ML2', 'ML3'] as const;
 export type MaturityLevel = (typeof MATURITY_LEVELS)[number];
 export type Baseline = Classification | MaturityLevel;
 
@@ -102,7 +102,7 @@ function entryOf(c: RawControl, path: string[]): Omit<CatalogueEntry, 'position'
 }
 
 /** The entries of a catalog, in its sort order. */
-export function catalogueEntries(file: CatalogFile): CatalogueEntry[] {
+function catalogueEntries(file: CatalogFile): CatalogueEntry[] {
   const found: ReturnType<typeof entryOf>[] = [];
   const walk = (group: RawGroup, path: string[]) => {
     const here = [...path, group.title];
@@ -125,7 +125,7 @@ export function catalogueEntries(file: CatalogFile): CatalogueEntry[] {
 }
 
 /** The ids a baseline profile includes. */
-export function profileIds(file: ProfileFile): Set<string> {
+function profileIds(file: ProfileFile): Set<string> {
   return new Set(file.profile.imports.flatMap((i) => (i['include-controls'] ?? []).flatMap((x) => x['with-ids'])));
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { putAll } from '../store/batch.js';
@@ -5,7 +6,7 @@ import { ddb, tableName } from '../store/client.js';
 import { conditionFields, itemAbsent } from '../store/conditions.js';
 import { keys, prefixes, withoutKeys } from '../store/keys.js';
 import { getOne, queryAll, type Item } from '../store/read.js';
-import type { CatalogueEntry, ParsedRelease } from './oscal.js';
+import { CatalogueError, type CatalogueEntry, type ParsedRelease } from './oscal.js';
 
 export interface Release {
   id: string;
@@ -16,11 +17,13 @@ export interface Release {
   controls: number;
   principles: number;
   status: 'importing' | 'complete';
+  /** SHA-256 of the parsed entries: a second import of the version must bring the same content. */
+  digest: string;
   sample: boolean;
   imported_at: string;
 }
 
-export const toRelease = (item: Item): Release => withoutKeys(item) as unknown as Release;
+const toRelease = (item: Item): Release => withoutKeys(item) as unknown as Release;
 
 /** The release ULID of a version: the one it was first imported as, or a new one claimed now. */
 async function releaseIdOf(version: string, now: Date): Promise<string> {
@@ -58,11 +61,16 @@ export async function importRelease(parsed: ParsedRelease, options: { sample: bo
     controls: parsed.entries.filter((e) => e.kind === 'control').length,
     principles: parsed.entries.filter((e) => e.kind === 'principle').length,
     status: 'importing',
+    digest: createHash('sha256').update(JSON.stringify(parsed.entries)).digest('hex'),
     sample: options.sample,
     imported_at: now.toISOString(),
   };
   const existing = await getOne(keys.catalogueRelease(id));
-  if (existing?.status === 'complete' && existing.entries === release.entries) return toRelease(existing);
+  if (existing?.status === 'complete') {
+    // Projects and warm caches rely on a complete release never changing.
+    if (existing.digest === release.digest) return toRelease(existing);
+    throw new CatalogueError(`release ${parsed.version} is already imported with other content; a published release never changes`);
+  }
   const put = (r: Release) => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.catalogueRelease(id), entity: 'catalogue-release', ...r } }));
   await put(release);
   await putAll(parsed.entries.map((e) => ({ ...keys.catalogueEntry(id, e.position), entity: 'catalogue-entry', ...e })), 8);

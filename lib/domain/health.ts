@@ -6,7 +6,7 @@ import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from './pro
  * not controls; recalculation and stale_recommendations describe recommendation freshness; the
  * applicability counts need view-controls, so organisation credentials never see them.
  */
-export const Warning = z.object({ code: z.string(), detail: z.string() });
+const Warning = z.object({ code: z.string(), detail: z.string() });
 
 export const ProjectHealth = z
   .object({
@@ -34,7 +34,7 @@ export const ProjectHealth = z
   .meta({ id: 'ProjectHealth' });
 export type ProjectHealth = z.infer<typeof ProjectHealth>;
 
-export interface HealthInputs {
+interface HealthInputs {
   project: StoredProject;
   /** Pending recalculation markers (the system's and the project's). */
   markers: { requested_at: string; stopped?: string }[];

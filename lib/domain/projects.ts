@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLASSIFICATION_CODES } from '../catalogue/oscal.js';
+import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
 import { ESSENTIAL_EIGHT_TARGETS } from './setup-options.js';
 
@@ -10,10 +11,10 @@ import { ESSENTIAL_EIGHT_TARGETS } from './setup-options.js';
  * project's controls exist; `archived` is a separate flag set outside the API.
  */
 export const LIFECYCLE_STATES = ['setup', 'initialising', 'active'] as const;
-export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
+type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 export const POPULATION_STATUSES = ['not_started', 'running', 'failed', 'completed'] as const;
-export type PopulationStatus = (typeof POPULATION_STATUSES)[number];
-export type EssentialEightTarget = (typeof ESSENTIAL_EIGHT_TARGETS)[number]['value'];
+type PopulationStatus = (typeof POPULATION_STATUSES)[number];
+type EssentialEightTarget = (typeof ESSENTIAL_EIGHT_TARGETS)[number]['value'];
 const TARGETS = ESSENTIAL_EIGHT_TARGETS.map((t) => t.value) as [EssentialEightTarget, ...EssentialEightTarget[]];
 
 export interface StoredProject {
@@ -38,14 +39,14 @@ export interface StoredProject {
 
 const Name = z.string().trim().min(1, 'must not be blank').max(200);
 const Description = z.string().max(5000).nullable();
-export const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
 const YesNo = z.enum(['yes', 'no']).nullable();
 
 export const CreateProject = z
   .strictObject({
     name: Name,
     description: Description.optional(),
-    ism_release_id: z.string().min(1).meta({ description: 'A release from setup-options.' }),
+    ism_release_id: Ulid.meta({ description: 'A release from setup-options.' }),
     classification: z.enum(CLASSIFICATION_CODES).meta({ description: 'One of the organisation licensed classifications.' }),
     essential_eight_target: z.enum(TARGETS).default('none'),
   })
@@ -80,18 +81,19 @@ export const SetupProject = z
   .object({
     ...Identity,
     description: z.string().nullable().optional(),
-    population: z.object({ run_id: z.string().nullable(), status: z.enum(POPULATION_STATUSES) }).optional(),
+    population: z.object({ run_id: z.string().nullable(), status: z.enum(POPULATION_STATUSES) }),
     created_at: z.string(),
     updated_at: z.string(),
     redacted_fields: z.array(z.string()),
   })
-  .meta({ id: 'SetupProject', description: 'Setup fields (description, population) need manage-projects; without it they are named in redacted_fields.' });
+  .meta({ id: 'SetupProject', description: 'Setup fields (description) need manage-projects; without it they are named in redacted_fields.' });
 export type SetupProject = z.infer<typeof SetupProject>;
 
 /** Seed, Named resources: identity, hierarchy references, release, classification, lifecycle, target; nothing else. */
 export const ProjectInputs = z.strictObject(Identity).meta({ id: 'ProjectInputs' });
 
-const SETUP_FIELDS = ['description', 'population'] as const;
+/** Setup-only: what view-projects alone does not read (it does read population status, seed's permission table). */
+const SETUP_FIELDS = ['description'] as const;
 
 export function identityOf(p: StoredProject): z.infer<typeof ProjectInputs> {
   return {
@@ -108,13 +110,10 @@ export function identityOf(p: StoredProject): z.infer<typeof ProjectInputs> {
 }
 
 export function setupProjectView(p: StoredProject, full: boolean): SetupProject {
-  const base = { ...identityOf(p), created_at: p.created_at, updated_at: p.updated_at };
+  const base = { ...identityOf(p), population: { run_id: p.population_run_id, status: p.population_status }, created_at: p.created_at, updated_at: p.updated_at };
   if (!full) return { ...base, redacted_fields: [...SETUP_FIELDS] };
-  return { ...base, description: p.description, population: { run_id: p.population_run_id, status: p.population_status }, redacted_fields: [] };
+  return { ...base, description: p.description, redacted_fields: [] };
 }
-
-/** The caller may change the project's setup data, or start population, only while it is not archived. */
-export const isArchived = (p: StoredProject) => p.archived === true;
 
 /* Scope ------------------------------------------------------------------------------------- */
 
@@ -134,9 +133,8 @@ export const ScopeData = z
   })
   .refine((d) => !d.planned_start || !d.planned_end || d.planned_end >= d.planned_start, { message: 'must not precede planned_start', path: ['planned_end'] })
   .meta({ id: 'ScopeData' });
-export type ScopeData = Record<string, unknown>;
 
-export const ProviderSelection = z.strictObject({ provider_id: z.string().min(1), release_id: z.string().min(1) }).meta({ id: 'ProviderSelection' });
+export const ProviderSelection = z.strictObject({ provider_id: Ulid, release_id: Ulid }).meta({ id: 'ProviderSelection' });
 export type ProviderSelection = z.infer<typeof ProviderSelection>;
 
 export const UpdateScope = z
@@ -160,10 +158,10 @@ export const Scope = z
 /* Engagement -------------------------------------------------------------------------------- */
 
 /** The allowlisted subset project credentials read; the rest is setup-only. */
-export const ENGAGEMENT_PUBLIC = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
-export const ENGAGEMENT_SETUP_ONLY = ['commercial_reference', 'internal_notes'] as const;
+const ENGAGEMENT_PUBLIC = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
+const ENGAGEMENT_SETUP_ONLY = ['commercial_reference', 'internal_notes'] as const;
 
-export const EngagementData = z
+const EngagementData = z
   .strictObject({
     engagement_reference: z.string().max(200).nullable().optional(),
     client_name: z.string().max(200).nullable().optional(),

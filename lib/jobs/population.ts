@@ -13,13 +13,31 @@ import { keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
+import { QUEUES } from './queues.js';
 import { RetrySoon } from './worker.js';
 
 /** Controls written between progress reports and authorisation checkpoints. */
-export const CHUNK = 200;
+const CHUNK = 200;
 /** A run's lease outlasts a worker's timeout (half the queue's visibility timeout), so a crashed run is taken over on redelivery. */
 const LEASE_SECONDS = 200;
 const RECORD_GRACE_MS = 60_000;
+const UNCOMMITTED_RETRY_SECONDS = 20;
+
+/**
+ * A run no delivery has worked on for the queue's whole redrive window has gone to the dead-letter
+ * queue (its worker kept crashing): it counts as failed, so that a recovery run can start.
+ */
+const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.visibilityTimeoutSeconds * 1000;
+
+/** The population status as clients see it: the stored one, with an abandoned run counted as failed. */
+export function effectivePopulation(project: StoredProject, run: Item | undefined, now: Date): { status: StoredProject['population_status']; errorCode: string | null } {
+  const status = project.population_status;
+  if (status === 'running' && run?.run_id === project.population_run_id) {
+    const lastSeen = Date.parse(String(run.lease_until ?? run.started_at));
+    if (now.getTime() - lastSeen > ABANDONED_AFTER_MS) return { status: 'failed', errorCode: 'population_abandoned' };
+  }
+  return { status, errorCode: status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null };
+}
 
 /** The context facts recommendations read. */
 export async function factsFor(project: StoredProject): Promise<Facts> {
@@ -30,7 +48,7 @@ export async function factsFor(project: StoredProject): Promise<Facts> {
 }
 
 /** Everything the project should have from its release, as of its current setup and context. */
-export async function planFor(project: StoredProject): Promise<PlannedControl[]> {
+async function planFor(project: StoredProject): Promise<PlannedControl[]> {
   const [entries, facts] = await Promise.all([releaseEntries(project.ism_release_id), factsFor(project)]);
   const target = project.essential_eight_target === 'none' ? 'none' : (project.essential_eight_target as MaturityLevel);
   return plannedControls(entries, project.classification, target, facts);
@@ -60,7 +78,7 @@ export async function fillMissingControls(
   return written;
 }
 
-export const populationAttribution = (run: Item, project: StoredProject): Attribution => ({
+const populationAttribution = (run: Item, project: StoredProject): Attribution => ({
   tokenId: String(run.token_id),
   userId: String(run.started_by),
   scope: { kind: 'organisation', id: project.organisation_id },
@@ -136,7 +154,8 @@ export async function populate(message: { project_id?: string; run_id?: string }
   const run = found.get(keyString(keys.projectPopulation(projectId)));
   if (!projectItem || run?.run_id !== runId) {
     // The job is queued before the run's transaction commits; a run this young may still arrive.
-    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`population run ${runId} is not committed yet`, 2);
+    // Retries are spaced so that the grace ends before the queue's redrive count does.
+    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`population run ${runId} is not committed yet`, UNCOMMITTED_RETRY_SECONDS);
     return;
   }
   if (run.status !== 'running') return;

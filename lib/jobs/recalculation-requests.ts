@@ -1,14 +1,22 @@
 import type { Permission } from '../auth/permissions.js';
 import type { AccessScope } from '../store/identity.js';
-import { gsi1, type Key } from '../store/keys.js';
+import { gsi1, keys, type Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { logger } from '../log.js';
 import { sendJob } from './sqs.js';
 
-export interface RecalculationRequest {
-  /** The marker: a system's (its projects) or one project's. */
-  key: Key;
-  subject: { system_id: string } | { project_id: string };
+/** Whose projects a recalculation covers: an organisation's, a system's, or one project. */
+export type RecalculationSubject = { organisation_id: string } | { system_id: string } | { project_id: string };
+
+/** Where the marker of a subject lives: in the partition of the organisation, system or project. */
+export function markerKey(subject: RecalculationSubject): Key {
+  if ('organisation_id' in subject) return keys.organisationRecalculation(subject.organisation_id);
+  if ('system_id' in subject) return keys.applicabilityRecalculation(subject.system_id);
+  return keys.projectRecalculation(subject.project_id);
+}
+
+interface RecalculationRequest {
+  subject: RecalculationSubject;
   organisationId: string;
   userId: string;
   tokenId: string;
@@ -20,14 +28,15 @@ export interface RecalculationRequest {
  * The durable marker of a recalculation request, written in the transaction of the change that
  * causes it. Repeated requests fold into one marker; `requested_at` keeps the oldest so health can
  * say how long recommendations have been stale, and `generation` lets the job clear only what it
- * has seen. The marker carries who asked, for the job's revalidation.
+ * has seen. The marker carries who asked, for the job's revalidation; a new request by someone who
+ * still has authority restarts a marker the job had stopped.
  */
 export function recalculationMarker(r: RecalculationRequest): WriteItem {
   return {
     kind: 'update',
-    key: r.key,
+    key: markerKey(r.subject),
     update:
-      'SET #e = :e, #o = :o, #subject = :subject, #r = if_not_exists(#r, :now), #l = :now, #b = :b, #t = :t, #a = :a, #g1 = :g1, #g2 = if_not_exists(#g2, :g2) ADD #gen :one',
+      'SET #e = :e, #o = :o, #subject = :subject, #r = if_not_exists(#r, :now), #l = :now, #b = :b, #t = :t, #a = :a, #g1 = :g1, #g2 = if_not_exists(#g2, :g2) ADD #gen :one REMOVE #stopped',
     names: {
       '#e': 'entity',
       '#o': 'organisation_id',
@@ -40,6 +49,7 @@ export function recalculationMarker(r: RecalculationRequest): WriteItem {
       '#g1': 'GSI1PK',
       '#g2': 'GSI1SK',
       '#gen': 'generation',
+      '#stopped': 'stopped',
     },
     values: {
       ':e': 'applicability-recalculation',
@@ -50,7 +60,7 @@ export function recalculationMarker(r: RecalculationRequest): WriteItem {
       ':t': r.tokenId,
       ':a': r.authority,
       ':g1': gsi1.pendingRecalculations,
-      ':g2': `${r.now.toISOString()}#${r.key.PK}`,
+      ':g2': `${r.now.toISOString()}#${markerKey(r.subject).PK}`,
       ':one': 1,
     },
   };
@@ -60,6 +70,6 @@ export function recalculationMarker(r: RecalculationRequest): WriteItem {
  * Queues the job after the marker is committed. A failed send is not the caller's failure: the
  * marker stays, health reports it, and the sweep re-queues pending markers.
  */
-export async function queueRecalculation(subject: RecalculationRequest['subject']): Promise<void> {
+export async function queueRecalculation(subject: RecalculationSubject): Promise<void> {
   await sendJob('recalculate', subject).catch((error: unknown) => logger.warn('recalculation not queued; the sweep will', { ...subject, error: error as Error }));
 }

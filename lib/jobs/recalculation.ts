@@ -9,13 +9,19 @@ import { projectApplicability, summarise, type ControlApplicability } from '../s
 import { gsi1, keys, prefixes, type Key } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
-import { factsFor, fillMissingControls } from './population.js';
+import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
+import { effectivePopulation, factsFor, fillMissingControls } from './population.js';
 import { sendJob } from './sqs.js';
 import { RetrySoon } from './worker.js';
 
 const CONCURRENCY = 8;
 
-const sameRecommendation = (a: Recommendation | null, b: Recommendation | null) => JSON.stringify(a) === JSON.stringify(b);
+/** Field by field: DynamoDB returns map members in no particular order. */
+function sameRecommendation(a: Recommendation | null, b: Recommendation | null): boolean {
+  if (a === null || b === null) return a === b;
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && [...x].sort().every((v, i) => v === [...y].sort()[i]);
+  return a.value === b.value && same(a.rules, b.rules) && same(a.reasons, b.reasons);
+}
 
 /**
  * Brings one control's recommendation and system-set applicability up to date. Conditional on the
@@ -28,17 +34,24 @@ async function updateControl(projectId: string, control: ControlApplicability, r
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as never }, recommendation);
     if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
-    const set = setFields({ recommendation, recommendation_at: now.toISOString(), applicability: next.applicability, applicability_origin: next.origin, updated_at: now.toISOString() });
+    const set = setFields({
+      recommendation,
+      recommendation_at: now.toISOString(),
+      applicability: next.applicability,
+      applicability_origin: next.origin,
+      updated_at: now.toISOString(),
+      version: current.version + 1,
+    });
     const condition = versionIs(current.version);
     try {
       await ddb().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.control(projectId, current.id),
-          UpdateExpression: `${set.expression} ADD #ver :one`,
+          UpdateExpression: set.expression,
           ...conditionFields(condition),
-          ExpressionAttributeNames: { ...set.names, ...condition.names, '#ver': 'version' },
-          ExpressionAttributeValues: { ...set.values, ...condition.values, ':one': 1 },
+          ExpressionAttributeNames: { ...set.names, ...condition.names },
+          ExpressionAttributeValues: { ...set.values, ...condition.values },
         }),
       );
       return;
@@ -50,10 +63,11 @@ async function updateControl(projectId: string, control: ControlApplicability, r
 }
 
 /** Recalculates one project's applicability from its current context and scope; returns false when it must wait. */
-export async function recalculateProject(project: StoredProject, now: Date): Promise<boolean> {
+async function recalculateProject(project: StoredProject, now: Date): Promise<boolean> {
   if (project.archived || project.lifecycle_state === 'setup') return true;
   // Population reads the facts once; recalculating under a running population would race it.
-  if (project.population_status === 'running') return false;
+  // An abandoned run does not hold recalculation up: its recovery run reads the facts anew.
+  if (project.population_status === 'running' && effectivePopulation(project, await getOne(keys.projectPopulation(project.id)), now).status === 'running') return false;
   if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {});
   const [facts, controls] = await Promise.all([factsFor(project), projectApplicability(project.id)]);
   const recommendationOf = (c: ControlApplicability) => recommendationFor(c, facts);
@@ -84,24 +98,53 @@ async function clearMarker(key: Key, generation: number): Promise<void> {
     });
 }
 
-async function projectsOfSystem(systemId: string): Promise<StoredProject[]> {
-  const refs = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.systemProject },
-    ProjectionExpression: 'project_id',
-  });
+const range = (pk: string, prefix: string, attribute: string) =>
+  queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': pk, ':sk': prefix }, ProjectionExpression: attribute });
+
+async function projectsOfSystems(systemIds: readonly string[]): Promise<StoredProject[]> {
+  const refs = (await Promise.all(systemIds.map((id) => range(keys.systemCounters(id).PK, prefixes.systemProject, 'project_id')))).flat();
   const wanted = refs.map((r) => keys.project(String(r.project_id)));
   const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
   return wanted.flatMap((k) => (found.get(keyString(k)) ? [toProject(found.get(keyString(k))!)] : []));
 }
 
+/** The projects a subject covers. */
+async function projectsCovered(subject: RecalculationSubject): Promise<StoredProject[]> {
+  if ('project_id' in subject) {
+    const item = await getOne(keys.project(subject.project_id));
+    return item ? [toProject(item)] : [];
+  }
+  if ('system_id' in subject) return projectsOfSystems([subject.system_id]);
+  const systems = await range(keys.organisation(subject.organisation_id).PK, prefixes.system, 'id');
+  return projectsOfSystems(systems.map((s) => String(s.id)));
+}
+
+/** The subject a marker names (markers from before subjects were stored are named by their key). */
+function subjectOf(marker: Item): RecalculationSubject | undefined {
+  if (marker.subject) return marker.subject as RecalculationSubject;
+  const [kind, id] = marker.PK.split('#');
+  if (!id) return undefined;
+  return kind === 'ORG' ? { organisation_id: id } : kind === 'SYSTEM' ? { system_id: id } : kind === 'PROJECT' ? { project_id: id } : undefined;
+}
+
+/** What a job message asks for; anything else is not a recalculation this service queued. */
+function subjectOfMessage(message: Record<string, string | undefined>): RecalculationSubject | undefined {
+  if (message.organisation_id) return { organisation_id: message.organisation_id };
+  if (message.system_id) return { system_id: message.system_id };
+  if (message.project_id) return { project_id: message.project_id };
+  return undefined;
+}
+
 /**
- * The recalculation job: a system's marker (context change) covers its projects, a project's marker
- * (scope or target change) that project. Revalidates who asked before any write; when their
- * authority is gone the marker stays, marked stopped, and health keeps reporting stale recommendations.
+ * The recalculation job: an organisation's or a system's marker (context change) covers their
+ * projects, a project's marker (scope or target change) that project. Revalidates who asked before
+ * any write; when their authority is gone the marker stays, marked stopped, and health keeps
+ * reporting stale recommendations.
  */
-export async function recalculate(message: { system_id?: string; project_id?: string }, now: Date): Promise<void> {
-  const key = message.system_id ? keys.applicabilityRecalculation(message.system_id) : keys.projectRecalculation(message.project_id ?? '');
+export async function recalculate(message: Record<string, string | undefined>, now: Date): Promise<void> {
+  const subject = subjectOfMessage(message);
+  if (!subject) return;
+  const key = markerKey(subject);
   const marker = await getOne(key);
   if (!marker || marker.stopped) return;
   if (!(await stillAuthorised(markerAttribution(marker), now))) {
@@ -115,12 +158,7 @@ export async function recalculate(message: { system_id?: string; project_id?: st
     logger.warn('recalculation stopped: the requester lost authority', { marker: key.PK });
     return;
   }
-  let projects: StoredProject[];
-  if (message.system_id) projects = await projectsOfSystem(message.system_id);
-  else {
-    const item = await getOne(keys.project(message.project_id ?? ''));
-    projects = item ? [toProject(item)] : [];
-  }
+  const projects = await projectsCovered(subject);
   let waiting = false;
   for (const project of projects) if (!(await recalculateProject(project, now))) waiting = true;
   if (waiting) throw new RetrySoon('a project is still being populated', 30);
@@ -142,8 +180,14 @@ export async function sweepRecalculations(now: Date): Promise<number> {
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': gsi1.pendingRecalculations },
   });
-  const due = markers.filter((m) => !m.stopped && now.getTime() - Date.parse(String(m.last_requested_at)) > SWEEP_AFTER_MS);
-  await Promise.all(due.map((m) => sendJob('recalculate', m.subject as Record<string, string>)));
-  if (due.length) logger.info('recalculations re-queued', { count: due.length });
-  return due.length;
+  const due = markers.filter((m) => !m.stopped && !(now.getTime() - Date.parse(String(m.last_requested_at ?? m.requested_at)) <= SWEEP_AFTER_MS));
+  const subjects = due.flatMap((m) => {
+    const subject = subjectOf(m);
+    return subject ? [subject] : [];
+  });
+  const sent = await Promise.allSettled(subjects.map((subject) => sendJob('recalculate', subject)));
+  const failed = sent.filter((r) => r.status === 'rejected').length;
+  if (failed) logger.warn('recalculations not re-queued; the next sweep tries again', { count: failed });
+  if (subjects.length) logger.info('recalculations re-queued', { count: subjects.length - failed });
+  return subjects.length - failed;
 }

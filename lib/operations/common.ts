@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { isValid as isUlid } from 'ulid';
 
-/** Path identifiers are ULIDs (seed, Shared request rules). */
-export const Ulid = z
-  .string()
-  .length(26)
-  .refine((s) => isUlid(s), { message: 'must be a ULID' })
-  .meta({ description: 'ULID', examples: ['01JD3Q5Z8X6Y7W2V9T4S3R2P1N'] });
+import { Ulid } from '../domain/ids.js';
+
+export { Ulid };
 
 export const Timestamp = z.iso.datetime({ offset: true });
 

@@ -13,7 +13,7 @@ import {
 import { etagFor, requireVersion } from '../http/etag.js';
 import { notFound } from '../http/errors.js';
 import { keys, type Key } from '../store/keys.js';
-import { queueRecalculation, recalculationMarker } from '../jobs/recalculation-requests.js';
+import { queueRecalculation, recalculationMarker, type RecalculationSubject } from '../jobs/recalculation-requests.js';
 import type { Item } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
@@ -98,7 +98,7 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     errors: [412, 415, 422, 428],
     ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
     sideEffects: t.onApplicabilityChange
-      ? ['Updates the context', 'Marks applicability of the system projects for recalculation and queues the recalculation job', 'Writes an audit record with the edit reason']
+      ? ['Updates the context', `Marks applicability of the ${t.name.toLowerCase()} projects for recalculation and queues the recalculation job`, 'Writes an audit record with the edit reason']
       : ['Updates the context', 'Writes an audit record with the edit reason'],
     prefetch,
     handle: async (ctx, { params, body }) => {
@@ -131,6 +131,23 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
   return [get, update] as const;
 }
 
+/**
+ * Seed: system context changes recalculate applicability for the system's projects; an
+ * organisation field that recommendations read (outsourced delivery) does so for all its projects.
+ */
+function requestRecalculation(subject: RecalculationSubject, organisationId: string, ctx: OperationContext): WriteItem[] {
+  return [
+    recalculationMarker({
+      subject,
+      organisationId,
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      authority: { scope: { kind: 'organisation', id: organisationId }, permissions: ['manage-org-hierarchy'] },
+      now: ctx.now,
+    }),
+  ];
+}
+
 export const [getOrganisationContext, updateOrganisationContext] = contextOperations({
   name: 'Organisation',
   group: 'organisations',
@@ -139,22 +156,9 @@ export const [getOrganisationContext, updateOrganisationContext] = contextOperat
   definition: ORGANISATION_CONTEXT,
   ownerKey: (p) => keys.organisation(p.organisation),
   contextKey: (p) => keys.organisationContext(p.organisation),
+  onApplicabilityChange: (p, ctx) => requestRecalculation({ organisation_id: p.organisation }, p.organisation, ctx),
+  afterApplicabilityChange: (p) => queueRecalculation({ organisation_id: p.organisation }),
 });
-
-/** Seed: system context changes recalculate applicability for the system's projects. */
-function requestRecalculation(p: z.output<typeof SystemParams>, ctx: OperationContext): WriteItem[] {
-  return [
-    recalculationMarker({
-      key: keys.applicabilityRecalculation(p.system),
-      subject: { system_id: p.system },
-      organisationId: p.organisation,
-      userId: ctx.caller.userId,
-      tokenId: ctx.caller.tokenId,
-      authority: { scope: { kind: 'organisation', id: p.organisation }, permissions: ['manage-org-hierarchy'] },
-      now: ctx.now,
-    }),
-  ];
-}
 
 export const [getSystemContext, updateSystemContext] = contextOperations({
   name: 'System',
@@ -164,7 +168,7 @@ export const [getSystemContext, updateSystemContext] = contextOperations({
   definition: SYSTEM_CONTEXT,
   ownerKey: (p) => keys.system(p.organisation, p.system),
   contextKey: (p) => keys.systemContext(p.system),
-  onApplicabilityChange: requestRecalculation,
+  onApplicabilityChange: (p, ctx) => requestRecalculation({ system_id: p.system }, p.organisation, ctx),
   afterApplicabilityChange: (p) => queueRecalculation({ system_id: p.system }),
 });
 

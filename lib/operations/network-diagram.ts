@@ -21,6 +21,7 @@ import {
   setupProjectOf,
   setupProjectUrl,
   setupVersion,
+  unchanged,
 } from './project-access.js';
 import { formFile, UploadForm, uploadDescription, uploadFormSchema, uploadSessionOperation } from './upload-form.js';
 
@@ -152,7 +153,7 @@ export const uploadNetworkDiagram = operation({
       etag: setupEtag(project, diagram as unknown as Item),
       location: `${setupProjectUrl(params)}/artefacts`,
       auditTarget: { ...params, upload: upload.id },
-      writes: [...writes, replaceVersioned(diagram, version), ...(session ? [consumeSessionWrite(session.id)] : [])],
+      writes: [...writes, replaceVersioned(diagram, version), unchanged(keys.project(project.id), project.version), ...(session ? [consumeSessionWrite(session.id)] : [])],
     };
   },
 });

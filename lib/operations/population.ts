@@ -3,14 +3,14 @@ import { ulid } from 'ulid';
 import type { StoredProject } from '../domain/projects.js';
 import { requireVersion } from '../http/etag.js';
 import { conflict } from '../http/errors.js';
-import { QUEUES } from '../jobs/queues.js';
+import { effectivePopulation } from '../jobs/population.js';
 import { sendJob } from '../jobs/sqs.js';
 import { keys } from '../store/keys.js';
 import { startRunWrites } from '../store/population.js';
 import type { Item } from '../store/read.js';
 import { NoQuery } from './common.js';
 import { operation } from './operation.js';
-import { SETUP_ETAG_KIND, SETUP_PROJECT_PATH, SetupProjectParams, requireEditable, setupEtag, setupPrefetch, setupProjectOf, setupProjectUrl, setupVersion } from './project-access.js';
+import { SETUP_ETAG_KIND, SETUP_PROJECT_PATH, SetupProjectParams, requireEditable, setupEtag, setupPrefetch, setupProjectOf, setupProjectUrl, setupVersion, unchanged } from './project-access.js';
 
 const RunSummary = z.object({
   run_id: z.string(),
@@ -34,24 +34,9 @@ export const Population = z
   .meta({ id: 'Population' });
 type Population = z.infer<typeof Population>;
 
-/**
- * A run no delivery has worked on for the queue's whole redrive window has gone to the dead-letter
- * queue (its worker kept crashing): it counts as failed, so that a recovery run can start.
- */
-const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.visibilityTimeoutSeconds * 1000;
-
-function effectiveStatus(project: StoredProject, run: Item | undefined, now: Date): { status: StoredProject['population_status']; errorCode: string | null } {
-  const status = project.population_status;
-  if (status === 'running' && run?.run_id === project.population_run_id) {
-    const lastSeen = Date.parse(String(run.lease_until ?? run.started_at));
-    if (now.getTime() - lastSeen > ABANDONED_AFTER_MS) return { status: 'failed', errorCode: 'population_abandoned' };
-  }
-  return { status, errorCode: status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null };
-}
-
 function populationView(project: StoredProject, run: Item | undefined, now: Date): Population {
   const value = <T>(name: string) => (run?.[name] as T | undefined) ?? null;
-  const { status, errorCode } = effectiveStatus(project, run, now);
+  const { status, errorCode } = effectivePopulation(project, run, now);
   return {
     run_id: project.population_run_id,
     status,
@@ -65,14 +50,14 @@ function populationView(project: StoredProject, run: Item | undefined, now: Date
 }
 
 const PATH = `${SETUP_PROJECT_PATH}/population`;
-const prefetch = (p: SetupProjectParams) => setupPrefetch(p, keys.projectPopulation(p.project));
+const prefetch = (p: SetupProjectParams) => setupPrefetch(p);
 
 export const getPopulation = operation({
   id: 'getPopulation',
   group: 'setup-projects',
   method: 'GET',
   path: PATH,
-  summary: 'Poll population: the current run, its status and progress, and the setup ETag a recovery run needs.',
+  summary: 'Poll population: the current run, its status and progress. A recovery run needs the setup ETag of the project or its artefacts.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   mode: 'read',
@@ -80,13 +65,12 @@ export const getPopulation = operation({
   params: SetupProjectParams,
   query: NoQuery,
   response: Population,
-  etag: true,
   errors: [422],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id)), ctx.now), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id))) };
+    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id)), ctx.now) };
   },
 });
 
@@ -118,7 +102,7 @@ export const startPopulation = operation({
     requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
     requireEditable(project);
     const current = ctx.prefetched(keys.projectPopulation(project.id));
-    const { status } = effectiveStatus(project, current, ctx.now);
+    const { status } = effectivePopulation(project, current, ctx.now);
     if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
     if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
     const { next, run, writes } = startRunWrites(project, current, { runId: ulid(ctx.now.getTime()), userId: ctx.caller.userId, tokenId: ctx.caller.tokenId, now: ctx.now });
@@ -130,7 +114,7 @@ export const startPopulation = operation({
       etag: setupEtag(next, diagram),
       location: `${setupProjectUrl(params)}/population`,
       auditTarget: { ...params, run: runId },
-      writes,
+      writes: [...writes, unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))],
     };
   },
 });

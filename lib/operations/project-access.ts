@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import type { StoredProject } from '../domain/projects.js';
 import { etagFor } from '../http/etag.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { forbidden, notFound, preconditionFailed } from '../http/errors.js';
+import { itemAbsent, versionIs } from '../store/conditions.js';
+import type { WriteItem } from '../store/transact.js';
 import { toProject } from '../store/projects.js';
 import { keys, type Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { Ulid } from './common.js';
 import { queueRecalculation, recalculationMarker } from '../jobs/recalculation-requests.js';
+import { effectivePopulation } from '../jobs/population.js';
 import type { OperationContext } from './operation.js';
 
 export const SetupProjectParams = z.strictObject({ organisation: Ulid, system: Ulid, project: Ulid });
@@ -30,8 +33,14 @@ export function boundProjectOf(ctx: OperationContext, projectId: string): Stored
   return toProject(item);
 }
 
-/** Organisation routes read the project and its diagram in the authentication round trip. */
-export const setupPrefetch = (p: SetupProjectParams, ...more: Key[]) => [keys.project(p.project), keys.projectDiagram(p.project), ...more];
+/** Organisation routes read the project, its diagram and its population run in the authentication round trip. */
+export const setupPrefetch = (p: SetupProjectParams, ...more: Key[]) => [keys.project(p.project), keys.projectDiagram(p.project), keys.projectPopulation(p.project), ...more];
+
+/** The project as its views show it: an abandoned population run reads as failed. */
+export function shownProject(ctx: OperationContext, project: StoredProject): StoredProject {
+  const { status } = effectivePopulation(project, ctx.prefetched(keys.projectPopulation(project.id)), ctx.now);
+  return status === project.population_status ? project : { ...project, population_status: status };
+}
 
 /**
  * The setup ETag covers the project's setup record and its network diagram (the artefacts view
@@ -45,6 +54,14 @@ export const SETUP_ETAG_KIND = 'project-setup';
 export const setupEtag = (project: StoredProject, diagram: Item | undefined, full = true) =>
   etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram), full ? '' : 'identity');
 
+/**
+ * The setup ETag names two items; a write to one of them also checks that the other is still as
+ * the client's ETag saw it, so two writes against the same ETag never both succeed.
+ */
+export function unchanged(key: Key, version: number): WriteItem {
+  return { kind: 'check', key, condition: version === 0 ? itemAbsent() : versionIs(version), onConditionFailed: () => preconditionFailed() };
+}
+
 /** Seed, Errors: 403 when project editability does not allow the action. */
 export function requireEditable(project: StoredProject): void {
   if (project.archived) throw forbidden('project_archived', 'The project is archived; its setup cannot change.');
@@ -57,7 +74,6 @@ export function requireEditable(project: StoredProject): void {
 export function projectRecalculation(ctx: OperationContext, project: StoredProject) {
   return {
     write: recalculationMarker({
-      key: keys.projectRecalculation(project.id),
       subject: { project_id: project.id },
       organisationId: project.organisation_id,
       userId: ctx.caller.userId,

@@ -107,7 +107,8 @@ export const updateSetupProjectScope = operation({
       ...(body.provider_selections ? { provider_selections_updated_at: at, provider_selections_updated_by: ctx.caller.userId } : {}),
     };
     const writes = [replaceVersioned(item, version)];
-    const recalculation = body.data && project.lifecycle_state !== 'setup' && technologiesChanged(before, body.data) ? projectRecalculation(ctx, project) : undefined;
+    // Whatever the lifecycle: a population that starts meanwhile may have read the old scope (the job skips Setup projects).
+    const recalculation = body.data && technologiesChanged(before, body.data) ? projectRecalculation(ctx, project) : undefined;
     if (recalculation) writes.push(recalculation.write);
     return {
       data: scopeView(item as unknown as Item, true),

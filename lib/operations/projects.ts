@@ -8,20 +8,22 @@ import { keys, type Key } from '../store/keys.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { NoParams, NoQuery, PageQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupProjectOf } from './project-access.js';
+import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupProjectOf, shownProject } from './project-access.js';
 
 /* Health, for both credential types. */
 
 const markerOf = (item: Item | undefined) => (item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : []);
 
-function healthOf(ctx: OperationContext, project: StoredProject, systemMarker: Item | undefined) {
+
+/** Health, given the organisation's and system's recalculation markers (the project's own is prefetched). */
+function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | undefined)[]) {
   // Seed: applicability counts need view-controls; organisation credentials see no control-level health.
   const controlLevel = ctx.caller.type === 'project' && ctx.caller.permissions.has('view-controls');
   const summary = ctx.prefetched(keys.projectSummary(project.id));
   const counts = (name: string) => Number(summary?.[name] ?? 0);
   return projectHealth({
-    project,
-    markers: [...markerOf(systemMarker), ...markerOf(ctx.prefetched(keys.projectRecalculation(project.id)))],
+    project: shownProject(ctx, project),
+    markers: [...wider, ctx.prefetched(keys.projectRecalculation(project.id))].flatMap(markerOf),
     diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
     ...(controlLevel
       ? { summary: { controls: counts('controls'), applicable: counts('applicable'), not_applicable: counts('not_applicable'), suggested_exclusions: counts('suggested_exclusions'), conflicts: counts('conflicts') } }
@@ -30,7 +32,13 @@ function healthOf(ctx: OperationContext, project: StoredProject, systemMarker: I
   });
 }
 
-const healthKeys = (projectId: string): Key[] => [keys.project(projectId), keys.projectDiagram(projectId), keys.projectRecalculation(projectId), keys.projectSummary(projectId)];
+const healthKeys = (projectId: string): Key[] => [
+  keys.project(projectId),
+  keys.projectDiagram(projectId),
+  keys.projectPopulation(projectId),
+  keys.projectRecalculation(projectId),
+  keys.projectSummary(projectId),
+];
 
 export const getSetupProjectHealth = operation({
   id: 'getSetupProjectHealth',
@@ -47,10 +55,10 @@ export const getSetupProjectHealth = operation({
   response: ProjectHealth,
   errors: [422],
   sideEffects: [],
-  prefetch: (p) => [...healthKeys(p.project), keys.applicabilityRecalculation(p.system)],
+  prefetch: (p) => [...healthKeys(p.project), keys.organisationRecalculation(p.organisation), keys.applicabilityRecalculation(p.system)],
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: healthOf(ctx, project, ctx.prefetched(keys.applicabilityRecalculation(params.system))) };
+    return { data: healthOf(ctx, project, [ctx.prefetched(keys.organisationRecalculation(params.organisation)), ctx.prefetched(keys.applicabilityRecalculation(params.system))]) };
   },
 });
 
@@ -72,9 +80,10 @@ export const getProjectHealth = operation({
   prefetch: ({ project }) => healthKeys(project),
   handle: async (ctx, { params }) => {
     const project = boundProjectOf(ctx, params.project);
-    // The system's marker is keyed by a system the route does not name: one more read.
-    const found = await getMany([keys.applicabilityRecalculation(project.system_id)]);
-    return { data: healthOf(ctx, project, found.get(keyString(keys.applicabilityRecalculation(project.system_id)))) };
+    // The organisation's and system's markers are keyed by identifiers the route does not name: one more read.
+    const wider = [keys.organisationRecalculation(project.organisation_id), keys.applicabilityRecalculation(project.system_id)];
+    const found = await getMany(wider);
+    return { data: healthOf(ctx, project, wider.map((k) => found.get(keyString(k)))) };
   },
 });
 

@@ -20,6 +20,8 @@ import {
   setupProjectOf,
   setupProjectUrl,
   setupVersion,
+  shownProject,
+  unchanged,
 } from './project-access.js';
 
 const PROJECTS_PATH = '/organisations/{organisation}/systems/{system}/projects';
@@ -130,7 +132,7 @@ export const getSetupProject = operation({
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
     const full = ctx.caller.permissions.has('manage-projects');
-    return { data: setupProjectView(project, full), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id)), full) };
+    return { data: setupProjectView(shownProject(ctx, project), full), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id)), full) };
   },
 });
 
@@ -166,7 +168,7 @@ export const updateSetupProject = operation({
       throw validationFailed([{ pointer: '/project_edit_reason', code: 'edit_reason_required', detail: 'is required when the Essential Eight target changes' }]);
     }
     const next: StoredProject = { ...project, ...changes, updated_at: ctx.now.toISOString(), version: project.version + 1 };
-    const writes = [replaceVersioned(projectItem(next), project.version)];
+    const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))];
     // Before population the run reads the target itself; afterwards the recalculation fills and re-recommends.
     const recalculation = targetChanged && project.lifecycle_state !== 'setup' ? projectRecalculation(ctx, project) : undefined;
     if (recalculation) writes.push(recalculation.write);

@@ -1,4 +1,4 @@
-import type { PlannedControl } from '../catalogue/applicability.js';
+import { inConflict, type Origin, type PlannedControl } from '../catalogue/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
 import { keys, prefixes } from './keys.js';
 import { queryAll } from './read.js';
@@ -57,11 +57,13 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version' },
     ProjectionExpression: 'id, catalogue_id, #pos, #p, applicability, applicability_origin, recommendation, #v',
+    // Population summarises, and recalculation fills, right after writes: they must see them.
+    ConsistentRead: true,
   });
   return items as unknown as ControlApplicability[];
 }
 
-export interface ApplicabilitySummary {
+interface ApplicabilitySummary {
   controls: number;
   applicable: number;
   not_applicable: number;
@@ -79,8 +81,10 @@ export function summarise(controls: readonly ControlApplicability[]): Applicabil
   for (const c of controls) {
     if (c.applicability === 'y') applicable++;
     by_origin[c.applicability_origin] = (by_origin[c.applicability_origin] ?? 0) + 1;
-    if (c.recommendation?.value === 'n' && c.applicability === 'y') suggested++;
-    if (c.applicability_origin === 'explicit_user_choice' && c.recommendation && c.recommendation.value !== c.applicability) conflicts++;
+    const decided = { applicability: c.applicability, origin: c.applicability_origin as Origin };
+    // A choice against the recommendation is one issue (a conflict), not also a suggestion.
+    if (inConflict(decided, c.recommendation)) conflicts++;
+    else if (c.recommendation?.value === 'n' && c.applicability === 'y') suggested++;
   }
   return { controls: controls.length, applicable, not_applicable: controls.length - applicable, suggested_exclusions: suggested, conflicts, by_origin };
 }

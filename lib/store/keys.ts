@@ -53,6 +53,8 @@ export const keys = {
   /** Logical-key claims of register rows (uniqueness within the owner scope), by digest of the normalised key. */
   systemRegisterRowKey: (systemId: string, definitionId: string, keyDigest: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
   organisationRegisterRowKey: (organisationId: string, definitionId: string, keyDigest: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
+  /** A durable request to recalculate applicability of every project of an organisation (its context changed). */
+  organisationRecalculation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'APPLICABILITY#PENDING' }),
   /** A durable request to recalculate applicability of a system's projects (picked up by the recalculation job). */
   applicabilityRecalculation: (systemId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: 'APPLICABILITY#PENDING' }),
   /** The imported ISM releases: one partition, a release per sort key, by release ULID. */

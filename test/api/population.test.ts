@@ -41,7 +41,7 @@ describe('population', () => {
 
   it('cannot restart a completed run (409)', async () => {
     const p = await world.populated();
-    const etag = (await api.request('GET', `${p.url}/population`, { token: world.op.org })).headers.get('etag')!;
+    const etag = (await api.request('GET', p.url, { token: world.op.org })).headers.get('etag')!;
     const res = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': etag }, body: {} });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('population_completed');
@@ -93,7 +93,8 @@ describe('population', () => {
     expect((await api.request('GET', p.url, { token: world.op.org })).body.data.lifecycle_state).toBe('initialising');
     expect((await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': started.headers.get('etag')! }, body: {} })).status).toBe(412);
 
-    const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': failed.headers.get('etag')! }, body: {} });
+    const current = (await api.request('GET', p.url, { token: world.op.org })).headers.get('etag')!;
+    const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': current }, body: {} });
     expect(recovery.status).toBe(202);
     expect(recovery.body.data.run_id).not.toBe(started.body.data.run_id);
     await api.drainJobs();
@@ -115,7 +116,9 @@ describe('population', () => {
 
     const abandoned = await api.request('GET', `${p.url}/population`, { token: world.op.org });
     expect(abandoned.body.data).toMatchObject({ run_id: started.body.data.run_id, status: 'failed', error_code: 'population_abandoned', recovery_available: true });
-    const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': abandoned.headers.get('etag')! }, body: {} });
+    const shown = await api.request('GET', p.url, { token: world.op.org });
+    expect(shown.body.data.population.status).toBe('failed');
+    const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': shown.headers.get('etag')! } });
     expect(recovery.status).toBe(202);
     await api.drainJobs();
     expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({ status: 'completed', progress: { created: SAMPLE_PROTECTED } });
@@ -220,8 +223,50 @@ describe('project health', () => {
     expect(after.get(wireless[1]!.id)).toMatchObject({ applicability: 'n', applicability_origin: 'initial_recommendation' });
     const token = await world.projectToken(p.id);
     const health = (await api.request('GET', `/api/v1/projects/${p.id}/health`, { token })).body.data;
-    expect(health.applicability_summary).toMatchObject({ conflicts: 1, suggested_exclusions: 1 });
-    expect(health.warnings.items.map((w: { code: string }) => w.code)).toEqual(['applicability_conflicts', 'suggested_exclusions']);
-    expect(health.warnings.count).toBe(2);
+    expect(health.applicability_summary).toMatchObject({ conflicts: 1, suggested_exclusions: 0 });
+    expect(health.warnings.items.map((w: { code: string }) => w.code)).toEqual(['applicability_conflicts']);
+    expect(health.warnings.count).toBe(1);
+  });
+
+  it('stops a recalculation whose requester lost authority, and a later request by someone else restarts it', async () => {
+    const p = await world.populated();
+    const { fixtures } = await import('../support/api.js');
+    const { permissionsOf } = await import('../../lib/auth/permissions.js');
+    const { revokeAccess } = await import('../../lib/store/identity.js');
+    const colleague = await fixtures.user();
+    await fixtures.grant(colleague, { kind: 'organisation', id: world.op.organisationId }, permissionsOf('organisation'));
+    const token = await fixtures.token(colleague, 'organisation', { organisationId: world.op.organisationId });
+    const scope = `${p.url}/scope`;
+    const etag = (await api.request('GET', scope, { token })).headers.get('etag')!;
+    const saved = await api.request('PATCH', scope, { token, headers: { 'If-Match': etag }, body: { data: { mobile_devices: 'no' } } });
+    await revokeAccess(colleague, { kind: 'organisation', id: world.op.organisationId });
+    await api.drainJobs();
+
+    const stopped = (await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data;
+    expect(stopped).toMatchObject({ recalculation: { status: 'stopped' }, stale_recommendations: true });
+    expect(stopped.warnings.items.map((w: { code: string }) => w.code)).toContain('recalculation_stopped');
+
+    await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': saved.headers.get('etag')! }, body: { data: { mobile_devices: 'no', email_services: 'no' } } });
+    await api.drainJobs();
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data).toMatchObject({ recalculation: { status: 'idle' }, stale_recommendations: false });
+  });
+
+  it('recalculates every project of the organisation when outsourced delivery changes', async () => {
+    const p = await world.populated();
+    const org = `/api/v1/organisations/${world.op.organisationId}`;
+    const system = `${org}/systems/${world.systemId}/context`;
+    const sysEtag = (await api.request('GET', system, { token: world.op.org })).headers.get('etag')!;
+    await api.request('PATCH', system, { token: world.op.org, headers: { 'If-Match': sysEtag }, body: { data: { hosting_model: 'no' } } });
+    await api.drainJobs();
+    const orgEtag = (await api.request('GET', `${org}/context`, { token: world.op.org })).headers.get('etag')!;
+    expect((await api.request('PATCH', `${org}/context`, { token: world.op.org, headers: { 'If-Match': orgEtag }, body: { data: { outsourced_delivery: 'no' } } })).status).toBe(200);
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('pending');
+
+    await api.drainJobs();
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('idle');
+    const { projectApplicability } = await import('../../lib/store/controls.js');
+    const managed = (await projectApplicability(p.id)).filter((c) => c.path[1] === 'Managed services and cloud services');
+    expect(managed.length).toBeGreaterThan(0);
+    expect(managed.every((c) => c.applicability === 'n' && c.recommendation?.rules.includes('no-outsourcing'))).toBe(true);
   });
 });

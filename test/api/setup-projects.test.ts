@@ -86,8 +86,9 @@ describe('setup project views', () => {
     const token = await fixtures.token(world.op.userId, 'organisation', { organisationId: world.op.organisationId, abilities: ['view-projects'] });
     const res = await api.request('GET', p.url, { token });
     expect(res.status).toBe(200);
-    expect(res.body.data.redacted_fields).toEqual(['description', 'population']);
-    expect(res.body.data).not.toHaveProperty('population');
+    expect(res.body.data.redacted_fields).toEqual(['description']);
+    expect(res.body.data).not.toHaveProperty('description');
+    expect(res.body.data.population).toEqual({ run_id: null, status: 'not_started' });
     expect(res.headers.get('etag')).not.toBe(p.etag);
   });
 
@@ -105,6 +106,18 @@ describe('setup project views', () => {
     expect(res.body.data.essential_eight_target).toBe('ML1');
     expect((await api.request('PATCH', p.url, { token: world.op.org, headers: { 'If-Match': p.etag }, body: { name: 'Again' } })).status).toBe(412);
     expect((await api.request('PATCH', p.url, { token: world.op.org, body: { name: 'Again' } })).status).toBe(428);
+  });
+
+  it('lets only one of a setup change and a diagram upload sent with the same ETag succeed', async () => {
+    const p = await world.project();
+    const { form, png } = await import('../support/files.js');
+    const [patched, uploaded] = await Promise.all([
+      api.request('PATCH', p.url, { token: world.op.org, headers: { 'If-Match': p.etag }, body: { name: 'Renamed' } }),
+      api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': p.etag }, form: form(png(32, 32), 'd.png') }),
+    ]);
+    const outcomes = [patched.status === 200 ? 'won' : patched.status, uploaded.status === 202 ? 'won' : uploaded.status];
+    expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== 'won')).toEqual([412]);
   });
 
   it('refuses fields fixed at creation', async () => {

@@ -81,6 +81,12 @@ describe('ISM catalogue import', () => {
     const again = await importRelease(readReleaseDirectory(ISM), { sample: false }, new Date());
     expect(again.id).toBe(release.id);
   });
+
+  it('refuses other content under a version already imported', async () => {
+    const altered = readReleaseDirectory(ISM);
+    altered.entries[0] = { ...altered.entries[0]!, statement: 'changed' };
+    await expect(importRelease(altered, { sample: false }, new Date())).rejects.toThrow(/already imported with other content/);
+  });
 });
 
 describe('population from the official release', () => {

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '../../../../lib/http/middlewares/validate.js';
 import { createOrganisation, getOrganisation, listOrganisations } from '../../../../lib/operations/organisations.js';
 import type { AnyOperation } from '../../../../lib/operations/operation.js';
+import { startPopulation } from '../../../../lib/operations/population.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const step = validate();
+const ULID = '01JD3Q5Z8X6Y7W2V9T4S3R2P1N';
 const op = (o: unknown) => o as AnyOperation;
 
 describe('validate step', () => {
@@ -34,6 +36,17 @@ describe('validate step', () => {
     const deep = '['.repeat(20_000) + ']'.repeat(20_000);
     const request = pipelineRequest({ method: 'POST', operation: op(createOrganisation), headers: { 'content-type': 'application/json' }, body: `{"name":${deep}}` });
     expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 422 });
+  });
+
+  it('takes a missing body as {} where the empty object is the whole body', async () => {
+    const request = pipelineRequest({ method: 'POST', operation: op(startPopulation), state: { rawParams: { organisation: ULID, system: ULID, project: ULID } } });
+    await step.before!(request);
+    expect(request.state.input?.body).toEqual({});
+  });
+
+  it('still needs the body of an operation whose body has required members', async () => {
+    const request = pipelineRequest({ method: 'POST', operation: op(createOrganisation) });
+    expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 415 });
   });
 
   it('throws 400 for a missing body', async () => {
