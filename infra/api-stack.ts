@@ -5,6 +5,7 @@ import {
   AccessLogFormat,
   EndpointType,
   LambdaIntegration,
+  ResponseTransferMode,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RestApi,
@@ -16,8 +17,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
-import type { Group } from '../lib/operations/operation.js';
-import { activeGroups } from '../lib/operations/registry.js';
+import { activeFunctions, type FunctionName } from '../lib/operations/registry.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { addProblemGatewayResponses } from './gateway-responses.js';
@@ -55,7 +55,8 @@ export interface ApiStackProps extends StackProps {
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
-  readonly groupFunctions = new Map<Group, AppFunction>();
+  /** The HTTP functions by name: one per operation group, and the streaming downloads function. */
+  readonly groupFunctions = new Map<FunctionName, AppFunction>();
   readonly metaFunction: AppFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -68,12 +69,12 @@ export class ApiStack extends Stack {
       description: 'OpenAPI document and the 404/405 answers for paths and methods no operation serves',
     });
 
-    for (const group of activeGroups()) {
+    for (const group of activeFunctions()) {
       const uses = usesOf(group);
       const queues = uses.queues.map((name) => [name, queueOf(props.queues, name)] as const);
       const fn = new AppFunction(this, `Group-${group}`, {
         entry: `${HTTP_FUNCTIONS}${group}.ts`,
-        description: `Operations of the ${group} group`,
+        description: group === 'downloads' ? 'Operations that answer a file, with streamed responses' : `Operations of the ${group} group`,
         environment: {
           TABLE_NAME: props.table.tableName,
           BUCKET_NAME: bucket.bucketName,
@@ -127,14 +128,18 @@ export class ApiStack extends Stack {
     // One invoke permission per function for the whole API instead of two per method: the route
     // count grows with the registry and every per-method permission is a CloudFormation resource.
     const integrationOptions = { proxy: true, scopePermissionToMethod: false } as const;
-    const integrations = new Map<Group, LambdaIntegration>();
-    for (const [group, fn] of this.groupFunctions) integrations.set(group, new LambdaIntegration(fn.function, integrationOptions));
+    const integrations = new Map<FunctionName, LambdaIntegration>();
+    for (const [name, fn] of this.groupFunctions) {
+      // Downloads stream (InvokeWithResponseStream), so files are not held to a buffered response's 6 MB.
+      const mode = name === 'downloads' ? { responseTransferMode: ResponseTransferMode.STREAM } : {};
+      integrations.set(name, new LambdaIntegration(fn.function, { ...integrationOptions, ...mode }));
+    }
     const metaIntegration = new LambdaIntegration(this.metaFunction.function, integrationOptions);
     addRegistryRoutes(
       this.api,
-      (group) => {
-        const integration = integrations.get(group);
-        if (!integration) throw new Error(`no function for group ${group}`);
+      (name) => {
+        const integration = integrations.get(name);
+        if (!integration) throw new Error(`no function ${name}`);
         return integration;
       },
       metaIntegration,

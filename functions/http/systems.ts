@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operationsOf } from '../../lib/operations/registry.js';
+import { operationsServedBy } from '../../lib/operations/registry.js';
 
-export const handler = createApiHandler(operationsOf('systems'));
+export const handler = createApiHandler(operationsServedBy('systems'));

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ulid } from 'ulid';
 import type { ApiHandler } from '../http/pipeline.js';
-import type { Group } from '../operations/operation.js';
-import { OPERATIONS, activeGroups } from '../operations/registry.js';
+import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
+import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../operations/registry.js';
+import { localStreamingRuntime } from './streaming.js';
 import { API_PREFIX, createRouter } from '../operations/router.js';
 
 /** API Gateway's own payload limit (10 MB): larger bodies never reach a function. */
@@ -11,15 +12,18 @@ const MAX_BODY = 10 * 1024 * 1024;
 const TEXT_TYPES = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /** The deployed functions, loaded by the names the registry gives: the same code as on AWS. */
-async function loadHandlers(): Promise<{ groups: Map<Group, ApiHandler>; meta: ApiHandler }> {
-  const groups = new Map<Group, ApiHandler>();
-  for (const group of activeGroups()) {
-    const entry = `../../functions/http/${group}.js`;
-    const mod = (await import(/* @vite-ignore */ entry)) as { handler: ApiHandler };
-    groups.set(group, mod.handler);
+async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler | StreamingHandler>; meta: ApiHandler }> {
+  // The downloads function finds the streaming runtime where Lambda puts it; other libraries
+  // (Powertools' invoke store) may have put their own members on the same global.
+  if (typeof runtimeGlobal.awslambda?.streamifyResponse !== 'function') runtimeGlobal.awslambda = { ...runtimeGlobal.awslambda, ...localStreamingRuntime };
+  const functions = new Map<FunctionName, ApiHandler | StreamingHandler>();
+  for (const name of activeFunctions()) {
+    const entry = `../../functions/http/${name}.js`;
+    const mod = (await import(/* @vite-ignore */ entry)) as { handler: ApiHandler | StreamingHandler };
+    functions.set(name, mod.handler);
   }
   const meta = ((await import('../../functions/http/meta.js')) as { handler: ApiHandler }).handler;
-  return { groups, meta };
+  return { functions, meta };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -98,7 +102,7 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
 
 /** The local HTTP front door: routes like the generated API Gateway routes, then calls the same handlers. */
 export async function createLocalServer(): Promise<Server> {
-  const { groups, meta } = await loadHandlers();
+  const { functions, meta } = await loadHandlers();
   const router = createRouter(OPERATIONS);
   return createServer(async (req, res) => {
     try {
@@ -111,11 +115,18 @@ export async function createLocalServer(): Promise<Server> {
       }
       if (m.kind === 'found') {
         const event = toEvent(req, body, `${API_PREFIX}${m.operation.path}`, m.params);
-        send(res, await groups.get(m.operation.group)!(event, lambdaContext(m.operation.group)));
+        const name = functionOf(m.operation);
+        const handler = functions.get(name)!;
+        if (name === 'downloads') await (handler as StreamingHandler)(event, res, lambdaContext(name));
+        else send(res, await (handler as ApiHandler)(event, lambdaContext(name)));
       } else {
         send(res, await meta(toEvent(req, body, path, null), lambdaContext('meta')));
       }
     } catch {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       send(res, { statusCode: 502, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal server error' }) });
     }
   });

@@ -36,11 +36,18 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getProjectNetworkDiagramFile,
 ] as unknown as AnyOperation[];
 
-export function operationsOf(group: Group): AnyOperation[] {
-  return OPERATIONS.filter((op) => op.group === group);
+/**
+ * The Lambda function that serves an operation: its group's, or, for operations that answer a
+ * file, the downloads function, which streams its responses (DESIGN.md section 8).
+ */
+export type FunctionName = Group | 'downloads';
+export const functionOf = (op: AnyOperation): FunctionName => (op.produces ? 'downloads' : op.group);
+
+export function operationsServedBy(fn: FunctionName): AnyOperation[] {
+  return OPERATIONS.filter((op) => functionOf(op) === fn);
 }
 
-/** The groups that have at least one operation: the group functions that exist. */
-export function activeGroups(): Group[] {
-  return [...new Set(OPERATIONS.map((op) => op.group))];
+/** The functions that serve at least one operation: the HTTP functions that exist. */
+export function activeFunctions(): FunctionName[] {
+  return [...new Set(OPERATIONS.map(functionOf))];
 }

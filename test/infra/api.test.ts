@@ -9,7 +9,7 @@ import { usesOf } from '../../infra/uses.js';
 import { SETTINGS } from '../../lib/config.js';
 import { AREAS } from '../../lib/files/storage.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/jobs/queues.js';
-import { activeGroups } from '../../lib/operations/registry.js';
+import { activeFunctions } from '../../lib/operations/registry.js';
 import { actionsIn, idOf, logicalIdOf, NO_BUNDLING, resourcesIn, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
 
 function actionsOf(s: Synthesized, fn: AppFunction): string[] {
@@ -24,7 +24,7 @@ describe('ApiStack', () => {
 
   it('runs every function on Node.js 22 on arm64', () => {
     const functions = Object.values(resourcesOf(s.apiTemplate, 'AWS::Lambda::Function'));
-    expect(functions).toHaveLength(activeGroups().length + 1);
+    expect(functions).toHaveLength(activeFunctions().length + 1);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -34,7 +34,7 @@ describe('ApiStack', () => {
     (resourcesOf(s.apiTemplate, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
   it('creates one function per active group, configured through the seed settings', () => {
-    expect([...s.api.groupFunctions.keys()].sort()).toEqual(activeGroups().sort());
+    expect([...s.api.groupFunctions.keys()].sort()).toEqual(activeFunctions().sort());
     for (const fn of s.api.groupFunctions.values()) {
       const variables = env(fn);
       expect(Object.keys(variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'TOKEN_HASH_SECRET_ARN']));
@@ -85,7 +85,7 @@ describe('ApiStack', () => {
   });
 
   it('gives a group no S3 and no SQS access unless its operations declare them', () => {
-    const bare = activeGroups().filter((g) => !usesOf(g).files && usesOf(g).queues.length === 0);
+    const bare = activeFunctions().filter((g) => !usesOf(g).files && usesOf(g).queues.length === 0);
     expect(bare.length).toBeGreaterThan(0);
     for (const group of bare) {
       const fn = s.api.groupFunctions.get(group)!;
@@ -97,7 +97,7 @@ describe('ApiStack', () => {
   it('grants file areas and job queues exactly as the operations of a group declare them', () => {
     expect(usesOf('organisations')).toEqual({ files: true, queues: expect.arrayContaining(['scan', 'recalculate']) });
     const bucketArn = `<import:${s.data.sharedBucket.arnExportName}>`;
-    for (const group of activeGroups()) {
+    for (const group of activeFunctions()) {
       const uses = usesOf(group);
       const fn = s.api.groupFunctions.get(group)!;
       const statements = statementsOf(s.apiTemplate, fn);

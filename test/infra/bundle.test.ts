@@ -20,7 +20,7 @@ import { useTestServices } from '../support/services.js';
 const run = promisify(execFile);
 const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
 /** Bundle name -> entry under functions/, built the way the CDK app builds them. */
-const ENTRIES = { meta: 'http/meta', organisations: 'http/organisations', scan: 'workers/scan', verdict: 'workers/scan-verdict' } as const;
+const ENTRIES = { meta: 'http/meta', organisations: 'http/organisations', downloads: 'http/downloads', scan: 'workers/scan', verdict: 'workers/scan-verdict' } as const;
 type BundleName = keyof typeof ENTRIES;
 
 /**
@@ -30,12 +30,27 @@ type BundleName = keyof typeof ENTRIES;
  */
 const DRIVER = `
 import { writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+// A streaming function gets Lambda's awslambda global; this one records the metadata and the body.
+const streamed = { chunks: [] };
+if (process.env.STREAMING) {
+  globalThis.awslambda = {
+    streamifyResponse: (handler) => handler,
+    HttpResponseStream: { from: (stream, metadata) => { streamed.metadata = metadata; return stream; } },
+  };
+}
 const mod = await import(pathToFileURL(process.env.BUNDLE).href);
 const out = { handlerType: typeof mod.handler };
 if (process.env.EVENT) {
   const context = { awsRequestId: 'test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 28000 };
-  out.result = await mod.handler(JSON.parse(process.env.EVENT), context);
+  if (process.env.STREAMING) {
+    const sink = new Writable({ write(chunk, _encoding, done) { streamed.chunks.push(chunk); done(); } });
+    await mod.handler(JSON.parse(process.env.EVENT), sink, context);
+    out.result = { statusCode: streamed.metadata.statusCode, headers: streamed.metadata.headers, body: Buffer.concat(streamed.chunks).toString('utf8') };
+  } else {
+    out.result = await mod.handler(JSON.parse(process.env.EVENT), context);
+  }
 }
 writeFileSync(process.env.RESULT_FILE, JSON.stringify(out));
 `;
@@ -75,6 +90,7 @@ async function loadBundle<R>(name: BundleName, env: Record<string, string>, even
       RESULT_FILE: resultFile,
       LOG_LEVEL: 'ERROR',
       ...(event === undefined ? {} : { EVENT: JSON.stringify(event) }),
+      ...(name === 'downloads' ? { STREAMING: '1' } : {}),
     },
     timeout: 20_000,
   });
@@ -149,6 +165,13 @@ describe('bundled HTTP functions', () => {
     expect(result?.statusCode).toBe(200);
     expect(result?.headers?.ETag).toMatch(/^"1-/);
     expect(JSON.parse(result!.body).data).toMatchObject({ id: operator.organisationId });
+  }, 30_000);
+
+  it('streams the answer of the downloads bundle: metadata first, then the body', async () => {
+    const { result } = await load('downloads', event('GET', `/api/v1/organisations/${operator.organisationId}/logo/file`, operator.org));
+    expect(result?.statusCode).toBe(404);
+    expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
+    expect(JSON.parse(result!.body)).toMatchObject({ status: 404, detail: 'The logo is not ready.' });
   }, 30_000);
 
   it('answers 401 from the organisations bundle without a credential', async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../lib/operations/registry.js';
+import { OPERATIONS, functionOf } from '../../lib/operations/registry.js';
 import { API_PREFIX } from '../../lib/operations/router.js';
 import { logicalIdOf, resourcesOf, synthesize, type Resources, type Synthesized } from './fixture.js';
 
@@ -38,12 +38,14 @@ function routesOf(s: Synthesized): Route[] {
 
 describe('ApiStack routes', () => {
   let routes: Route[];
+  let s: Synthesized;
   beforeAll(() => {
-    routes = routesOf(synthesize());
+    s = synthesize();
+    routes = routesOf(s);
   }, 60_000);
 
-  it('has one route per registry operation, to its group function', () => {
-    const expected = new Set(OPERATIONS.map((op) => `${op.method} ${API_PREFIX}${op.path} -> ${op.group}`));
+  it('has one route per registry operation, to its group function, or to the downloads function for files', () => {
+    const expected = new Set(OPERATIONS.map((op) => `${op.method} ${API_PREFIX}${op.path} -> ${functionOf(op)}`));
     const actual = new Set(routes.filter((r) => r.target !== 'meta').map((r) => `${r.method} ${r.path} -> ${r.target}`));
     expect(actual).toEqual(expected);
     expect(routes.filter((r) => r.target !== 'meta')).toHaveLength(OPERATIONS.length);
@@ -59,6 +61,17 @@ describe('ApiStack routes', () => {
 
   it('serves the OpenAPI document from the meta function', () => {
     expect(routes).toContainEqual(expect.objectContaining({ method: 'GET', path: `${API_PREFIX}/openapi.json`, target: 'meta' }));
+  });
+
+  it('streams the responses of the downloads function and of no other', () => {
+    const methods = Object.values(resourcesOf(s.apiTemplate, 'AWS::ApiGateway::Method')).map((m) => m.Properties.Integration as { ResponseTransferMode?: string; Uri: unknown });
+    const downloads = logicalIdOf(s.api.groupFunctions.get('downloads')!);
+    for (const integration of methods) {
+      const toDownloads = JSON.stringify(integration.Uri).includes(`"${downloads}"`);
+      expect(integration.ResponseTransferMode === 'STREAM').toBe(toDownloads);
+      if (toDownloads) expect(JSON.stringify(integration.Uri)).toContain('response-streaming-invocations');
+    }
+    expect(OPERATIONS.filter((op) => op.produces).every((op) => functionOf(op) === 'downloads')).toBe(true);
   });
 
   it('uses Lambda proxy integrations only', () => {

@@ -1,0 +1,34 @@
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ApiHandler } from './pipeline.js';
+
+/**
+ * The part of Lambda's Node.js runtime that streams responses (the `awslambda` global). API
+ * Gateway's streaming Lambda proxy integration reads the metadata, then the body as it comes, so
+ * downloads are not held to the 6 MB of a buffered response (DESIGN.md section 8).
+ */
+export interface StreamingRuntime {
+  streamifyResponse(handler: StreamingHandler): unknown;
+  HttpResponseStream: { from(stream: Writable, metadata: { statusCode: number; headers: Record<string, string> }): Writable };
+}
+export type StreamingHandler = (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => Promise<void>;
+
+/** The runtime's global, absent outside Lambda (the local server installs its own). */
+export const runtimeGlobal = globalThis as unknown as { awslambda?: StreamingRuntime };
+
+const CHUNK = 1024 * 1024;
+
+/** A pipeline answer as a streamed response: status and headers first, then the body in chunks. */
+export async function writeStreamed(result: APIGatewayProxyResult, responseStream: Writable, runtime: StreamingRuntime): Promise<void> {
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
+  const out = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+  const chunks = Array.from({ length: Math.ceil(body.length / CHUNK) }, (_, i) => body.subarray(i * CHUNK, (i + 1) * CHUNK));
+  await pipeline(Readable.from(chunks), out);
+}
+
+/** The request pipeline behind a streamed response: the same steps, errors and headers as every other route. */
+export function streamingApiHandler(handler: ApiHandler, runtime: StreamingRuntime): unknown {
+  return runtime.streamifyResponse(async (event, responseStream, context) => writeStreamed(await handler(event, context), responseStream, runtime));
+}
