@@ -48,7 +48,7 @@ export interface JobQueue {
 export class WorkersStack extends Stack {
   readonly jobs = new Map<QueueName, JobQueue>();
   readonly malwareProtection: MalwareProtection;
-  readonly recalculationSweep: AppFunction;
+  readonly sweep: AppFunction;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
@@ -86,7 +86,7 @@ export class WorkersStack extends Stack {
       );
     }
 
-    this.recalculationSweep = this.sweep(props, alarms);
+    this.sweep = this.addSweep(props, alarms);
 
     this.malwareProtection = new MalwareProtection(this, 'MalwareProtection', { table: props.table, bucket });
     alarms.push(
@@ -97,21 +97,22 @@ export class WorkersStack extends Stack {
   }
 
   /**
-   * A recalculation marker is committed with the change that needs it and its job is queued after
-   * the commit; should that send fail, or the job be dead-lettered, this schedule queues it again.
+   * Work that no message will finish: a population run whose worker kept crashing (its job was
+   * dead-lettered) and a recalculation whose job was lost after its marker committed. This
+   * schedule ends the first as failed and queues the second again.
    */
-  private sweep(props: WorkersStackProps, alarms: Alarm[]): AppFunction {
+  private addSweep(props: WorkersStackProps, alarms: Alarm[]): AppFunction {
     const recalculate = this.jobs.get('recalculate')!;
-    const sweep = new AppFunction(this, 'RecalculationSweep', {
-      entry: `${WORKER_FUNCTIONS}recalculate-sweep.ts`,
-      description: 'Re-queues applicability recalculations whose job was lost',
+    const sweep = new AppFunction(this, 'Sweep', {
+      entry: `${WORKER_FUNCTIONS}sweep.ts`,
+      description: 'Ends abandoned population runs and re-queues lost applicability recalculations',
       timeout: Duration.minutes(1),
       environment: { TABLE_NAME: props.table.tableName, [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl, ...AWS_SETTINGS },
     });
     sweep.grantTableData(props.table);
     sweep.grantSendJobs([recalculate.queue]);
-    new Rule(this, 'RecalculationSweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });
-    alarms.push(functionErrorsAlarm(this, 'RecalculationSweepErrors', sweep.function, 'The recalculation sweep failed'));
+    new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });
+    alarms.push(functionErrorsAlarm(this, 'SweepErrors', sweep.function, 'The sweep of abandoned runs and lost recalculations failed'));
     return sweep;
   }
 

@@ -9,9 +9,9 @@ import { putAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
 import { and, attributeEquals, conditionFields, leaseFree, setFields } from '../store/conditions.js';
 import { newControlItem, projectApplicability, summarise } from '../store/controls.js';
-import { keys } from '../store/keys.js';
+import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
-import { getMany, keyString, type Item } from '../store/read.js';
+import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { QUEUES } from './queues.js';
 import { RetrySoon } from './worker.js';
@@ -22,22 +22,6 @@ const CHUNK = 200;
 const LEASE_SECONDS = 200;
 const RECORD_GRACE_MS = 60_000;
 const UNCOMMITTED_RETRY_SECONDS = 20;
-
-/**
- * A run no delivery has worked on for the queue's whole redrive window has gone to the dead-letter
- * queue (its worker kept crashing): it counts as failed, so that a recovery run can start.
- */
-const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.visibilityTimeoutSeconds * 1000;
-
-/** The population status as clients see it: the stored one, with an abandoned run counted as failed. */
-export function effectivePopulation(project: StoredProject, run: Item | undefined, now: Date): { status: StoredProject['population_status']; errorCode: string | null } {
-  const status = project.population_status;
-  if (status === 'running' && run?.run_id === project.population_run_id) {
-    const lastSeen = Date.parse(String(run.lease_until ?? run.started_at));
-    if (now.getTime() - lastSeen > ABANDONED_AFTER_MS) return { status: 'failed', errorCode: 'population_abandoned' };
-  }
-  return { status, errorCode: status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null };
-}
 
 /** The context facts recommendations read. */
 export async function factsFor(project: StoredProject): Promise<Facts> {
@@ -112,6 +96,32 @@ async function updateRun(projectId: string, runId: string, fields: Record<string
   }
 }
 
+/**
+ * A run no delivery has worked on for the queue's whole redrive window has gone to the dead-letter
+ * queue (its worker kept crashing). The sweep ends such runs as failed, so that a recovery run can
+ * start and the setup ETag moves with the status.
+ */
+const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.visibilityTimeoutSeconds * 1000;
+
+export async function sweepAbandonedRuns(now: Date): Promise<number> {
+  const running = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.runningPopulations } });
+  let ended = 0;
+  for (const run of running) {
+    const lastSeen = Date.parse(String(run.lease_until ?? run.started_at));
+    if (now.getTime() - lastSeen <= ABANDONED_AFTER_MS) continue;
+    const projectItem = await getOne(keys.project(String(run.project_id)));
+    if (!projectItem) continue;
+    try {
+      await finish(toProject(projectItem), String(run.run_id), 'failed', now, 'population_abandoned');
+      ended++;
+    } catch (error) {
+      if (!(error instanceof RunMovedOn)) throw error;
+    }
+  }
+  if (ended) logger.warn('abandoned population runs ended as failed', { count: ended });
+  return ended;
+}
+
 /** Ends the run and moves the project with it in one transaction; the setup ETag changes (seed: a changed run invalidates the old ETag). */
 async function finish(project: StoredProject, runId: string, outcome: 'completed' | 'failed', now: Date, errorCode?: string): Promise<void> {
   const at = now.toISOString();
@@ -122,8 +132,8 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
     {
       kind: 'update',
       key: keys.projectPopulation(project.id),
-      update: 'SET #s = :s, #f = :f, #e = :e REMOVE #l',
-      names: { '#s': 'status', '#f': 'finished_at', '#e': 'error_code', '#l': 'lease_until', ...runCondition.names },
+      update: 'SET #s = :s, #f = :f, #e = :e REMOVE #l, #g1, #g2',
+      names: { '#s': 'status', '#f': 'finished_at', '#e': 'error_code', '#l': 'lease_until', '#g1': 'GSI1PK', '#g2': 'GSI1SK', ...runCondition.names },
       values: { ':s': outcome, ':f': at, ':e': errorCode ?? null, ...runCondition.values },
       condition: runCondition,
       onConditionFailed: () => new RunMovedOn(),

@@ -10,7 +10,7 @@ import { gsi1, keys, prefixes, type Key } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
 import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
-import { effectivePopulation, factsFor, fillMissingControls } from './population.js';
+import { factsFor, fillMissingControls } from './population.js';
 import { sendJob } from './sqs.js';
 import { RetrySoon } from './worker.js';
 
@@ -66,8 +66,8 @@ async function updateControl(projectId: string, control: ControlApplicability, r
 async function recalculateProject(project: StoredProject, now: Date): Promise<boolean> {
   if (project.archived || project.lifecycle_state === 'setup') return true;
   // Population reads the facts once; recalculating under a running population would race it.
-  // An abandoned run does not hold recalculation up: its recovery run reads the facts anew.
-  if (project.population_status === 'running' && effectivePopulation(project, await getOne(keys.projectPopulation(project.id)), now).status === 'running') return false;
+  // (An abandoned run holds it up only until the sweep ends that run.)
+  if (project.population_status === 'running') return false;
   if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {});
   const [facts, controls] = await Promise.all([factsFor(project), projectApplicability(project.id)]);
   const recommendationOf = (c: ControlApplicability) => recommendationFor(c, facts);

@@ -4,7 +4,7 @@ import { settings } from '../config.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
-import { sweepRecalculations } from '../jobs/recalculation.js';
+import { sweep } from '../jobs/sweep.js';
 import { ensureCatalogue, ensureDemo } from './demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
 import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
@@ -52,10 +52,10 @@ async function main(): Promise<void> {
     await ensureBucket();
     await ensureQueues('');
     const pollers = await startPollers();
-    // The schedule of the AWS stack: markers left by an earlier run, or whose job was lost, get one.
-    const sweep = () => void sweepRecalculations(new Date()).catch((error: unknown) => console.error(`recalculation sweep: ${(error as Error).message}`));
-    const sweeping = setInterval(sweep, SWEEP_INTERVAL_MS);
-    sweep();
+    // The AWS stack's schedule: abandoned runs end, and lost recalculations are queued again.
+    const sweepNow = () => void sweep(new Date()).catch((error: unknown) => console.error(`sweep: ${(error as Error).message}`));
+    const sweeping = setInterval(sweepNow, SWEEP_INTERVAL_MS);
+    sweepNow();
     beforeStop = async () => {
       clearInterval(sweeping);
       await pollers.stop();

@@ -3,7 +3,6 @@ import { ulid } from 'ulid';
 import type { StoredProject } from '../domain/projects.js';
 import { requireVersion } from '../http/etag.js';
 import { conflict } from '../http/errors.js';
-import { effectivePopulation } from '../jobs/population.js';
 import { sendJob } from '../jobs/sqs.js';
 import { keys } from '../store/keys.js';
 import { startRunWrites } from '../store/population.js';
@@ -34,9 +33,10 @@ export const Population = z
   .meta({ id: 'Population' });
 type Population = z.infer<typeof Population>;
 
-function populationView(project: StoredProject, run: Item | undefined, now: Date): Population {
+function populationView(project: StoredProject, run: Item | undefined): Population {
   const value = <T>(name: string) => (run?.[name] as T | undefined) ?? null;
-  const { status, errorCode } = effectivePopulation(project, run, now);
+  const status = project.population_status;
+  const errorCode = status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null;
   return {
     run_id: project.population_run_id,
     status,
@@ -70,7 +70,7 @@ export const getPopulation = operation({
   prefetch,
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id)), ctx.now) };
+    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id))) };
   },
 });
 
@@ -102,7 +102,7 @@ export const startPopulation = operation({
     requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
     requireEditable(project);
     const current = ctx.prefetched(keys.projectPopulation(project.id));
-    const { status } = effectivePopulation(project, current, ctx.now);
+    const status = project.population_status;
     if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
     if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
     const { next, run, writes } = startRunWrites(project, current, { runId: ulid(ctx.now.getTime()), userId: ctx.caller.userId, tokenId: ctx.caller.tokenId, now: ctx.now });
@@ -110,7 +110,7 @@ export const startPopulation = operation({
     // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
     await sendJob('populate', { project_id: project.id, run_id: runId });
     return {
-      data: populationView(next, run as unknown as Item, ctx.now),
+      data: populationView(next, run as unknown as Item),
       etag: setupEtag(next, diagram),
       location: `${setupProjectUrl(params)}/population`,
       auditTarget: { ...params, run: runId },

@@ -9,7 +9,6 @@ import { keys, type Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { Ulid } from './common.js';
 import { queueRecalculation, recalculationMarker } from '../jobs/recalculation-requests.js';
-import { effectivePopulation } from '../jobs/population.js';
 import type { OperationContext } from './operation.js';
 
 export const SetupProjectParams = z.strictObject({ organisation: Ulid, system: Ulid, project: Ulid });
@@ -35,12 +34,6 @@ export function boundProjectOf(ctx: OperationContext, projectId: string): Stored
 
 /** Organisation routes read the project, its diagram and its population run in the authentication round trip. */
 export const setupPrefetch = (p: SetupProjectParams, ...more: Key[]) => [keys.project(p.project), keys.projectDiagram(p.project), keys.projectPopulation(p.project), ...more];
-
-/** The project as its views show it: an abandoned population run reads as failed. */
-export function shownProject(ctx: OperationContext, project: StoredProject): StoredProject {
-  const { status } = effectivePopulation(project, ctx.prefetched(keys.projectPopulation(project.id)), ctx.now);
-  return status === project.population_status ? project : { ...project, population_status: status };
-}
 
 /**
  * The setup ETag covers the project's setup record and its network diagram (the artefacts view

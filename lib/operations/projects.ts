@@ -8,7 +8,7 @@ import { keys, type Key } from '../store/keys.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { NoParams, NoQuery, PageQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupProjectOf, shownProject } from './project-access.js';
+import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupProjectOf } from './project-access.js';
 
 /* Health, for both credential types. */
 
@@ -22,7 +22,7 @@ function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | 
   const summary = ctx.prefetched(keys.projectSummary(project.id));
   const counts = (name: string) => Number(summary?.[name] ?? 0);
   return projectHealth({
-    project: shownProject(ctx, project),
+    project,
     markers: [...wider, ctx.prefetched(keys.projectRecalculation(project.id))].flatMap(markerOf),
     diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
     ...(controlLevel
@@ -32,13 +32,7 @@ function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | 
   });
 }
 
-const healthKeys = (projectId: string): Key[] => [
-  keys.project(projectId),
-  keys.projectDiagram(projectId),
-  keys.projectPopulation(projectId),
-  keys.projectRecalculation(projectId),
-  keys.projectSummary(projectId),
-];
+const healthKeys = (projectId: string): Key[] => [keys.project(projectId), keys.projectDiagram(projectId), keys.projectRecalculation(projectId), keys.projectSummary(projectId)];
 
 export const getSetupProjectHealth = operation({
   id: 'getSetupProjectHealth',

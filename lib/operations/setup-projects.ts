@@ -20,7 +20,6 @@ import {
   setupProjectOf,
   setupProjectUrl,
   setupVersion,
-  shownProject,
   unchanged,
 } from './project-access.js';
 
@@ -132,7 +131,7 @@ export const getSetupProject = operation({
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
     const full = ctx.caller.permissions.has('manage-projects');
-    return { data: setupProjectView(shownProject(ctx, project), full), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id)), full) };
+    return { data: setupProjectView(project, full), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id)), full) };
   },
 });
 

@@ -96,6 +96,8 @@ export const prefixes = {
 /** GSI1 partitions. */
 export const gsi1 = {
   pendingRecalculations: 'APPLICABILITY_PENDING',
+  /** Population runs still running, oldest first: the sweep ends abandoned ones. */
+  runningPopulations: 'POPULATION_RUNNING',
   organisations: 'ORGS',
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
 } as const;

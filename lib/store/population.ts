@@ -1,5 +1,5 @@
 import type { StoredProject } from '../domain/projects.js';
-import { keys } from './keys.js';
+import { gsi1, keys } from './keys.js';
 import { projectItem } from './projects.js';
 import type { Item } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -18,16 +18,14 @@ export function startRunWrites(project: StoredProject, current: Item | undefined
   const next: StoredProject = { ...project, lifecycle_state: 'initialising', population_run_id: r.runId, population_status: 'running', updated_at: at, version: project.version + 1 };
   const previous = current?.run_id
     ? [
-        // A run still marked running here was abandoned (recovery is refused while a run is live).
-        current.status === 'running'
-          ? { run_id: current.run_id, status: 'failed', started_at: current.started_at, finished_at: null, error_code: 'population_abandoned' }
-          : { run_id: current.run_id, status: current.status, started_at: current.started_at, finished_at: current.finished_at ?? null, error_code: current.error_code ?? null },
+        { run_id: current.run_id, status: current.status, started_at: current.started_at, finished_at: current.finished_at ?? null, error_code: current.error_code ?? null },
         ...((current.previous_runs as unknown[]) ?? []),
       ]
     : [];
   const run = {
     ...keys.projectPopulation(project.id),
     entity: 'population-run',
+    project_id: project.id,
     run_id: r.runId,
     status: 'running',
     started_at: at,
@@ -37,6 +35,8 @@ export function startRunWrites(project: StoredProject, current: Item | undefined
     error_code: null,
     progress: null,
     previous_runs: previous.slice(0, HISTORY),
+    GSI1PK: gsi1.runningPopulations,
+    GSI1SK: `${at}#${project.id}`,
   };
   const writes: WriteItem[] = [replaceVersioned(projectItem(next), project.version), replaceVersioned(run, Number(current?.version ?? 0))];
   return { next, run, writes };

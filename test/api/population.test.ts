@@ -102,7 +102,7 @@ describe('population', () => {
     expect(done.body.data).toMatchObject({ status: 'completed', previous_runs: [expect.objectContaining({ run_id: started.body.data.run_id, status: 'failed' })] });
   });
 
-  it('counts a run no worker finished within the retry window as abandoned, and lets a recovery run start', async () => {
+  it('ends a run no worker finished within the redrive window as abandoned, and lets a recovery run start', async () => {
     const p = await world.project();
     const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
@@ -111,21 +111,22 @@ describe('population', () => {
     // The job went to the dead-letter queue: nothing will run it.
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('populate'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('populate'), ReceiptHandle: m.ReceiptHandle! }));
-    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.projectPopulation(p.id), UpdateExpression: 'SET started_at = :t', ExpressionAttributeValues: { ':t': longAgo } }));
+    const { sweep } = await import('../../lib/jobs/sweep.js');
+    expect((await sweep(new Date())).abandoned_runs).toBe(0);
 
+    const later = new Date(Date.now() + 3_600_000);
+    expect((await sweep(later)).abandoned_runs).toBeGreaterThanOrEqual(1);
     const abandoned = await api.request('GET', `${p.url}/population`, { token: world.op.org });
     expect(abandoned.body.data).toMatchObject({ run_id: started.body.data.run_id, status: 'failed', error_code: 'population_abandoned', recovery_available: true });
     const shown = await api.request('GET', p.url, { token: world.op.org });
     expect(shown.body.data.population.status).toBe('failed');
+    expect(shown.headers.get('etag')).not.toBe(started.headers.get('etag'));
     const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': shown.headers.get('etag')! } });
     expect(recovery.status).toBe(202);
     await api.drainJobs();
     expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({ status: 'completed', progress: { created: SAMPLE_PROTECTED } });
   });
-});
 
-describe('project health', () => {
   it('shows organisation credentials no control-level health', async () => {
     const p = await world.populated();
     const res = await api.request('GET', `${p.url}/health`, { token: world.op.org });
@@ -193,8 +194,8 @@ describe('project health', () => {
     await api.drainJobs();
     expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('pending');
 
-    const { sweepRecalculations } = await import('../../lib/jobs/recalculation.js');
-    expect(await sweepRecalculations(new Date(Date.now() + 120_000))).toBeGreaterThanOrEqual(1);
+    const { sweep } = await import('../../lib/jobs/sweep.js');
+    expect((await sweep(new Date(Date.now() + 120_000))).requeued_recalculations).toBeGreaterThanOrEqual(1);
     await api.drainJobs();
     expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('idle');
   });

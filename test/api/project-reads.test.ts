@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { ulid } from 'ulid';
 import type { Release } from '../../lib/catalogue/store.js';
 import { startApi, type Api } from '../support/api.js';
@@ -15,6 +17,18 @@ beforeAll(async () => {
   world = await setupWorld(api, release);
 });
 afterAll(() => api.stop());
+
+/** A valid PNG grown to `size` bytes by a private ancillary chunk (decoders skip it), as large photos of diagrams are. */
+function withPadding(image: Buffer, size: number): Buffer {
+  const iend = image.length - 12;
+  const data = randomBytes(size - image.length - 12);
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(data.length, 0);
+  header.write('prVt', 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([header.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([image.subarray(0, iend), header, data, crc, image.subarray(iend)]);
+}
 
 const project = (id: string, rest = '') => `/api/v1/projects/${id}${rest}`;
 
@@ -139,6 +153,27 @@ describe('network diagram', () => {
     expect(res.body.data.assessment_scope.network_diagram).toMatchObject({ status: 'failed', processing: false, error: 'unsupported_type' });
     expect((await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org })).status).toBe(404);
     expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.warnings.items.map((w: { code: string }) => w.code)).toContain('network_diagram_failed');
+  });
+
+  it('takes an 8 MiB diagram through an upload session and streams it back whole', async () => {
+    const p = await world.project();
+    const session = await api.request('POST', `${p.url}/artefacts/network-diagram/upload-sessions`, { token: world.op.org, body: { file_name: 'site.png' } });
+    expect(session.status).toBe(201);
+    const image = withPadding(png(640, 480), 8 * 1024 * 1024);
+    const s3form = new FormData();
+    for (const [k, v] of Object.entries(session.body.data.upload.fields as Record<string, string>)) s3form.append(k, v);
+    s3form.append('file', new Blob([image]), 'site.png');
+    expect((await fetch(session.body.data.upload.url, { method: 'POST', body: s3form })).status).toBeLessThan(300);
+
+    const etag = (await api.request('GET', `${p.url}/artefacts`, { token: world.op.org })).headers.get('etag')!;
+    const data = new FormData();
+    data.append('upload_session', session.body.data.id);
+    expect((await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': etag }, form: data })).status).toBe(202);
+    await api.drainJobs();
+    const file = await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org });
+    expect(file.status).toBe(200);
+    expect(file.bytes.length).toBe(image.length);
+    expect(file.bytes.equals(image)).toBe(true);
   });
 
   it('needs the current setup ETag', async () => {

@@ -122,7 +122,7 @@ describe('WorkersStack', () => {
         }),
       );
     }
-    for (const fn of [...workerFunctions().map(([, f]) => f), s.workers.recalculationSweep]) {
+    for (const fn of [...workerFunctions().map(([, f]) => f), s.workers.sweep]) {
       expect(alarms).toContainEqual(
         expect.objectContaining({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }),
       );
@@ -130,15 +130,15 @@ describe('WorkersStack', () => {
     expect(alarms).toHaveLength(deadLetterQueues.length + workerFunctions().length + 1);
   });
 
-  it('runs the recalculation sweep every five minutes, sending only to the recalculate queue', () => {
+  it('runs the sweep every five minutes, sending only to the recalculate queue', () => {
     const rules = Object.values(resourcesOf(s.workersTemplate, 'AWS::Events::Rule')).map((r) => r.Properties);
     expect(rules).toContainEqual(
-      expect.objectContaining({ ScheduleExpression: 'rate(5 minutes)', Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(s.workers.recalculationSweep), 'Arn'] } })] }),
+      expect.objectContaining({ ScheduleExpression: 'rate(5 minutes)', Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(s.workers.sweep), 'Arn'] } })] }),
     );
-    const sqs = statementsOf(s.workersTemplate, s.workers.recalculationSweep).filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
+    const sqs = statementsOf(s.workersTemplate, s.workers.sweep).filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
     expect(sqs.flatMap(resourcesIn)).toEqual([`<${idOf(jobOf('recalculate').queue)}.Arn>`]);
     expect(actionsIn(sqs)).not.toContain('sqs:ReceiveMessage');
-    const actions = actionsIn(statementsOf(s.workersTemplate, s.workers.recalculationSweep));
+    const actions = actionsIn(statementsOf(s.workersTemplate, s.workers.sweep));
     expect(actions.filter((a) => a === 'dynamodb:Scan' || a.startsWith('s3:') || a.startsWith('secretsmanager:') || a.endsWith('*'))).toEqual([]);
   });
 

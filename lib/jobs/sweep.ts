@@ -1,0 +1,12 @@
+import { sweepAbandonedRuns } from './population.js';
+import { sweepRecalculations } from './recalculation.js';
+
+/**
+ * The periodic sweep (EventBridge schedule on AWS, a timer locally): ends abandoned population
+ * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations.
+ */
+export async function sweep(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
+  const abandoned_runs = await sweepAbandonedRuns(now);
+  const requeued_recalculations = await sweepRecalculations(now);
+  return { abandoned_runs, requeued_recalculations };
+}
