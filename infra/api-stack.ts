@@ -86,7 +86,9 @@ export class ApiStack extends Stack {
       });
       fn.grantTableData(props.table);
       props.tokenHashSecret.grantRead(fn.role);
-      if (uses.files) fn.grantFileAreas(bucket);
+      // Downloads only read released files; the group functions also store, copy and delete them.
+      if (uses.files && group === 'downloads') fn.grantFileReads(bucket);
+      else if (uses.files) fn.grantFileAreas(bucket);
       fn.grantSendJobs(queues.map(([, queue]) => queue));
       this.groupFunctions.set(group, fn);
     }

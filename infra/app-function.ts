@@ -112,6 +112,13 @@ export class AppFunction extends Construct {
     Validations.of(this.role).acknowledge(...areaAcknowledgements(bucket, Object.values(AREAS)));
   }
 
+  /** Reading released files only: what a download needs, and no write anywhere in the bucket. */
+  grantFileReads(bucket: IBucket): void {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${AREAS.released}*`)] }));
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+    Validations.of(this.role).acknowledge(...areaAcknowledgements(bucket, [AREAS.released]));
+  }
+
   /** Enqueueing only: the SDK is given each queue URL, so GetQueueUrl and attribute reads are not needed. */
   grantSendJobs(queues: readonly IQueue[]): void {
     if (queues.length === 0) return;

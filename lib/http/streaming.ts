@@ -1,6 +1,7 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { logger } from '../log.js';
 import type { ApiHandler } from './pipeline.js';
 
 /**
@@ -24,8 +25,14 @@ export async function writeStreamed(result: APIGatewayProxyResult, responseStrea
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
   const out = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-  const chunks = Array.from({ length: Math.ceil(body.length / CHUNK) }, (_, i) => body.subarray(i * CHUNK, (i + 1) * CHUNK));
-  await pipeline(Readable.from(chunks), out);
+  // Lambda sends the status and headers with the first write, so an empty body still writes once.
+  const chunks = body.length === 0 ? [body] : Array.from({ length: Math.ceil(body.length / CHUNK) }, (_, i) => body.subarray(i * CHUNK, (i + 1) * CHUNK));
+  try {
+    await pipeline(Readable.from(chunks), out);
+  } catch (error) {
+    // The status is out; what is left to report is the client going away, not a function error.
+    logger.warn('streamed response ended early', { status: result.statusCode, error: error as Error });
+  }
 }
 
 /** The request pipeline behind a streamed response: the same steps, errors and headers as every other route. */

@@ -7,7 +7,7 @@ import type { StoredProject } from '../domain/projects.js';
 import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
-import { and, attributeEquals, conditionFields, leaseFree, setFields } from '../store/conditions.js';
+import { and, attributeEquals, conditionFields, leaseFree, quietSince, setFields, type Condition } from '../store/conditions.js';
 import { newControlItem, projectApplicability, summarise } from '../store/controls.js';
 import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
@@ -105,17 +105,19 @@ const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.vis
 
 export async function sweepAbandonedRuns(now: Date): Promise<number> {
   const running = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.runningPopulations } });
+  const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString();
   let ended = 0;
   for (const run of running) {
-    const lastSeen = Date.parse(String(run.lease_until ?? run.started_at));
-    if (now.getTime() - lastSeen <= ABANDONED_AFTER_MS) continue;
-    const projectItem = await getOne(keys.project(String(run.project_id)));
-    if (!projectItem) continue;
+    if (String(run.lease_until ?? run.started_at) >= cutoff) continue;
+    const projectId = run.PK.slice(run.PK.indexOf('#') + 1);
     try {
-      await finish(toProject(projectItem), String(run.run_id), 'failed', now, 'population_abandoned');
+      const projectItem = await getOne(keys.project(projectId));
+      if (!projectItem) continue;
+      // Conditional on the run being as quiet as the index said: a delivery that has just taken the lease keeps its run.
+      await finish(toProject(projectItem), String(run.run_id), 'failed', now, 'population_abandoned', quietSince(cutoff));
       ended++;
     } catch (error) {
-      if (!(error instanceof RunMovedOn)) throw error;
+      if (!(error instanceof RunMovedOn)) logger.error('could not end an abandoned population run', { project_id: projectId, run_id: run.run_id, error: error as Error });
     }
   }
   if (ended) logger.warn('abandoned population runs ended as failed', { count: ended });
@@ -123,9 +125,9 @@ export async function sweepAbandonedRuns(now: Date): Promise<number> {
 }
 
 /** Ends the run and moves the project with it in one transaction; the setup ETag changes (seed: a changed run invalidates the old ETag). */
-async function finish(project: StoredProject, runId: string, outcome: 'completed' | 'failed', now: Date, errorCode?: string): Promise<void> {
+async function finish(project: StoredProject, runId: string, outcome: 'completed' | 'failed', now: Date, errorCode?: string, also?: Condition): Promise<void> {
   const at = now.toISOString();
-  const runCondition = and(attributeEquals('run_id', runId), attributeEquals('status', 'running'));
+  const runCondition = and(attributeEquals('run_id', runId), attributeEquals('status', 'running'), ...(also ? [also] : []));
   const projectCondition = attributeEquals('population_run_id', runId);
   const summary = outcome === 'completed' ? summarise(await projectApplicability(project.id)) : undefined;
   await commit([

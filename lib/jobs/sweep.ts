@@ -1,3 +1,4 @@
+import { logger } from '../log.js';
 import { sweepAbandonedRuns } from './population.js';
 import { sweepRecalculations } from './recalculation.js';
 
@@ -6,7 +7,11 @@ import { sweepRecalculations } from './recalculation.js';
  * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations.
  */
 export async function sweep(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
-  const abandoned_runs = await sweepAbandonedRuns(now);
+  // One half failing must not keep the other from running on this tick.
+  const abandoned_runs = await sweepAbandonedRuns(now).catch((error: unknown) => {
+    logger.error('sweep of abandoned population runs failed', { error: error as Error });
+    return 0;
+  });
   const requeued_recalculations = await sweepRecalculations(now);
   return { abandoned_runs, requeued_recalculations };
 }

@@ -15,7 +15,7 @@ const TEXT_TYPES = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-f
 async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler | StreamingHandler>; meta: ApiHandler }> {
   // The downloads function finds the streaming runtime where Lambda puts it; other libraries
   // (Powertools' invoke store) may have put their own members on the same global.
-  if (typeof runtimeGlobal.awslambda?.streamifyResponse !== 'function') runtimeGlobal.awslambda = { ...runtimeGlobal.awslambda, ...localStreamingRuntime };
+  if (typeof runtimeGlobal.awslambda?.streamifyResponse !== 'function') runtimeGlobal.awslambda = Object.assign(runtimeGlobal.awslambda ?? {}, localStreamingRuntime);
   const functions = new Map<FunctionName, ApiHandler | StreamingHandler>();
   for (const name of activeFunctions()) {
     const entry = `../../functions/http/${name}.js`;

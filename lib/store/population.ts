@@ -25,7 +25,6 @@ export function startRunWrites(project: StoredProject, current: Item | undefined
   const run = {
     ...keys.projectPopulation(project.id),
     entity: 'population-run',
-    project_id: project.id,
     run_id: r.runId,
     status: 'running',
     started_at: at,

@@ -175,4 +175,28 @@ describe('population from the official release', () => {
     await populate({ project_id: project.id, run_id: runId }, new Date(Date.now() + 120_000));
     expect(await projectApplicability(project.id)).toHaveLength(983);
   });
+
+  it('leaves the running-runs index when the run ends', async () => {
+    const { project, runId } = await startedProject('NC');
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ GSI1PK: 'POPULATION_RUNNING' });
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const run = await getOne(keys.projectPopulation(project.id));
+    expect(run).not.toHaveProperty('GSI1PK');
+    expect(run).not.toHaveProperty('GSI1SK');
+  });
+
+  it('never ends a run whose lease a delivery has just taken, however old the run', async () => {
+    const { project, runId } = await startedProject('NC');
+    const { sweepAbandonedRuns } = await import('../../lib/jobs/population.js');
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ddb, tableName } = await import('../../lib/store/client.js');
+    const hourLater = new Date(Date.now() + 3_600_000);
+    await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.projectPopulation(project.id), UpdateExpression: 'SET lease_until = :l', ExpressionAttributeValues: { ':l': new Date(hourLater.getTime() + 60_000).toISOString() } }),
+    );
+    await sweepAbandonedRuns(hourLater);
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: runId, status: 'running' });
+    await sweepAbandonedRuns(new Date(hourLater.getTime() + 3_600_000));
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: runId, status: 'failed', error_code: 'population_abandoned' });
+  });
 });
