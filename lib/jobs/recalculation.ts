@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
-import { recalculated, recommendationFor, type Recommendation } from '../catalogue/applicability.js';
+import { recalculated, recommendationFor, type Origin, type Recommendation } from '../catalogue/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
@@ -32,7 +32,7 @@ async function updateControl(projectId: string, control: ControlApplicability, r
   let current: ControlApplicability | undefined = control;
   for (let attempt = 0; current && attempt < 5; attempt++) {
     const recommendation = recommendationOf(current);
-    const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as never }, recommendation);
+    const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
     if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
     const set = setFields({
       recommendation,
