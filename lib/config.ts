@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLASSIFICATION_CODES } from './domain/classifications.js';
 
 /**
  * Every setting the product reads from its environment, with its default. README's configuration
@@ -25,7 +26,7 @@ export const SETTINGS = {
       .string()
       .default('NC,OS,P')
       .transform((v) => v.split(',').map((c) => c.trim()))
-      .pipe(z.array(z.enum(['NC', 'OS', 'P', 'S', 'TS'])).min(1)),
+      .pipe(z.array(z.enum(CLASSIFICATION_CODES)).min(1)),
     doc: 'Classifications a new organisation is licensed for (comma-separated from NC, OS, P, S, TS).',
   },
   MALWARE_SCANNER: {

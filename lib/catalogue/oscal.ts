@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { CLASSIFICATION_CODES, type Classification } from '../domain/classifications.js';
 
 /**
  * Reads an ISM release from its OSCAL files: the catalog (controls and principles, nested in
  * groups) and the baseline profiles (one per classification and per Essential Eight maturity
  * level). Pure: no file system, no AWS.
  */
-export const CLASSIFICATION_CODES = ['NC', 'OS', 'P', 'S', 'TS'] as const;
-export type Classification = (typeof CLASSIFICATION_CODES)[number];
+export type { Classification };
 const MATURITY_LEVELS = ['ML1', 'ML2', 'ML3'] as const;
 export type MaturityLevel = (typeof MATURITY_LEVELS)[number];
 export type Baseline = Classification | MaturityLevel;

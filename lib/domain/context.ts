@@ -116,6 +116,16 @@ export function completeData(definition: ContextDefinition, stored: ContextData 
   return Object.fromEntries(definition.fields.map((f) => [f.id, stored?.[f.id] ?? null]));
 }
 
+/** The context as read: its definition, every field's value, and who changed it last. */
+export function contextView(definition: ContextDefinition, item: Record<string, unknown> | undefined) {
+  return {
+    definition,
+    data: completeData(definition, item?.data as ContextData | undefined),
+    updated_at: (item?.updated_at as string | undefined) ?? null,
+    updated_by: (item?.updated_by as string | undefined) ?? null,
+  };
+}
+
 /** The fields whose value the patch actually changes. */
 export function changedFields(current: ContextData, patch: Record<string, string | null | undefined>): string[] {
   return Object.entries(patch)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLASSIFICATION_CODES } from '../catalogue/oscal.js';
+import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
 import { ESSENTIAL_EIGHT_TARGETS } from './setup-options.js';
@@ -25,7 +25,7 @@ export interface StoredProject {
   description: string | null;
   ism_release_id: string;
   ism_release_version: string;
-  classification: (typeof CLASSIFICATION_CODES)[number];
+  classification: Classification;
   essential_eight_target: EssentialEightTarget;
   lifecycle_state: LifecycleState;
   archived: boolean;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLASSIFICATION_CODES } from './classifications.js';
 
 /**
  * The register catalogue (operations.md, "Register catalogue"): definitions are data with stable
@@ -36,7 +37,7 @@ export interface RegisterDefinition {
 }
 
 const ENUMS = {
-  classification: ['NC', 'OS', 'P', 'S', 'TS'],
+  classification: CLASSIFICATION_CODES,
   risk_rating: ['low', 'medium', 'high', 'extreme'],
   likelihood: ['rare', 'unlikely', 'possible', 'likely', 'almost_certain'],
   consequence: ['insignificant', 'minor', 'moderate', 'major', 'catastrophic'],

@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { CLASSIFICATION_CODES, CLASSIFICATIONS } from './classifications.js';
 
 /** The choices a project setup form offers (seed: ISM release, licensed classifications, scope choices, provider assurance metadata). */
-export const CLASSIFICATIONS = [
-  { code: 'NC', name: 'Non-classified' },
-  { code: 'OS', name: 'OFFICIAL: Sensitive' },
-  { code: 'P', name: 'PROTECTED' },
-  { code: 'S', name: 'SECRET' },
-  { code: 'TS', name: 'TOP SECRET' },
-] as const;
 
 export const ESSENTIAL_EIGHT_TARGETS = [
   { value: 'none', label: 'No Essential Eight target' },
@@ -27,7 +21,7 @@ const Choice = z.object({ value: z.string(), label: z.string() });
 export const SetupOptions = z
   .object({
     ism_releases: z.array(z.object({ id: z.string(), version: z.string(), title: z.string(), entries: z.number().int(), sample: z.boolean().meta({ description: 'True for the sample catalogue this product ships (not the ISM).' }) })),
-    classifications: z.array(z.object({ code: z.enum(['NC', 'OS', 'P', 'S', 'TS']), name: z.string() })),
+    classifications: z.array(z.object({ code: z.enum(CLASSIFICATION_CODES), name: z.string() })),
     scope_choices: z.object({ essential_eight_targets: z.array(Choice), assessment_types: z.array(Choice) }),
     provider_assurance: z.object({
       providers: z.array(z.object({ id: z.string(), name: z.string(), releases: z.array(z.object({ id: z.string(), version: z.string() })) })),

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { plannedControls, type Facts, type PlannedControl } from '../catalogue/applicability.js';
 import type { MaturityLevel } from '../catalogue/oscal.js';
@@ -6,8 +5,8 @@ import { releaseEntries } from '../catalogue/store.js';
 import type { StoredProject } from '../domain/projects.js';
 import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
-import { ddb, tableName } from '../store/client.js';
-import { and, attributeEquals, conditionFields, leaseFree, quietSince, setFields, type Condition } from '../store/conditions.js';
+import { and, attributeEquals, leaseFree, quietSince, type Condition } from '../store/conditions.js';
+import { updateIf } from '../store/update.js';
 import { newControlItem, projectApplicability, summarise } from '../store/controls.js';
 import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
@@ -73,27 +72,12 @@ class RunMovedOn extends Error {}
 
 /** Changes the current run while it is still this run and still running (and, to take the lease, while the lease is free). */
 async function updateRun(projectId: string, runId: string, fields: Record<string, unknown>, options: { takeLeaseAt?: Date } = {}): Promise<void> {
-  const set = setFields(fields);
   const condition = and(
     attributeEquals('run_id', runId),
     attributeEquals('status', 'running'),
     ...(options.takeLeaseAt ? [leaseFree('lease_until', options.takeLeaseAt.toISOString())] : []),
   );
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.projectPopulation(projectId),
-        UpdateExpression: set.expression,
-        ...conditionFields(condition),
-        ExpressionAttributeNames: { ...set.names, ...condition.names },
-        ExpressionAttributeValues: { ...set.values, ...condition.values },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new RunMovedOn();
-    throw error;
-  }
+  if (!(await updateIf(keys.projectPopulation(projectId), fields, condition))) throw new RunMovedOn();
 }
 
 /**

@@ -1,14 +1,16 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { recalculated, recommendationFor, type Origin, type Recommendation } from '../catalogue/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
-import { attributeEquals, conditionFields, setFields, versionIs } from '../store/conditions.js';
+import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
+import { updateIf } from '../store/update.js';
 import { projectApplicability, summarise, type ControlApplicability } from '../store/controls.js';
-import { gsi1, keys, prefixes, type Key } from '../store/keys.js';
-import { toProject } from '../store/projects.js';
-import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
+import { gsi1, keys, type Key } from '../store/keys.js';
+import { projectsOfSystems, toProject } from '../store/projects.js';
+import { systemIdsOf } from '../store/systems.js';
+import { getOne, queryAll, type Item } from '../store/read.js';
 import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
 import { factsFor, fillMissingControls } from './population.js';
 import { sendJob } from './sqs.js';
@@ -34,31 +36,20 @@ async function updateControl(projectId: string, control: ControlApplicability, r
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
     if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
-    const set = setFields({
-      recommendation,
-      recommendation_at: now.toISOString(),
-      applicability: next.applicability,
-      applicability_origin: next.origin,
-      updated_at: now.toISOString(),
-      version: current.version + 1,
-    });
-    const condition = versionIs(current.version);
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.control(projectId, current.id),
-          UpdateExpression: set.expression,
-          ...conditionFields(condition),
-          ExpressionAttributeNames: { ...set.names, ...condition.names },
-          ExpressionAttributeValues: { ...set.values, ...condition.values },
-        }),
-      );
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;
-    }
+    const written = await updateIf(
+      keys.control(projectId, current.id),
+      {
+        recommendation,
+        recommendation_at: now.toISOString(),
+        applicability: next.applicability,
+        applicability_origin: next.origin,
+        updated_at: now.toISOString(),
+        version: current.version + 1,
+      },
+      versionIs(current.version),
+    );
+    if (written) return;
+    current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;
   }
 }
 
@@ -98,16 +89,6 @@ async function clearMarker(key: Key, generation: number): Promise<void> {
     });
 }
 
-const range = (pk: string, prefix: string, attribute: string) =>
-  queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': pk, ':sk': prefix }, ProjectionExpression: attribute });
-
-async function projectsOfSystems(systemIds: readonly string[]): Promise<StoredProject[]> {
-  const refs = (await Promise.all(systemIds.map((id) => range(keys.systemCounters(id).PK, prefixes.systemProject, 'project_id')))).flat();
-  const wanted = refs.map((r) => keys.project(String(r.project_id)));
-  const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
-  return wanted.flatMap((k) => (found.get(keyString(k)) ? [toProject(found.get(keyString(k))!)] : []));
-}
-
 /** The projects a subject covers. */
 async function projectsCovered(subject: RecalculationSubject): Promise<StoredProject[]> {
   if ('project_id' in subject) {
@@ -115,8 +96,7 @@ async function projectsCovered(subject: RecalculationSubject): Promise<StoredPro
     return item ? [toProject(item)] : [];
   }
   if ('system_id' in subject) return projectsOfSystems([subject.system_id]);
-  const systems = await range(keys.organisation(subject.organisation_id).PK, prefixes.system, 'id');
-  return projectsOfSystems(systems.map((s) => String(s.id)));
+  return projectsOfSystems(await systemIdsOf(subject.organisation_id));
 }
 
 /** The subject a marker names (markers from before subjects were stored are named by their key). */
@@ -148,13 +128,8 @@ export async function recalculate(message: Record<string, string | undefined>, n
   const marker = await getOne(key);
   if (!marker || marker.stopped) return;
   if (!(await stillAuthorised(markerAttribution(marker), now))) {
-    const set = setFields({ stopped: 'authorisation_lost' });
-    const condition = attributeEquals('generation', Number(marker.generation));
-    await ddb()
-      .send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: set.expression, ...conditionFields(condition), ExpressionAttributeNames: { ...set.names, ...condition.names }, ExpressionAttributeValues: { ...set.values, ...condition.values } }))
-      .catch((error: unknown) => {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      });
+    // A newer request folded in meanwhile is someone else's, and stays live.
+    await updateIf(key, { stopped: 'authorisation_lost' }, attributeEquals('generation', Number(marker.generation)));
     logger.warn('recalculation stopped: the requester lost authority', { marker: key.PK });
     return;
   }

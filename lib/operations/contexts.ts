@@ -3,6 +3,7 @@ import {
   affectsApplicability,
   changedFields,
   completeData,
+  contextView,
   contextPatchSchema,
   contextResponseSchema,
   ORGANISATION_CONTEXT,
@@ -14,7 +15,6 @@ import { etagFor, requireVersion } from '../http/etag.js';
 import { notFound } from '../http/errors.js';
 import { keys, type Key } from '../store/keys.js';
 import { queueRecalculation, recalculationMarker, type RecalculationSubject } from '../jobs/recalculation-requests.js';
-import type { Item } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
 import { NoQuery, OrganisationParams, SystemParams } from './common.js';
@@ -47,12 +47,6 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     const version = Number(item?.version ?? 0);
     return { item, version, data: completeData(t.definition, item?.data as ContextData | undefined) };
   };
-  const view = (item: Item | undefined, data: ContextData) => ({
-    definition: t.definition,
-    data,
-    updated_at: (item?.updated_at as string | undefined) ?? null,
-    updated_by: (item?.updated_by as string | undefined) ?? null,
-  });
   const ownerId = (params: z.output<P>) => t.contextKey(params).PK.split('#')[1]!;
   const prefetch = (params: z.output<P>) => [t.ownerKey(params), t.contextKey(params)];
 
@@ -74,8 +68,8 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     sideEffects: [],
     prefetch,
     handle: async (ctx, { params }) => {
-      const { item, version, data } = read(ctx, params);
-      return { data: view(item, data), etag: etagFor(kind, ownerId(params), version) };
+      const { item, version } = read(ctx, params);
+      return { data: contextView(t.definition, item), etag: etagFor(kind, ownerId(params), version) };
     },
   });
 
@@ -121,7 +115,7 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
       if (recalculate) writes.push(...t.onApplicabilityChange!(params, ctx));
       return {
         ...(recalculate && t.afterApplicabilityChange ? { afterCommit: () => t.afterApplicabilityChange!(params) } : {}),
-        data: view(item, next),
+        data: contextView(t.definition, item),
         etag: etagFor(kind, ownerId(params), version + 1),
         writes,
         auditDetails: { edit_reason: body.edit_reason ?? null, changed_fields: changed.join(',') },

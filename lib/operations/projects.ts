@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Contact, contactView } from '../domain/contacts.js';
-import { completeData, contextResponseSchema, ORGANISATION_CONTEXT, SYSTEM_CONTEXT, type ContextData } from '../domain/context.js';
+import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEXT } from '../domain/context.js';
 import { projectHealth, ProjectHealth } from '../domain/health.js';
 import { ProjectInputs, identityOf, type StoredProject } from '../domain/projects.js';
 import { contactsPage } from '../store/contacts.js';
@@ -150,16 +150,7 @@ export const getProjectContext = operation({
     const project = boundProjectOf(ctx, params.project);
     const wanted = [keys.organisationContext(project.organisation_id), keys.systemContext(project.system_id)] as const;
     const found = await getMany([...wanted]);
-    const view = (key: Key, definition: typeof ORGANISATION_CONTEXT) => {
-      const item = found.get(keyString(key));
-      return {
-        definition,
-        data: completeData(definition, item?.data as ContextData | undefined),
-        updated_at: (item?.updated_at as string | undefined) ?? null,
-        updated_by: (item?.updated_by as string | undefined) ?? null,
-      };
-    };
-    return { data: { organisation: view(wanted[0], ORGANISATION_CONTEXT), system: view(wanted[1], SYSTEM_CONTEXT) } };
+    return { data: { organisation: contextView(ORGANISATION_CONTEXT, found.get(keyString(wanted[0]))), system: contextView(SYSTEM_CONTEXT, found.get(keyString(wanted[1]))) } };
   },
 });
 

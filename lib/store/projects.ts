@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StoredProject } from '../domain/projects.js';
 import { itemAbsent } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
-import { getMany, keyString, queryPage, type Item } from './read.js';
+import { getMany, keyString, queryAll, queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { addToCounter } from './versioned.js';
 
@@ -19,22 +19,30 @@ export function createProjectWrites(p: StoredProject): WriteItem[] {
   ];
 }
 
-/** One page of a system's projects, oldest first: the keys from the system range, then the projects. */
-export async function projectsPage(systemId: string, page: { number: number; size: number }): Promise<StoredProject[]> {
-  const refs = await queryPage(
-    {
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.systemProject },
-      ProjectionExpression: 'project_id',
-    },
-    page,
-  );
+const systemProjects = (systemId: string) => ({
+  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+  ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.systemProject },
+  ProjectionExpression: 'project_id',
+});
+
+/** The projects the system-range entries name, in their order. */
+async function projectsOf(refs: readonly Item[]): Promise<StoredProject[]> {
   const wanted = refs.map((r) => keys.project(String(r.project_id)));
   const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
   return wanted.flatMap((k) => {
     const item = found.get(keyString(k));
     return item ? [toProject(item)] : [];
   });
+}
+
+/** One page of a system's projects, oldest first: the keys from the system range, then the projects. */
+export async function projectsPage(systemId: string, page: { number: number; size: number }): Promise<StoredProject[]> {
+  return projectsOf(await queryPage(systemProjects(systemId), page));
+}
+
+/** Every project of the given systems (the projects a context change touches). */
+export async function projectsOfSystems(systemIds: readonly string[]): Promise<StoredProject[]> {
+  return projectsOf((await Promise.all(systemIds.map((id) => queryAll(systemProjects(id))))).flat());
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -1,7 +1,7 @@
 import type { StoredSystem } from '../domain/systems.js';
 import { itemAbsent, ownedBy } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
-import { queryPage, type Item } from './read.js';
+import { queryAll, queryPage, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
 
@@ -36,6 +36,16 @@ export function updateSystemWrites(before: StoredSystem, after: StoredSystem, on
     );
   }
   return writes;
+}
+
+/** The ids of every system of an organisation. */
+export async function systemIdsOf(organisationId: string): Promise<string[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.organisation(organisationId).PK, ':sk': prefixes.system },
+    ProjectionExpression: 'id',
+  });
+  return items.map((s) => String(s.id));
 }
 
 /** One page of an organisation's systems, oldest first. */
