@@ -10,6 +10,7 @@ import { traceDdb, type DdbCall } from '../lib/store/client.js';
 export const ISM_RELEASE_DIR = resolve(import.meta.dirname, '../../shared/data/ism-2025.12.9');
 
 export interface PopulationFigures {
+  project_id: string;
   controls: number;
   wall_ms: number;
   ddb_requests: number;
@@ -61,6 +62,7 @@ export async function benchPopulation(base: string, demo: DemoCredentials, polle
   for (const c of calls) byCommand[c.command] = (byCommand[c.command] ?? 0) + 1;
   const sum = (f: (c: DdbCall) => number) => Math.round(calls.reduce((a, c) => a + f(c), 0) * 10) / 10;
   return {
+    project_id: String(project.json!.data.id),
     controls: Number((done.json!.data.progress as { planned: number }).planned),
     wall_ms: Math.round(wall),
     ddb_requests: calls.length,

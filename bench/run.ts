@@ -7,6 +7,7 @@ import { ensureBucket, resetS3Client } from '../lib/files/s3.js';
 import { ensureDemo, type DemoCredentials } from '../lib/local/demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from '../lib/local/emulators.js';
 import { ensureQueues, startPollers, type Pollers } from '../lib/jobs/local.js';
+import { runControlsWorkload } from './controls.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
@@ -64,6 +65,10 @@ async function main(): Promise<number> {
     await recorder.settled();
     log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const population = await benchPopulation(`http://127.0.0.1:${port}`, credentials, pollers, log);
+    if (population) {
+      for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log)) latencies.set(label, times);
+      await recorder.settled();
+    }
 
     const summary = summarise(latencies, recorder.traces);
     console.log(formatTable(summary));

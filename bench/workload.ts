@@ -22,7 +22,7 @@ interface Reply {
 const ORGS = '/api/v1/organisations';
 
 /** Sends real HTTP requests to the in-process server and times each one from the client side. */
-class Client {
+export class Client {
   readonly latencies = new Map<string, number[]>();
 
   constructor(
@@ -61,7 +61,7 @@ class Client {
   }
 }
 
-function etagOf(reply: Reply, what: string): string {
+export function etagOf(reply: Reply, what: string): string {
   const etag = reply.headers.get('etag');
   if (!etag) throw new Error(`${what} answered without an ETag`);
   return etag;

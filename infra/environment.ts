@@ -46,9 +46,9 @@ export function tunableSettings(scope: Construct): Record<string, string> {
     const { schema } = SETTINGS[name];
     const raw: unknown = scope.node.tryGetContext(name);
     const parsed = schema.safeParse(raw === undefined || raw === null ? undefined : String(raw));
-    if (!parsed.success || parsed.data === undefined) {
-      throw new Error(`CDK context ${name}=${String(raw)} is not a valid value for this setting`);
-    }
+    if (!parsed.success) throw new Error(`CDK context ${name}=${String(raw)} is not a valid value for this setting`);
+    // A setting without a default (the control workflow) stays unset unless the context sets it.
+    if (parsed.data === undefined) continue;
     out[name] = Array.isArray(parsed.data) ? parsed.data.join(',') : String(parsed.data);
   }
   return out;

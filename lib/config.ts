@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLASSIFICATION_CODES } from './domain/classifications.js';
+import { isWorkflowJson } from './domain/workflow.js';
 
 /**
  * Every setting the product reads from its environment, with its default. README's configuration
@@ -32,6 +33,10 @@ export const SETTINGS = {
   MALWARE_SCANNER: {
     schema: z.enum(['local', 'guardduty']).default('local'),
     doc: 'Where malware verdicts come from: the built-in scanner (EICAR signature; local runtime and tests) or GuardDuty Malware Protection for S3 (set by CDK).',
+  },
+  CONTROL_WORKFLOW: {
+    schema: z.string().refine(isWorkflowJson, 'must be a control workflow in JSON').optional(),
+    doc: 'The control workflow as JSON (states, transitions with permissions, comment rule, setting condition and gates); the default of spec/operations.md when unset.',
   },
   TABLE_NAME: { schema: z.string().min(1).default('assessment-operations'), doc: 'The single DynamoDB table.' },
   BUCKET_NAME: { schema: z.string().min(1).default('assessment-operations-files'), doc: 'The S3 bucket for files.' },

@@ -7,7 +7,7 @@ import { CLASSIFICATION_CODES, type Classification } from '../domain/classificat
  * level). Pure: no file system, no AWS.
  */
 export type { Classification };
-const MATURITY_LEVELS = ['ML1', 'ML2', 'ML3'] as const;
+export const MATURITY_LEVELS = ['ML1', 'ML2', 'ML3'] as const;
 export type MaturityLevel = (typeof MATURITY_LEVELS)[number];
 export type Baseline = Classification | MaturityLevel;
 

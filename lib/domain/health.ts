@@ -29,6 +29,7 @@ export const ProjectHealth = z
         conflicts: z.number().int(),
       })
       .optional(),
+    workflow_summary: z.record(z.string(), z.number().int()).optional().meta({ description: 'Controls by workflow state (states with none are left out).' }),
     redacted_fields: z.array(z.string()),
   })
   .meta({ id: 'ProjectHealth' });
@@ -41,6 +42,7 @@ interface HealthInputs {
   diagramStatus: string | undefined;
   /** Present only when the caller may see control-level health. */
   summary?: { controls: number; applicable: number; not_applicable: number; suggested_exclusions: number; conflicts: number };
+  byState?: Record<string, number>;
   controlLevelRedacted: boolean;
 }
 
@@ -63,6 +65,7 @@ export function projectHealth(h: HealthInputs): ProjectHealth {
     stale_recommendations: h.markers.length > 0,
     warnings: { count: warnings.length, items: warnings },
     ...(h.summary ? { applicability_summary: h.summary } : {}),
-    redacted_fields: h.controlLevelRedacted ? ['applicability_summary'] : [],
+    ...(h.byState ? { workflow_summary: h.byState } : {}),
+    redacted_fields: h.controlLevelRedacted ? ['applicability_summary', 'workflow_summary'] : [],
   };
 }

@@ -3,6 +3,7 @@ import { CLASSIFICATION_CODES, type Classification } from './classifications.js'
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
 import { ESSENTIAL_EIGHT_TARGETS } from './setup-options.js';
+import { DEFAULT_SETTINGS, type WorkflowSettings } from './workflow.js';
 
 /**
  * Projects: created under a system as Setup projects, populated from an ISM release, then worked
@@ -16,6 +17,13 @@ export const POPULATION_STATUSES = ['not_started', 'running', 'failed', 'complet
 type PopulationStatus = (typeof POPULATION_STATUSES)[number];
 type EssentialEightTarget = (typeof ESSENTIAL_EIGHT_TARGETS)[number]['value'];
 const TARGETS = ESSENTIAL_EIGHT_TARGETS.map((t) => t.value) as [EssentialEightTarget, ...EssentialEightTarget[]];
+
+export const workflowSettingsOf = (p: { control_workflow?: Partial<WorkflowSettings> }): WorkflowSettings => ({ ...DEFAULT_SETTINGS, ...p.control_workflow });
+
+const ControlWorkflow = z.strictObject({
+  edit_approval: z.boolean().optional().meta({ description: 'Implementation goes through approving_edit (an approve-edits decision) before assessment.' }),
+  assessment_approval: z.boolean().optional().meta({ description: 'Assessment goes through approving_assessment (an approve-assessments decision) before assessed.' }),
+});
 
 export interface StoredProject {
   id: string;
@@ -31,6 +39,8 @@ export interface StoredProject {
   archived: boolean;
   population_run_id: string | null;
   population_status: PopulationStatus;
+  /** Which submit paths the control workflow offers; absent on projects created before it existed (the defaults). */
+  control_workflow?: WorkflowSettings;
   created_at: string;
   created_by: string;
   updated_at: string;
@@ -49,6 +59,7 @@ export const CreateProject = z
     ism_release_id: Ulid.meta({ description: 'A release from setup-options.' }),
     classification: z.enum(CLASSIFICATION_CODES).meta({ description: 'One of the organisation licensed classifications.' }),
     essential_eight_target: z.enum(TARGETS).default('none'),
+    control_workflow: ControlWorkflow.optional().meta({ description: 'Approval steps of the control workflow; both off when omitted.' }),
   })
   .meta({ id: 'CreateProject' });
 
@@ -57,6 +68,7 @@ export const UpdateSetupProject = z
     name: Name.optional(),
     description: Description.optional(),
     essential_eight_target: z.enum(TARGETS).optional(),
+    control_workflow: ControlWorkflow.optional().meta({ description: 'Merged per setting. Controls already waiting for an approval keep their approval transitions.' }),
     project_edit_reason: z.string().trim().min(1).max(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
   })
   .refine((v) => Object.keys(v).some((k) => k !== 'project_edit_reason'), { message: 'name at least one property to change' })
@@ -81,6 +93,7 @@ export const SetupProject = z
   .object({
     ...Identity,
     description: z.string().nullable().optional(),
+    control_workflow: z.object({ edit_approval: z.boolean(), assessment_approval: z.boolean() }).optional(),
     population: z.object({ run_id: z.string().nullable(), status: z.enum(POPULATION_STATUSES) }),
     created_at: z.string(),
     updated_at: z.string(),
@@ -93,7 +106,7 @@ export type SetupProject = z.infer<typeof SetupProject>;
 export const ProjectInputs = z.strictObject(Identity).meta({ id: 'ProjectInputs' });
 
 /** Setup-only: what view-projects alone does not read (it does read population status, seed's permission table). */
-const SETUP_FIELDS = ['description'] as const;
+const SETUP_FIELDS = ['description', 'control_workflow'] as const;
 
 export function identityOf(p: StoredProject): z.infer<typeof ProjectInputs> {
   return {
@@ -112,7 +125,7 @@ export function identityOf(p: StoredProject): z.infer<typeof ProjectInputs> {
 export function setupProjectView(p: StoredProject, full: boolean): SetupProject {
   const base = { ...identityOf(p), population: { run_id: p.population_run_id, status: p.population_status }, created_at: p.created_at, updated_at: p.updated_at };
   if (!full) return { ...base, redacted_fields: [...SETUP_FIELDS] };
-  return { ...base, description: p.description, redacted_fields: [] };
+  return { ...base, description: p.description, control_workflow: workflowSettingsOf(p), redacted_fields: [] };
 }
 
 /* Scope ------------------------------------------------------------------------------------- */

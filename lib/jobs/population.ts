@@ -7,7 +7,7 @@ import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
 import { and, attributeEquals, leaseFree, quietSince, type Condition } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
-import { newControlItem, projectApplicability, summarise } from '../store/controls.js';
+import { controlIndexItem, newControlItem, projectApplicability, summaryItem } from '../store/controls.js';
 import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
@@ -113,7 +113,7 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
   const at = now.toISOString();
   const runCondition = and(attributeEquals('run_id', runId), attributeEquals('status', 'running'), ...(also ? [also] : []));
   const projectCondition = attributeEquals('population_run_id', runId);
-  const summary = outcome === 'completed' ? summarise(await projectApplicability(project.id)) : undefined;
+  const controls = outcome === 'completed' ? await projectApplicability(project.id) : undefined;
   await commit([
     {
       kind: 'update',
@@ -133,7 +133,13 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
       condition: projectCondition,
       onConditionFailed: () => new RunMovedOn(),
     },
-    ...(summary ? [{ kind: 'put' as const, item: { ...keys.projectSummary(project.id), entity: 'project-summary', ...summary, calculated_at: at } }] : []),
+    // Nobody edits controls before the project is active, so the counts and the index are exact as of this commit.
+    ...(controls
+      ? [
+          { kind: 'put' as const, item: summaryItem(project.id, controls, at) },
+          { kind: 'put' as const, item: controlIndexItem(project.id, controls, at) },
+        ]
+      : []),
   ]);
 }
 

@@ -4,6 +4,7 @@ import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEX
 import { projectHealth, ProjectHealth } from '../domain/health.js';
 import { ProjectInputs, identityOf, type StoredProject } from '../domain/projects.js';
 import { contactsPage } from '../store/contacts.js';
+import { countsBy } from '../store/controls.js';
 import { keys, type Key } from '../store/keys.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { NoParams, NoQuery, PageQuery } from './common.js';
@@ -26,7 +27,10 @@ function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | 
     markers: [...wider, ctx.prefetched(keys.projectRecalculation(project.id))].flatMap(markerOf),
     diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
     ...(controlLevel
-      ? { summary: { controls: counts('controls'), applicable: counts('applicable'), not_applicable: counts('not_applicable'), suggested_exclusions: counts('suggested_exclusions'), conflicts: counts('conflicts') } }
+      ? {
+          summary: { controls: counts('controls'), applicable: counts('applicable'), not_applicable: counts('not_applicable'), suggested_exclusions: counts('suggested_exclusions'), conflicts: counts('conflicts') },
+          byState: countsBy(summary, 'state_'),
+        }
       : {}),
     controlLevelRedacted: !controlLevel,
   });

@@ -1,5 +1,6 @@
 import type { AnyOperation, Group } from './operation.js';
 import { contactOperations } from './contacts.js';
+import { controlOperations } from './controls.js';
 import { organisationContextOperations, systemContextOperations } from './contexts.js';
 import { logoOperations } from './logo.js';
 import { organisationOperations } from './organisations.js';
@@ -34,6 +35,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...projectReadOperations,
   ...projectScopeOperations,
   getProjectNetworkDiagramFile,
+  ...controlOperations,
 ] as unknown as AnyOperation[];
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ulid } from 'ulid';
 import { getOne } from '../store/read.js';
-import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, type StoredProject } from '../domain/projects.js';
+import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../domain/projects.js';
 import { requireVersion } from '../http/etag.js';
 import { notFound, validationFailed } from '../http/errors.js';
 import { keys } from '../store/keys.js';
@@ -91,6 +91,7 @@ export const createProject = operation({
       ism_release_version: String(release.version),
       classification: body.classification,
       essential_eight_target: body.essential_eight_target,
+      control_workflow: workflowSettingsOf(body),
       lifecycle_state: 'setup',
       archived: false,
       population_run_id: null,
@@ -140,7 +141,7 @@ export const updateSetupProject = operation({
   group: 'setup-projects',
   method: 'PATCH',
   path: SETUP_PROJECT_PATH,
-  summary: 'Edit project setup (name, description, Essential Eight target) with If-Match the setup ETag.',
+  summary: 'Edit project setup (name, description, Essential Eight target, control workflow approvals) with If-Match the setup ETag.',
   description: 'project_edit_reason is required when the Essential Eight target changes; a target change recalculates applicability.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
@@ -166,7 +167,7 @@ export const updateSetupProject = operation({
     if (targetChanged && !reason) {
       throw validationFailed([{ pointer: '/project_edit_reason', code: 'edit_reason_required', detail: 'is required when the Essential Eight target changes' }]);
     }
-    const next: StoredProject = { ...project, ...changes, updated_at: ctx.now.toISOString(), version: project.version + 1 };
+    const next: StoredProject = { ...project, ...changes, control_workflow: { ...workflowSettingsOf(project), ...changes.control_workflow }, updated_at: ctx.now.toISOString(), version: project.version + 1 };
     const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))];
     // Before population the run reads the target itself; afterwards the recalculation fills and re-recommends.
     const recalculation = targetChanged && project.lifecycle_state !== 'setup' ? projectRecalculation(ctx, project) : undefined;

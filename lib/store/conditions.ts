@@ -41,6 +41,34 @@ export function attributeEquals(attribute: string, value: string | number | bool
   return { expression: `#q${id} = :q${id}`, names: { [`#q${id}`]: attribute }, values: { [`:q${id}`]: value } };
 }
 
+/** A nested attribute (a map member) equal to the value; `orAbsent` also accepts it missing (a default). */
+export function memberEquals(path: readonly string[], value: string | number | boolean, orAbsent = false): Condition {
+  const id = uid();
+  const names = Object.fromEntries(path.map((p, i) => [`#m${id}_${i}`, p]));
+  const ref = Object.keys(names).join('.');
+  return {
+    expression: orAbsent ? `attribute_not_exists(${ref}) OR ${ref} = :m${id}` : `${ref} = :m${id}`,
+    names,
+    values: { [`:m${id}`]: value },
+  };
+}
+
+/** A list or set attribute that holds every one of the values (permissions still granted). */
+export function containsAll(attribute: string, values: readonly string[]): Condition {
+  const id = uid();
+  return {
+    expression: values.map((_, i) => `contains(#c${id}, :c${id}_${i})`).join(' AND '),
+    names: { [`#c${id}`]: attribute },
+    values: Object.fromEntries(values.map((v, i) => [`:c${id}_${i}`, v])),
+  };
+}
+
+/** A string attribute (such as an ISO timestamp) that sorts after the value. */
+export function attributeAfter(attribute: string, value: string): Condition {
+  const id = uid();
+  return { expression: `#t${id} > :t${id}`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
+}
+
 /** A claim item (slug, short code, logical key) still held by this owner. */
 export const ownedBy = (attribute: string, ownerId: string): Condition => attributeEquals(attribute, ownerId);
 

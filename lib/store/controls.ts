@@ -1,8 +1,13 @@
-import { inConflict, type Origin, type PlannedControl } from '../catalogue/applicability.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Origin, PlannedControl, Recommendation } from '../catalogue/applicability.js';
+import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';
-import { keys, prefixes } from './keys.js';
-import { queryAll } from './read.js';
-import { controlId } from './projects.js';
+import { ddb, tableName } from './client.js';
+import { attributeEquals, conditionFields, itemAbsent } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
+import { getOne, queryAll, type Item } from './read.js';
+import { controlId, controlPositionKey, controlRange } from './projects.js';
+import type { WriteItem } from './transact.js';
 
 /** A control as population first writes it: the catalogue entry, its applicability and origin, nothing decided yet. */
 export function newControlItem(project: Pick<StoredProject, 'id'>, planned: PlannedControl, runId: string, now: Date) {
@@ -39,16 +44,21 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
   };
 }
 
+export const toControl = (item: Item): StoredControl => withoutKeys(item) as unknown as StoredControl;
+
+/** The fields that place a control in the project summary. */
 export interface ControlApplicability {
   id: string;
   catalogue_id: string;
   position: number;
   path: string[];
   applicability: 'y' | 'n';
-  applicability_origin: string;
-  recommendation: { value: 'y' | 'n'; rules: string[]; reasons: string[] } | null;
+  applicability_origin: Origin;
+  recommendation: Recommendation | null;
+  workflow_state: string;
   version: number;
 }
+type Counted = Pick<ControlApplicability, 'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state'>;
 
 /** The applicability fields of every control of a project: a keys-and-flags read, not the whole records. */
 export async function projectApplicability(projectId: string): Promise<ControlApplicability[]> {
@@ -56,35 +66,140 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version' },
-    ProjectionExpression: 'id, catalogue_id, #pos, #p, applicability, applicability_origin, recommendation, #v',
+    ProjectionExpression: 'id, catalogue_id, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v',
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });
   return items as unknown as ControlApplicability[];
 }
 
-interface ApplicabilitySummary {
-  controls: number;
-  applicable: number;
-  not_applicable: number;
-  suggested_exclusions: number;
-  conflicts: number;
-  by_origin: Record<string, number>;
+/**
+ * The summary counters one control adds (seed: applicable counts controls with applicability y;
+ * attention counts as the control list filters it). Flat attributes, so that a delta can ADD to
+ * a counter that does not exist yet.
+ */
+function contribution(c: Counted): Map<string, number> {
+  const attention = attentionOf(c);
+  return new Map([
+    ['controls', 1],
+    [c.applicability === 'y' ? 'applicable' : 'not_applicable', 1],
+    ...(attention ? [[attention === 'conflict' ? 'conflicts' : 'suggested_exclusions', 1] as [string, number]] : []),
+    [`origin_${c.applicability_origin}`, 1],
+    [`state_${c.workflow_state}`, 1],
+  ]);
 }
 
-/** Counts for health (seed: applicable counts controls with applicability y; attention counts as the control list filters them). */
-export function summarise(controls: readonly ControlApplicability[]): ApplicabilitySummary {
-  const by_origin: Record<string, number> = {};
-  let applicable = 0;
-  let suggested = 0;
-  let conflicts = 0;
-  for (const c of controls) {
-    if (c.applicability === 'y') applicable++;
-    by_origin[c.applicability_origin] = (by_origin[c.applicability_origin] ?? 0) + 1;
-    const decided = { applicability: c.applicability, origin: c.applicability_origin as Origin };
-    // A choice against the recommendation is one issue (a conflict), not also a suggestion.
-    if (inConflict(decided, c.recommendation)) conflicts++;
-    else if (c.recommendation?.value === 'n' && c.applicability === 'y') suggested++;
+export type ProjectSummary = Record<string, number>;
+
+export function summarise(controls: readonly Counted[]): ProjectSummary {
+  const out: ProjectSummary = { controls: 0, applicable: 0, not_applicable: 0, suggested_exclusions: 0, conflicts: 0 };
+  for (const c of controls) for (const [k, n] of contribution(c)) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
+
+/** Counters by prefix (`origin_`, `state_`), from a stored summary. */
+export function countsBy(summary: Item | undefined, prefix: string): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(summary ?? {})
+      .filter(([k, v]) => k.startsWith(prefix) && Number(v) > 0)
+      .map(([k, v]) => [k.slice(prefix.length), Number(v)]),
+  );
+}
+
+/**
+ * The summary change one control's write makes, in that write's transaction: counters move by
+ * the difference, and the revision moves so that a full recount running meanwhile starts over.
+ */
+export function summaryDelta(projectId: string, before: Counted, after: Counted): WriteItem | undefined {
+  const delta = new Map<string, number>();
+  for (const [k, n] of contribution(after)) delta.set(k, (delta.get(k) ?? 0) + n);
+  for (const [k, n] of contribution(before)) delta.set(k, (delta.get(k) ?? 0) - n);
+  const moved = [...delta].filter(([, n]) => n !== 0);
+  if (moved.length === 0) return undefined;
+  const names: Record<string, string> = { '#rev': 'revision' };
+  const values: Record<string, unknown> = { ':one': 1 };
+  const adds = moved.map(([k, n], i) => {
+    names[`#c${i}`] = k;
+    values[`:c${i}`] = n;
+    return `#c${i} :c${i}`;
+  });
+  return { kind: 'update', key: keys.projectSummary(projectId), update: `ADD ${adds.join(', ')}, #rev :one`, names, values };
+}
+
+/** The absolute summary, as population writes it when the project becomes active. */
+export const summaryItem = (projectId: string, controls: readonly Counted[], at: string, revision = 0) => ({
+  ...keys.projectSummary(projectId),
+  entity: 'project-summary',
+  ...summarise(controls),
+  revision,
+  calculated_at: at,
+});
+
+/**
+ * The project's control positions in catalogue order, four base-32 characters each (about 4 KB
+ * for a thousand controls): page N of the control list is one key-range Query, not a read of
+ * everything before it. Rewritten whenever the set of controls changes.
+ */
+export const controlIndexItem = (projectId: string, controls: readonly Pick<ControlApplicability, 'position'>[], at: string) => ({
+  ...keys.projectControlIndex(projectId),
+  entity: 'project-control-index',
+  positions: [...controls].sort((a, b) => a.position - b.position).map((c) => controlPositionKey(c.position)).join(''),
+  count: controls.length,
+  written_at: at,
+});
+
+/**
+ * Recounts the summary and rewrites the control index after controls were added outside the
+ * per-control transactions. Conditional on the summary revision read first: a control write that
+ * lands during the count moves the revision, and the count starts over.
+ */
+export async function recountProject(projectId: string, now: Date): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const current = await getOne(keys.projectSummary(projectId));
+    const revision = current ? Number(current.revision ?? 0) : undefined;
+    const controls = await projectApplicability(projectId);
+    const condition = revision === undefined ? itemAbsent() : attributeEquals('revision', revision);
+    try {
+      await ddb().send(new PutCommand({ TableName: tableName(), Item: summaryItem(projectId, controls, now.toISOString(), (revision ?? 0) + 1), ...conditionFields(condition) }));
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') continue;
+      throw error;
+    }
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: controlIndexItem(projectId, controls, now.toISOString()) }));
+    return;
   }
-  return { controls: controls.length, applicable, not_applicable: controls.length - applicable, suggested_exclusions: suggested, conflicts, by_origin };
+  throw new Error('the project summary kept changing during its recount');
+}
+
+/** What the control list shows (and filters on); the statement and the assessment stay behind. */
+const LIST_FIELDS = ['id', 'catalogue_id', 'label', 'kind', 'title', 'path', 'essential_eight', 'applicability', 'applicability_origin', 'recommendation', 'implementation_status', 'workflow_state', 'updated_at'];
+const listProjection = {
+  ProjectionExpression: LIST_FIELDS.map((_, i) => `#f${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(LIST_FIELDS.map((f, i) => [`#f${i}`, f])),
+};
+
+/** Page `page` of the project's controls in catalogue order, by the control index: one key-range Query. */
+export async function controlsPage(projectId: string, index: Item, page: { number: number; size: number }): Promise<StoredControl[]> {
+  const positions = String(index.positions ?? '');
+  const count = positions.length / 4;
+  const from = (page.number - 1) * page.size;
+  if (from >= count) return [];
+  const to = Math.min(from + page.size, count) - 1;
+  const range = controlRange(projectId, positions.slice(from * 4, from * 4 + 4), positions.slice(to * 4, to * 4 + 4));
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':from': range.from, ':to': range.to },
+    ...listProjection,
+  });
+  return items.map(toControl);
+}
+
+/** Every control of the project, in catalogue order, with the list fields only (filtered lists). */
+export async function controlList(projectId: string): Promise<StoredControl[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
+    ...listProjection,
+  });
+  return items.map(toControl);
 }

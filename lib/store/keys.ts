@@ -30,8 +30,10 @@ export const keys = {
   projectDiagram: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'DIAGRAM' }),
   /** The current population run, its progress, and the runs before it. */
   projectPopulation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'POPULATION' }),
-  /** Control counts by applicability, rewritten by population and recalculation. */
+  /** Control counts (applicability, attention, origin, workflow state): set by population, moved by each control write, recounted after fills. */
   projectSummary: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'SUMMARY' }),
+  /** The project's control positions in catalogue order, for key-range pages of the control list. */
+  projectControlIndex: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'INDEX#CONTROLS' }),
   /** A durable request to recalculate this project's applicability (a scope change). */
   projectRecalculation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'APPLICABILITY#PENDING' }),
   /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */

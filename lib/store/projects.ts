@@ -58,5 +58,15 @@ export function controlId(projectId: string, position: number, catalogueId: stri
   const digest = createHash('sha256').update(`${projectId}\n${catalogueId}`).digest();
   let tail = '';
   for (let i = 0; i < 12; i++) tail += CROCKFORD[digest[i]! % 32];
-  return `${projectId.slice(0, 10)}${base32(position, 4)}${tail}`;
+  return `${projectId.slice(0, 10)}${controlPositionKey(position)}${tail}`;
+}
+
+/** The part of a control's ULID that orders it: its catalogue position. */
+export const controlPositionKey = (position: number) => base32(position, 4);
+
+/** Sort-key bounds of the controls from one position key to another (both included). */
+export function controlRange(projectId: string, fromPosition: string, toPosition: string): { from: string; to: string } {
+  const prefix = keys.control(projectId, projectId.slice(0, 10)).SK;
+  // '~' sorts after every Crockford base-32 character, so the upper bound takes in any digest tail.
+  return { from: `${prefix}${fromPosition}`, to: `${prefix}${toPosition}~` };
 }

@@ -133,7 +133,7 @@ describe('population', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ lifecycle_state: 'active', population: { status: 'completed' }, recalculation: { status: 'idle' }, stale_recommendations: false });
     expect(res.body.data).not.toHaveProperty('applicability_summary');
-    expect(res.body.data.redacted_fields).toEqual(['applicability_summary']);
+    expect(res.body.data.redacted_fields).toEqual(['applicability_summary', 'workflow_summary']);
   });
 
   it('counts applicable controls for a project credential with view-controls', async () => {

@@ -86,7 +86,7 @@ describe('setup project views', () => {
     const token = await fixtures.token(world.op.userId, 'organisation', { organisationId: world.op.organisationId, abilities: ['view-projects'] });
     const res = await api.request('GET', p.url, { token });
     expect(res.status).toBe(200);
-    expect(res.body.data.redacted_fields).toEqual(['description']);
+    expect(res.body.data.redacted_fields).toEqual(['description', 'control_workflow']);
     expect(res.body.data).not.toHaveProperty('description');
     expect(res.body.data.population).toEqual({ run_id: null, status: 'not_started' });
     expect(res.headers.get('etag')).not.toBe(p.etag);

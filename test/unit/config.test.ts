@@ -24,4 +24,9 @@ describe('settings', () => {
   it('refuses a budget that is not a positive integer', () => {
     expect(() => readSettings({ API_READ_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/API_READ_RATE_LIMIT_PER_MINUTE/);
   });
+
+  it('refuses a control workflow that is not valid JSON or not a valid workflow', () => {
+    expect(() => readSettings({ CONTROL_WORKFLOW: '{' })).toThrow(/CONTROL_WORKFLOW/);
+    expect(() => readSettings({ CONTROL_WORKFLOW: JSON.stringify({ initial: 'nowhere', states: [], transitions: [] }) })).toThrow(/CONTROL_WORKFLOW/);
+  });
 });

@@ -1,0 +1,4 @@
+import { createApiHandler } from '../../lib/http/pipeline.js';
+import { operationsServedBy } from '../../lib/operations/registry.js';
+
+export const handler = createApiHandler(operationsServedBy('controls'));

@@ -1,0 +1,343 @@
+import { z } from 'zod';
+import { inConflict, type Origin, type Recommendation } from '../catalogue/applicability.js';
+import { MATURITY_LEVELS } from '../catalogue/oscal.js';
+import type { FieldError } from '../http/errors.js';
+import { changesSomething } from './patch.js';
+import type { EvidenceItem } from './evidence-capture.js';
+
+/**
+ * A project's control: its catalogue entry, the assessed party's implementation (and its draft
+ * claims, `*_proposed_*`), the assessor's conclusions (`*_assessed_*` and the assessment record),
+ * its applicability with where that came from, and its place in the workflow.
+ */
+/** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
+export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
+const ALL_STATUSES = [...IMPLEMENTATION_STATUSES, 'ec'] as const;
+export const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'not_assessed', 'common_control'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+/** Seed, Assessment rules: these outcomes need a finding severity. */
+const NEEDS_SEVERITY: readonly Outcome[] = ['ineffective', 'no_visibility', 'not_implemented'];
+const MATURITY = ['ML0', ...MATURITY_LEVELS] as const;
+
+export interface StoredControl {
+  id: string;
+  project_id: string;
+  catalogue_id: string;
+  label: string;
+  kind: 'control' | 'principle';
+  title: string;
+  statement: string;
+  path: string[];
+  position: number;
+  classifications: string[];
+  essential_eight: string[];
+  applicability: 'y' | 'n';
+  applicability_origin: Origin;
+  applicability_comment: string | null;
+  applicability_decided_at?: string | null;
+  applicability_decided_by?: string | null;
+  recommendation: Recommendation | null;
+  recommendation_at: string | null;
+  implementation_status: (typeof ALL_STATUSES)[number] | null;
+  implementation_description: string | null;
+  implementation_summary: string | null;
+  overall_proposed_outcome?: Outcome | null;
+  overall_proposed_rationale?: string | null;
+  maturity_proposed_level?: string | null;
+  overall_assessed_outcome?: Outcome | null;
+  overall_assessed_rationale?: string | null;
+  evidence_references?: string[];
+  finding_severity?: (typeof SEVERITIES)[number] | null;
+  assessor_notes?: string | null;
+  maturity_assessed_level?: string | null;
+  workflow_state: string;
+  last_transition?: { id: string; from: string; to: string; comment: string | null; by: string; at: string } | null;
+  /** Kept on the control by the evidence operations, so that detail reads stay one round trip. */
+  evidence_items?: EvidenceItem[];
+  evidence_snapshot?: { captured_at: string; versions: { evidence_id: string; version: number; sha256: string | null }[]; acknowledged_warnings: string[] } | null;
+  provider_guidance?: { provider_id: string; release_id: string; guidance: string }[];
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/* Requests --------------------------------------------------------------------------------- */
+
+const Text = (max: number) => z.string().max(max).nullable().optional();
+const Comment = z.string().max(5000).nullable().optional();
+
+/** Assessment conclusions: written through PATCH …/assessment only. */
+const ASSESSMENT_FIELDS = {
+  overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional().meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
+  overall_assessed_rationale: Text(20_000),
+  evidence_references: z.array(z.string().trim().min(1).max(1000)).max(100).nullable().optional().meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
+  finding_severity: z.enum(SEVERITIES).nullable().optional().meta({ description: 'Needed by the outcomes ineffective, no_visibility and not_implemented.' }),
+  assessor_notes: Text(20_000),
+  maturity_assessed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
+};
+export const ASSESSMENT_PROPERTIES = Object.keys(ASSESSMENT_FIELDS) as (keyof typeof ASSESSMENT_FIELDS)[];
+const ASSESSED_PROPERTIES = ASSESSMENT_PROPERTIES.filter((p) => p.includes('_assessed_'));
+
+export const UpdateControlImplementation = z
+  .strictObject({
+    implementation_status: z
+      .enum(IMPLEMENTATION_STATUSES)
+      .nullable()
+      .optional()
+      .meta({ description: 'ec (effective through a confirmed external-provider assertion) is server-owned: sending it is 422.' }),
+    implementation_description: Text(20_000),
+    implementation_summary: Text(2000),
+    applicability: z.enum(['y', 'n']).optional().meta({ description: 'Records an explicit decision even when unchanged.' }),
+    applicability_comment: Comment.meta({ description: 'The rationale for an exclusion, or for a choice that differs from the recommendation.' }),
+    overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional().meta({ description: "The assessed party's draft claim." }),
+    overall_proposed_rationale: Text(20_000),
+    maturity_proposed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
+    ...Object.fromEntries(
+      ASSESSED_PROPERTIES.map((p) => [p, z.unknown().optional().meta({ description: 'Refused here: 403 without assessment authority, 422 with it (use PATCH …/assessment).' })]),
+    ),
+  })
+  .refine(...changesSomething('property'))
+  .meta({ id: 'UpdateControlImplementation', description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.' });
+export type ImplementationPatch = z.output<typeof UpdateControlImplementation>;
+
+export const UpdateControlAssessment = z
+  .strictObject(ASSESSMENT_FIELDS)
+  .refine(...changesSomething('property'))
+  .meta({ id: 'UpdateControlAssessment', description: 'JSON merge patch. Needs an editable project and a workflow state that allows assessment edits.' });
+export type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
+
+export const TransitionRequest = z
+  .strictObject({
+    transition: z.string().min(1).max(64).meta({ description: 'An ID from allowed_transitions.' }),
+    comment: z.string().max(5000).optional().meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
+    acknowledge_evidence_warnings: z.boolean().optional(),
+  })
+  .meta({ id: 'ControlTransitionRequest' });
+
+/** The *_assessed_* properties a body names (refused on the implementation endpoint). */
+export const assessedPropertiesIn = (body: Record<string, unknown>) => ASSESSED_PROPERTIES.filter((p) => p in body);
+
+const blank = (s: string | null | undefined) => !s || s.trim() === '';
+
+/** Common Control is valid only on SSP control rows: controls, not principles. */
+const sspRow = (c: Pick<StoredControl, 'kind'>) => c.kind === 'control';
+const essentialEight = (c: Pick<StoredControl, 'essential_eight'>) => c.essential_eight.length > 0;
+
+/**
+ * Applies an implementation patch. Supplying applicability records an explicit decision even when
+ * the value is unchanged; an exclusion, or a choice that differs from the recommendation, needs a
+ * comment (seed, controls table). Returns the next control or the 422 pointers.
+ */
+export function applyImplementation(current: StoredControl, patch: ImplementationPatch, actor: { userId: string; at: string }): { next: StoredControl; errors: FieldError[] } {
+  const { applicability, ...rest } = patch;
+  const next: StoredControl = { ...current };
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined && !ASSESSED_PROPERTIES.includes(k as never)) (next as unknown as Record<string, unknown>)[k] = v;
+  if (patch.applicability_comment !== undefined) next.applicability_comment = blank(patch.applicability_comment) ? null : patch.applicability_comment!.trim();
+  if (applicability) {
+    next.applicability = applicability;
+    next.applicability_origin = 'explicit_user_choice';
+    next.applicability_decided_at = actor.at;
+    next.applicability_decided_by = actor.userId;
+  }
+  const errors: FieldError[] = [];
+  const deciding = applicability !== undefined || (patch.applicability_comment !== undefined && next.applicability_origin === 'explicit_user_choice');
+  const differs = next.recommendation !== null && next.recommendation.value !== next.applicability;
+  if (deciding && (next.applicability === 'n' || differs) && blank(next.applicability_comment)) {
+    errors.push({
+      pointer: '/applicability_comment',
+      code: 'rationale_required',
+      detail: next.applicability === 'n' ? 'An exclusion needs a rationale.' : 'A choice that differs from the recommendation needs a rationale.',
+    });
+  }
+  if (next.overall_proposed_outcome === 'common_control' && patch.overall_proposed_outcome !== undefined && !sspRow(next)) {
+    errors.push({ pointer: '/overall_proposed_outcome', code: 'not_an_ssp_control_row', detail: 'Common Control applies to SSP control rows only.' });
+  }
+  if (patch.maturity_proposed_level && !essentialEight(next)) {
+    errors.push({ pointer: '/maturity_proposed_level', code: 'not_essential_eight', detail: 'Only Essential Eight controls take a maturity level.' });
+  }
+  return { next, errors };
+}
+
+/** Applies an assessment patch, checking the seed's assessment rules that hold for a draft. */
+export function applyAssessment(current: StoredControl, patch: AssessmentPatch): { next: StoredControl; errors: FieldError[] } {
+  const next: StoredControl = { ...current };
+  for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+  if (patch.evidence_references === null) next.evidence_references = [];
+  const errors: FieldError[] = [];
+  if (patch.overall_assessed_outcome === 'common_control' && !sspRow(next)) {
+    errors.push({ pointer: '/overall_assessed_outcome', code: 'not_an_ssp_control_row', detail: 'Common Control applies to SSP control rows only.' });
+  }
+  if (patch.maturity_assessed_level && !essentialEight(next)) {
+    errors.push({ pointer: '/maturity_assessed_level', code: 'not_essential_eight', detail: 'Only Essential Eight controls take a maturity level.' });
+  }
+  return { next, errors };
+}
+
+/** Seed, Assessment rules, as they stand for submission: the pointers still missing. */
+export function matrixMissing(c: StoredControl): FieldError[] {
+  const missing: FieldError[] = [];
+  const outcome = c.overall_assessed_outcome ?? null;
+  if (outcome === null || outcome === 'not_assessed') missing.push({ pointer: '/overall_assessed_outcome', code: 'required', detail: 'An overall outcome other than not_assessed.' });
+  else if (outcome === 'common_control' && !sspRow(c)) missing.push({ pointer: '/overall_assessed_outcome', code: 'not_an_ssp_control_row', detail: 'Common Control applies to SSP control rows only.' });
+  if (blank(c.overall_assessed_rationale) && (c.evidence_references ?? []).length === 0) {
+    missing.push({ pointer: '/overall_assessed_rationale', code: 'required', detail: 'An overall rationale or evidence references.' });
+  }
+  if (outcome && NEEDS_SEVERITY.includes(outcome) && !c.finding_severity) missing.push({ pointer: '/finding_severity', code: 'required', detail: `The outcome ${outcome} needs a finding severity.` });
+  return missing;
+}
+
+/** What an applicable control needs before it goes forward to assessment. */
+export function preparationMissing(c: StoredControl): FieldError[] {
+  if (c.applicability === 'n') return [];
+  const missing: FieldError[] = [];
+  if (!c.implementation_status) missing.push({ pointer: '/implementation_status', code: 'required', detail: 'An implementation status.' });
+  if (blank(c.implementation_description)) missing.push({ pointer: '/implementation_description', code: 'required', detail: 'An implementation description.' });
+  return missing;
+}
+
+/** The list's attention flag, as filter[applicability_attention] selects (a conflict is not also a suggestion). */
+export function attentionOf(c: Pick<StoredControl, 'applicability' | 'applicability_origin' | 'recommendation'>): 'conflict' | 'suggested_exclusion' | null {
+  if (inConflict({ applicability: c.applicability, origin: c.applicability_origin }, c.recommendation)) return 'conflict';
+  if (c.recommendation?.value === 'n' && c.applicability === 'y') return 'suggested_exclusion';
+  return null;
+}
+
+/* Responses -------------------------------------------------------------------------------- */
+
+const Recommendation = z.object({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
+const Attention = z.enum(['conflict', 'suggested_exclusion']).nullable();
+
+const Identity = {
+  id: z.string(),
+  catalogue_id: z.string(),
+  label: z.string(),
+  kind: z.enum(['control', 'principle']),
+  title: z.string(),
+  path: z.array(z.string()),
+  essential_eight: z.array(z.string()),
+  applicability: z.enum(['y', 'n']),
+  applicability_origin: z.string(),
+  applicability_attention: Attention,
+  implementation_status: z.enum(ALL_STATUSES).nullable(),
+  workflow_state: z.string(),
+  updated_at: z.string(),
+};
+
+export const ControlListItem = z.object(Identity).meta({ id: 'ControlListItem' });
+
+const Missing = z.object({ ready: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
+const Pointers = z.object({ complete: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
+const AllowedTransition = z.object({ id: z.string(), to_state: z.string(), comment: z.enum(['required', 'rejected']) });
+const EvidenceItemView = z.object({ id: z.string(), kind: z.string(), title: z.string().nullable(), status: z.string() });
+
+export const Control = z
+  .object({
+    ...Identity,
+    project_id: z.string(),
+    statement: z.string(),
+    classifications: z.array(z.string()),
+    applicability_comment: z.string().nullable(),
+    applicability_context: z.object({
+      origin: z.string().meta({ description: 'default_inclusion, initial_recommendation, explicit_user_choice, classification_exclusion or unknown_historical_provenance.' }),
+      recommendation: Recommendation.nullable(),
+      recommended_at: z.string().nullable(),
+      attention: Attention,
+      decided_at: z.string().nullable(),
+      decided_by: z.string().nullable(),
+    }),
+    implementation_description: z.string().nullable(),
+    implementation_summary: z.string().nullable(),
+    overall_proposed_outcome: z.enum(OUTCOMES).nullable(),
+    overall_proposed_rationale: z.string().nullable(),
+    maturity_proposed_level: z.string().nullable(),
+    last_transition: z.object({ id: z.string(), from: z.string(), to: z.string(), comment: z.string().nullable(), by: z.string(), at: z.string() }).nullable(),
+    allowed_actions: z.array(z.string()).meta({ description: 'Operation IDs this caller may call on the control now.' }),
+    allowed_transitions: z.array(AllowedTransition).meta({ description: 'Transitions this caller may take now; send one ID to POST …/transitions.' }),
+    provider_guidance: z.array(z.object({ provider_id: z.string(), release_id: z.string(), guidance: z.string() })).meta({ description: 'Read-only.' }),
+    evidence_items: z.array(EvidenceItemView),
+    assessment_preparation_readiness: Missing,
+    overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional(),
+    overall_assessed_rationale: z.string().nullable().optional(),
+    evidence_references: z.array(z.string()).optional(),
+    finding_severity: z.enum(SEVERITIES).nullable().optional(),
+    assessor_notes: z.string().nullable().optional(),
+    maturity_assessed_level: z.string().nullable().optional(),
+    assessment_matrix_completeness: Pointers.optional(),
+    evidence_snapshot: z
+      .object({ captured_at: z.string(), versions: z.array(z.object({ evidence_id: z.string(), version: z.number().int(), sha256: z.string().nullable() })), acknowledged_warnings: z.array(z.string()) })
+      .nullable()
+      .optional(),
+    created_at: z.string(),
+    redacted_fields: z.array(z.string()),
+  })
+  .meta({ id: 'Control', description: 'Assessment properties need view-control-assessment, selected and held; without it they are absent and named in redacted_fields.' });
+export type ControlView = z.infer<typeof Control>;
+
+const ASSESSMENT_VIEW_FIELDS = [...ASSESSMENT_PROPERTIES, 'assessment_matrix_completeness', 'evidence_snapshot'] as const;
+
+export const controlListItem = (c: StoredControl): z.infer<typeof ControlListItem> => ({
+  id: c.id,
+  catalogue_id: c.catalogue_id,
+  label: c.label,
+  kind: c.kind,
+  title: c.title,
+  path: c.path,
+  essential_eight: c.essential_eight,
+  applicability: c.applicability,
+  applicability_origin: c.applicability_origin,
+  applicability_attention: attentionOf(c),
+  implementation_status: c.implementation_status,
+  workflow_state: c.workflow_state,
+  updated_at: c.updated_at,
+});
+
+const pointers = (errors: FieldError[]) => errors.map(({ pointer, detail }) => ({ pointer, detail }));
+
+export function controlView(
+  c: StoredControl,
+  caller: { assessment: boolean; allowedActions: string[]; allowedTransitions: z.infer<typeof AllowedTransition>[] },
+): ControlView {
+  const preparation = preparationMissing(c);
+  const base = {
+    ...controlListItem(c),
+    project_id: c.project_id,
+    statement: c.statement,
+    classifications: c.classifications,
+    applicability_comment: c.applicability_comment,
+    applicability_context: {
+      origin: c.applicability_origin,
+      recommendation: c.recommendation,
+      recommended_at: c.recommendation_at,
+      attention: attentionOf(c),
+      decided_at: c.applicability_decided_at ?? null,
+      decided_by: c.applicability_decided_by ?? null,
+    },
+    implementation_description: c.implementation_description,
+    implementation_summary: c.implementation_summary,
+    overall_proposed_outcome: c.overall_proposed_outcome ?? null,
+    overall_proposed_rationale: c.overall_proposed_rationale ?? null,
+    maturity_proposed_level: c.maturity_proposed_level ?? null,
+    last_transition: c.last_transition ?? null,
+    allowed_actions: caller.allowedActions,
+    allowed_transitions: caller.allowedTransitions,
+    provider_guidance: c.provider_guidance ?? [],
+    evidence_items: (c.evidence_items ?? []).map((e) => ({ id: e.id, kind: e.kind, title: e.title, status: e.status })),
+    assessment_preparation_readiness: { ready: preparation.length === 0, missing: pointers(preparation) },
+    created_at: c.created_at,
+  };
+  if (!caller.assessment) return { ...base, redacted_fields: [...ASSESSMENT_VIEW_FIELDS] };
+  const matrix = matrixMissing(c);
+  return {
+    ...base,
+    overall_assessed_outcome: c.overall_assessed_outcome ?? null,
+    overall_assessed_rationale: c.overall_assessed_rationale ?? null,
+    evidence_references: c.evidence_references ?? [],
+    finding_severity: c.finding_severity ?? null,
+    assessor_notes: c.assessor_notes ?? null,
+    maturity_assessed_level: c.maturity_assessed_level ?? null,
+    assessment_matrix_completeness: { complete: matrix.length === 0, missing: pointers(matrix) },
+    evidence_snapshot: c.evidence_snapshot ?? null,
+    redacted_fields: [],
+  };
+}

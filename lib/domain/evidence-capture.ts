@@ -1,0 +1,37 @@
+/**
+ * Evidence capture on assessing_to_assessed (seed, States): the assessed conclusion pins the
+ * immutable versions of the evidence it rests on. Pure over the control's evidence items, which
+ * the evidence operations keep on the control; an item that cannot be captured or verified is a
+ * warning the assessor must acknowledge before the transition proceeds.
+ */
+export interface EvidenceItem {
+  id: string;
+  kind: string;
+  title: string | null;
+  /** File items: pending, ready or error; other kinds are ready when recorded. */
+  status: string;
+  version: number;
+  /** The content digest of a file item; other kinds have none. */
+  sha256: string | null;
+}
+
+export interface CapturedVersion {
+  evidence_id: string;
+  version: number;
+  sha256: string | null;
+}
+
+export interface Capture {
+  versions: CapturedVersion[];
+  warnings: { evidence_id: string; reason: 'not_ready' | 'unverified' }[];
+}
+
+export function captureEvidence(items: readonly EvidenceItem[]): Capture {
+  const capture: Capture = { versions: [], warnings: [] };
+  for (const item of items) {
+    if (item.status !== 'ready') capture.warnings.push({ evidence_id: item.id, reason: 'not_ready' });
+    else if (item.kind === 'upload' && !item.sha256) capture.warnings.push({ evidence_id: item.id, reason: 'unverified' });
+    else capture.versions.push({ evidence_id: item.id, version: item.version, sha256: item.sha256 });
+  }
+  return capture;
+}
