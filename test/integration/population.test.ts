@@ -6,7 +6,11 @@ import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
 import { populate } from '../../lib/jobs/population.js';
 import { putAll } from '../../lib/store/batch.js';
-import { projectApplicability } from '../../lib/store/controls.js';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { recalculate } from '../../lib/jobs/recalculation.js';
+import { recalculationMarker } from '../../lib/jobs/recalculation-requests.js';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { controlsPage, projectApplicability } from '../../lib/store/controls.js';
 import { createUser, grantAccess } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { startRunWrites } from '../../lib/store/population.js';
@@ -125,6 +129,35 @@ describe('population from the official release', () => {
     await populate({ project_id: project.id, run_id: runId }, new Date());
     const positions = (await projectApplicability(project.id)).map((c) => c.position);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('writes the control index with the counts, and a recalculation that fills missing controls recounts both', async () => {
+    const { project, runId } = await startedProject('NC');
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const populated = await projectApplicability(project.id);
+    expect(await getOne(keys.projectControlIndex(project.id))).toMatchObject({ count: populated.length });
+    // Controls lost after population (a partial restore, say): the next recalculation fills them in.
+    const lost = [populated[0]!, populated[500]!, populated.at(-1)!];
+    for (const c of lost) await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.control(project.id, c.id) }));
+    const now = new Date();
+    await commit([
+      recalculationMarker({
+        subject: { project_id: project.id },
+        organisationId: starter.organisationId,
+        userId: starter.userId,
+        tokenId: starter.tokenId,
+        authority: { scope: { kind: 'organisation', id: starter.organisationId }, permissions: ['manage-projects', 'view-projects'] },
+        now,
+      }),
+    ]);
+    await recalculate({ project_id: project.id }, now);
+    const after = await projectApplicability(project.id);
+    expect(after.map((c) => c.id)).toEqual(populated.map((c) => c.id));
+    expect(await getOne(keys.projectSummary(project.id))).toMatchObject({ controls: after.length, applicable: after.length, state_editing: after.length, revision: 1 });
+    const index = (await getOne(keys.projectControlIndex(project.id)))!;
+    expect(index.count).toBe(after.length);
+    const lastPage = await controlsPage(project.id, index, { number: Math.ceil(after.length / 50), size: 50 });
+    expect(lastPage.map((c) => c.id)).toEqual(after.slice(Math.floor((after.length - 1) / 50) * 50).map((c) => c.id));
   });
 
   it('does nothing when a completed run is delivered again', async () => {
