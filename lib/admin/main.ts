@@ -9,6 +9,7 @@ import { IssuanceError } from '../auth/issuance.js';
 import { isPermission, permissionsOf, type CredentialType } from '../auth/permissions.js';
 import { writeAudit } from '../store/audit.js';
 import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeAccess, setUserStatus, type AccessScope } from '../store/identity.js';
+import { recountProject } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
 import { ensureTable } from '../store/schema.js';
@@ -29,7 +30,8 @@ const USAGE = `usage:
   admin token issue --user ID --type administration|organisation|project [--organisation ID | --project ID]
         --abilities p1,p2 --read-only true|false [--expires-at ISO8601] [--name N]
   admin token revoke --id ID
-  admin catalogue import --path DIR     (an ISM OSCAL release: *_catalog.json and *-baseline_profile.json)`;
+  admin catalogue import --path DIR     (an ISM OSCAL release: *_catalog.json and *-baseline_profile.json)
+  admin project recount --project ID    (recount a populated project's control summary and rewrite its list index)`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -134,6 +136,14 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
       const dir = resolve(required(values, 'path'));
       const release = await importRelease(readReleaseDirectory(dir), { sample: dir === resolve(SAMPLE_CATALOGUE_DIR) }, now);
       return { release: release.version, controls: release.entries };
+    }
+    case 'project recount': {
+      const id = required(values, 'project');
+      const project = await getOne(keys.project(id));
+      if (!project) throw new UsageError(`no project ${id}`);
+      if (project.lifecycle_state !== 'active') throw new UsageError(`project ${id} is not populated yet`);
+      await recountProject(id, now);
+      return { project: id, controls: Number((await getOne(keys.projectSummary(id)))?.controls ?? 0) };
     }
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);

@@ -6,6 +6,9 @@ import { fixtures } from '../support/api.js';
 import { useTestServices } from '../support/services.js';
 import { getOne } from '../../lib/store/read.js';
 import { keys } from '../../lib/store/keys.js';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { controlId, controlPositionKey } from '../../lib/store/projects.js';
 
 let env: Record<string, string>;
 
@@ -77,5 +80,27 @@ describe('operator CLI', () => {
     const out = admin('token', 'issue', '--user', userId, '--type', 'administration', '--abilities', 'manage-org-hierarchy,publish-provider-assurance-packages', '--read-only', 'false');
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('publish-provider-assurance-packages');
+  });
+
+  it('recounts a populated project: its summary and its control index', async () => {
+    const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
+    for (const position of [3, 1]) {
+      const id = controlId(projectId, position, `entry-${position}`);
+      const control = { id, position, applicability: 'y', applicability_origin: 'default_inclusion', recommendation: null, workflow_state: position === 1 ? 'editing' : 'assessing', version: 1 };
+      await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.control(projectId, id), entity: 'control', ...control } }));
+    }
+    const out = admin('project', 'recount', '--project', projectId);
+    expect(out.code).toBe(0);
+    expect(out.json()).toEqual({ project: projectId, controls: 2 });
+    expect(await getOne(keys.projectSummary(projectId))).toMatchObject({ controls: 2, applicable: 2, state_editing: 1, state_assessing: 1 });
+    expect(await getOne(keys.projectControlIndex(projectId))).toMatchObject({ count: 2, positions: `${controlPositionKey(1)}${controlPositionKey(3)}` });
+  });
+
+  it('refuses to recount a project that is not populated', async () => {
+    const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.project(projectId), UpdateExpression: 'SET lifecycle_state = :s', ExpressionAttributeValues: { ':s': 'setup' } }));
+    const out = admin('project', 'recount', '--project', projectId);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/not populated/);
   });
 });
