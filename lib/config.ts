@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CLASSIFICATION_CODES } from './domain/classifications.js';
-import { isWorkflowJson } from './domain/workflow.js';
+import { DEFAULT_WORKFLOW, isWorkflowJson, parseWorkflow, type WorkflowConfig } from './domain/workflow.js';
 
 /**
  * Every setting the product reads from its environment, with its default. README's configuration
@@ -75,7 +75,19 @@ export function readSettings(env: Record<string, string | undefined>): Settings 
   return out as Settings;
 }
 
+let workflow: WorkflowConfig | undefined;
+
+/** The installation's control workflow: CONTROL_WORKFLOW when set (validated with the settings), else the default. */
+export function controlWorkflow(): WorkflowConfig {
+  if (!workflow) {
+    const raw = settings().CONTROL_WORKFLOW;
+    workflow = raw ? parseWorkflow(JSON.parse(raw)) : DEFAULT_WORKFLOW;
+  }
+  return workflow;
+}
+
 /** Tests and the local runtime change the environment after import; they call this to re-read it. */
 export function resetSettings(): void {
+  workflow = undefined;
   cached = undefined;
 }

@@ -5,11 +5,6 @@ import type { FieldError } from '../http/errors.js';
 import { changesSomething } from './patch.js';
 import type { EvidenceItem } from './evidence-capture.js';
 
-/**
- * A project's control: its catalogue entry, the assessed party's implementation (and its draft
- * claims, `*_proposed_*`), the assessor's conclusions (`*_assessed_*` and the assessment record),
- * its applicability with where that came from, and its place in the workflow.
- */
 /** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
 export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
 const ALL_STATUSES = [...IMPLEMENTATION_STATUSES, 'ec'] as const;
@@ -20,6 +15,11 @@ export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 const NEEDS_SEVERITY: readonly Outcome[] = ['ineffective', 'no_visibility', 'not_implemented'];
 const MATURITY = ['ML0', ...MATURITY_LEVELS] as const;
 
+/**
+ * A project's control: its catalogue entry, the assessed party's implementation (and its draft
+ * claims, `*_proposed_*`), the assessor's conclusions (`*_assessed_*` and the assessment record),
+ * its applicability with where that came from, and its place in the workflow.
+ */
 export interface StoredControl {
   id: string;
   project_id: string;
@@ -52,7 +52,7 @@ export interface StoredControl {
   assessor_notes?: string | null;
   maturity_assessed_level?: string | null;
   workflow_state: string;
-  last_transition?: { id: string; from: string; to: string; comment: string | null; by: string; at: string } | null;
+  last_transition?: { id: string; from: string; to: string; comment: string | null; by: string; at: string; assessment: boolean } | null;
   /** Kept on the control by the evidence operations, so that detail reads stay one round trip. */
   evidence_items?: EvidenceItem[];
   evidence_snapshot?: { captured_at: string; versions: { evidence_id: string; version: number; sha256: string | null }[]; acknowledged_warnings: string[] } | null;
@@ -132,7 +132,7 @@ const essentialEight = (c: Pick<StoredControl, 'essential_eight'>) => c.essentia
 export function applyImplementation(current: StoredControl, patch: ImplementationPatch, actor: { userId: string; at: string }): { next: StoredControl; errors: FieldError[] } {
   const { applicability, ...rest } = patch;
   const next: StoredControl = { ...current };
-  for (const [k, v] of Object.entries(rest)) if (v !== undefined && !ASSESSED_PROPERTIES.includes(k as never)) (next as unknown as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
   if (patch.applicability_comment !== undefined) next.applicability_comment = blank(patch.applicability_comment) ? null : patch.applicability_comment!.trim();
   if (applicability) {
     next.applicability = applicability;
@@ -251,7 +251,11 @@ export const Control = z
     overall_proposed_outcome: z.enum(OUTCOMES).nullable(),
     overall_proposed_rationale: z.string().nullable(),
     maturity_proposed_level: z.string().nullable(),
-    last_transition: z.object({ id: z.string(), from: z.string(), to: z.string(), comment: z.string().nullable(), by: z.string(), at: z.string() }).nullable(),
+    last_transition: z
+      .object({ id: z.string(), from: z.string(), to: z.string(), comment: z.string().nullable(), by: z.string(), at: z.string() })
+      .nullable()
+      .optional()
+      .meta({ description: 'The latest transition with its decision comment; absent to readers without the assessment view when it was an assessment transition.' }),
     allowed_actions: z.array(z.string()).meta({ description: 'Operation IDs this caller may call on the control now.' }),
     allowed_transitions: z.array(AllowedTransition).meta({ description: 'Transitions this caller may take now; send one ID to POST …/transitions.' }),
     provider_guidance: z.array(z.object({ provider_id: z.string(), release_id: z.string(), guidance: z.string() })).meta({ description: 'Read-only.' }),
@@ -318,7 +322,6 @@ export function controlView(
     overall_proposed_outcome: c.overall_proposed_outcome ?? null,
     overall_proposed_rationale: c.overall_proposed_rationale ?? null,
     maturity_proposed_level: c.maturity_proposed_level ?? null,
-    last_transition: c.last_transition ?? null,
     allowed_actions: caller.allowedActions,
     allowed_transitions: caller.allowedTransitions,
     provider_guidance: c.provider_guidance ?? [],
@@ -326,7 +329,12 @@ export function controlView(
     assessment_preparation_readiness: { ready: preparation.length === 0, missing: pointers(preparation) },
     created_at: c.created_at,
   };
-  if (!caller.assessment) return { ...base, redacted_fields: [...ASSESSMENT_VIEW_FIELDS] };
+  const { assessment: assessmentDecision = false, ...transition } = c.last_transition ?? {};
+  const last_transition = c.last_transition ? (transition as NonNullable<ControlView['last_transition']>) : null;
+  if (!caller.assessment) {
+    if (assessmentDecision) return { ...base, redacted_fields: [...ASSESSMENT_VIEW_FIELDS, 'last_transition'] };
+    return { ...base, last_transition, redacted_fields: [...ASSESSMENT_VIEW_FIELDS] };
+  }
   const matrix = matrixMissing(c);
   return {
     ...base,
@@ -338,6 +346,7 @@ export function controlView(
     maturity_assessed_level: c.maturity_assessed_level ?? null,
     assessment_matrix_completeness: { complete: matrix.length === 0, missing: pointers(matrix) },
     evidence_snapshot: c.evidence_snapshot ?? null,
+    last_transition,
     redacted_fields: [],
   };
 }

@@ -26,11 +26,16 @@ export interface Capture {
   warnings: { evidence_id: string; reason: 'not_ready' | 'unverified' }[];
 }
 
+/** Kinds whose content the service holds, so a capture pins it by digest. */
+const FILE_KINDS = ['upload', 'file_link'];
+/** Kinds stored but never fetched (seed: linked URLs are stored only), so nothing can verify them. */
+const UNVERIFIABLE_KINDS = ['external_reference'];
+
 export function captureEvidence(items: readonly EvidenceItem[]): Capture {
   const capture: Capture = { versions: [], warnings: [] };
   for (const item of items) {
     if (item.status !== 'ready') capture.warnings.push({ evidence_id: item.id, reason: 'not_ready' });
-    else if (item.kind === 'upload' && !item.sha256) capture.warnings.push({ evidence_id: item.id, reason: 'unverified' });
+    else if (UNVERIFIABLE_KINDS.includes(item.kind) || (FILE_KINDS.includes(item.kind) && !item.sha256)) capture.warnings.push({ evidence_id: item.id, reason: 'unverified' });
     else capture.versions.push({ evidence_id: item.id, version: item.version, sha256: item.sha256 });
   }
   return capture;

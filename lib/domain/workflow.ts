@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PERMISSIONS, type Permission } from '../auth/permissions.js';
+import { permissionsOf, type Permission } from '../auth/permissions.js';
 
 /**
  * The control workflow as configuration data (seed, States: "the control workflow is configured
- * and every configured transition is exposed"). Code reads it; nothing in the code names a state
- * or a transition except the default below and the tests that walk it.
+ * and every configured transition is exposed"). Operations read states, transitions, permissions,
+ * comment rules, setting conditions and gates from it; only the default below names them.
  */
 const EDITS = ['implementation', 'assessment'] as const;
 export type EditKind = (typeof EDITS)[number];
@@ -33,8 +33,8 @@ const WorkflowConfig = z
         id: Id,
         from: Id,
         to: Id,
-        /** Held in full, as effective permissions (selected, live, with dependencies). */
-        permissions: z.array(z.enum(PERMISSIONS)).min(1),
+        /** Held in full, as effective permissions (selected, live, with dependencies) of a project credential. */
+        permissions: z.array(z.enum(permissionsOf('project') as [Permission, ...Permission[]])).min(1),
         /** Seed rule 1: the approval and rejection decisions require a comment; every other transition rejects one. */
         comment: z.enum(['required', 'rejected']),
         when: z.object({ setting: z.enum(WORKFLOW_SETTINGS), is: z.boolean() }).optional(),

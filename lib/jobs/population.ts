@@ -133,7 +133,7 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
       condition: projectCondition,
       onConditionFailed: () => new RunMovedOn(),
     },
-    // Nobody edits controls before the project is active, so the counts and the index are exact as of this commit.
+    // Edits need an active project, which this commit makes it; a recalculation pass that overlaps recounts afterwards.
     ...(controls
       ? [
           { kind: 'put' as const, item: summaryItem(project.id, controls, at) },

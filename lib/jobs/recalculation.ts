@@ -6,8 +6,7 @@ import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
-import { projectApplicability, recountProject, summaryDelta, type ControlApplicability } from '../store/controls.js';
-import { commit } from '../store/transact.js';
+import { projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { projectsOfSystems, toProject } from '../store/projects.js';
 import { systemIdsOf } from '../store/systems.js';
@@ -26,13 +25,12 @@ function sameRecommendation(a: Recommendation | null, b: Recommendation | null):
   return a.value === b.value && same(a.rules, b.rules) && same(a.reasons, b.reasons);
 }
 
-class LostRace extends Error {}
-
 /**
- * Brings one control's recommendation and system-set applicability up to date, with the summary
- * counters it moves in the same transaction. Conditional on the version read, so a person's
- * concurrent edit is never overwritten: on a lost race the control is read again and
- * recalculated from what the person left.
+ * Brings one control's recommendation and system-set applicability up to date. Conditional on the
+ * version read, so a person's concurrent edit is never overwritten: on a lost race the control is
+ * read again and recalculated from what the person left. The summary is recounted once the
+ * project is done, rather than moved per control: concurrent transactions on the one summary item
+ * would conflict with each other.
  */
 async function updateControl(projectId: string, control: ControlApplicability, recommendationOf: (c: ControlApplicability) => Recommendation | null, now: Date): Promise<void> {
   let current: ControlApplicability | undefined = control;
@@ -40,25 +38,19 @@ async function updateControl(projectId: string, control: ControlApplicability, r
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
     if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
-    const after = { ...current, recommendation, applicability: next.applicability, applicability_origin: next.origin };
-    const delta = summaryDelta(projectId, current, after);
-    try {
-      await commit([
-        {
-          kind: 'update',
-          key: keys.control(projectId, current.id),
-          update: 'SET #r = :r, #ra = :at, #a = :a, #o = :o, #u = :at, #v = :v',
-          names: { '#r': 'recommendation', '#ra': 'recommendation_at', '#a': 'applicability', '#o': 'applicability_origin', '#u': 'updated_at', '#v': 'version' },
-          values: { ':r': recommendation, ':at': now.toISOString(), ':a': next.applicability, ':o': next.origin, ':v': current.version + 1 },
-          condition: versionIs(current.version),
-          onConditionFailed: () => new LostRace(),
-        },
-        ...(delta ? [delta] : []),
-      ]);
-      return;
-    } catch (error) {
-      if (!(error instanceof LostRace)) throw error;
-    }
+    const written = await updateIf(
+      keys.control(projectId, current.id),
+      {
+        recommendation,
+        recommendation_at: now.toISOString(),
+        applicability: next.applicability,
+        applicability_origin: next.origin,
+        updated_at: now.toISOString(),
+        version: current.version + 1,
+      },
+      versionIs(current.version),
+    );
+    if (written) return;
     current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;
   }
 }
@@ -69,8 +61,7 @@ async function recalculateProject(project: StoredProject, now: Date): Promise<bo
   // Population reads the facts once; recalculating under a running population would race it.
   // (An abandoned run holds it up only until the sweep ends that run.)
   if (project.population_status === 'running') return false;
-  // A changed Essential Eight target can bring entries the project lacks; the counts and the list index follow them.
-  if (project.lifecycle_state === 'active' && (await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {})) > 0) await recountProject(project.id, now);
+  if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {});
   const [facts, controls] = await Promise.all([factsFor(project), projectApplicability(project.id)]);
   const recommendationOf = (c: ControlApplicability) => recommendationFor(c, facts);
   let next = 0;
@@ -79,6 +70,8 @@ async function recalculateProject(project: StoredProject, now: Date): Promise<bo
       while (next < controls.length) await updateControl(project.id, controls[next++]!, recommendationOf, now);
     }),
   );
+  // After every pass, so that a recount a failed delivery did not finish is made by the next one.
+  await recountProject(project.id, now);
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { settings } from '../config.js';
+import { controlWorkflow } from '../config.js';
 import { dependenciesOf, type Permission } from '../auth/permissions.js';
 import { MATURITY_LEVELS } from '../catalogue/oscal.js';
 import {
@@ -21,9 +21,9 @@ import {
 } from '../domain/controls.js';
 import { captureEvidence } from '../domain/evidence-capture.js';
 import { workflowSettingsOf, type StoredProject } from '../domain/projects.js';
-import { availableTransitions, DEFAULT_SETTINGS, DEFAULT_WORKFLOW, parseWorkflow, editsIn, stateIds, type EditKind, type Gate, type Transition, type WorkflowConfig } from '../domain/workflow.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { ApiError, conflict, forbidden, notFound, unauthorized, validationFailed, type FieldError } from '../http/errors.js';
+import { availableTransitions, DEFAULT_SETTINGS, editsIn, stateIds, type EditKind, type Gate, type Transition } from '../domain/workflow.js';
+import { etagFor } from '../http/etag.js';
+import { ApiError, conflict, forbidden, notFound, preconditionFailed, unauthorized, validationFailed, type FieldError } from '../http/errors.js';
 import { and, attributeAfter, attributeEquals, containsAll, itemPresent, memberEquals } from '../store/conditions.js';
 import { controlList, controlsPage, summaryDelta, toControl } from '../store/controls.js';
 import { keys } from '../store/keys.js';
@@ -44,56 +44,56 @@ type ControlParams = z.output<typeof ControlParams>;
 
 /** Seed, Redaction: assessment properties need view-control-assessment, selected and held live. */
 const seesAssessment = (caller: Caller) => caller.permissions.has('view-control-assessment');
-const viewName = (caller: Caller) => (seesAssessment(caller) ? 'assessment' : '');
-const etagOf = (c: StoredControl, caller: Caller) => etagFor(ETAG_KIND, c.id, c.version, viewName(caller));
 
-let configured: WorkflowConfig | undefined;
-
-/** The installation's workflow: CONTROL_WORKFLOW when set (validated with the other settings), else the default. */
-function controlWorkflow(): WorkflowConfig {
-  if (!configured) {
-    const raw = settings().CONTROL_WORKFLOW;
-    configured = raw ? parseWorkflow(JSON.parse(raw)) : DEFAULT_WORKFLOW;
-  }
-  return configured;
+/** Seed, Errors: 403 when project editability does not allow the action; undefined when it does. */
+function editabilityProblem(p: Pick<StoredProject, 'archived' | 'lifecycle_state'>): ApiError | undefined {
+  if (p.archived) return forbidden('project_archived', 'The project is archived; its controls cannot change.');
+  if (p.lifecycle_state !== 'active') return forbidden('project_not_active', 'The project is not populated yet; its controls cannot change.');
+  return undefined;
 }
 
-const editable = (p: StoredProject) => p.lifecycle_state === 'active' && !p.archived;
-
-/** Seed, Errors: 403 when project editability does not allow the action. */
-function requireEditable(p: StoredProject): void {
-  if (p.archived) throw forbidden('project_archived', 'The project is archived; its controls cannot change.');
-  if (p.lifecycle_state !== 'active') throw forbidden('project_not_active', 'The project is not populated yet; its controls cannot change.');
-}
-
+/** The edits of each kind need these permissions, held in full, as well as a state that allows the kind. */
 const EDIT_AUTHORITY: Record<EditKind, Permission[]> = {
   implementation: ['edit-control-implementation'],
   assessment: ['edit-control-assessment', 'view-control-assessment'],
 };
 
-function canEdit(caller: Caller, project: StoredProject, control: StoredControl, kind: EditKind): boolean {
-  return editable(project) && !caller.readOnly && EDIT_AUTHORITY[kind].every((p) => caller.permissions.has(p)) && editsIn(controlWorkflow(), control.workflow_state).includes(kind);
+const stateAllows = (control: StoredControl, kind: EditKind) => editsIn(controlWorkflow(), control.workflow_state).includes(kind);
+
+/** What this caller may do with the control now: the allowed actions and transitions of the detail. */
+function allowances(caller: Caller, project: StoredProject, control: StoredControl) {
+  const editable = !editabilityProblem(project);
+  const mutation = !caller.readOnly;
+  const transitions = availableTransitions(controlWorkflow(), control.workflow_state, workflowSettingsOf(project), { editable, mutation, permissions: caller.permissions });
+  const canEdit = (kind: EditKind) => editable && mutation && EDIT_AUTHORITY[kind].every((p) => caller.permissions.has(p)) && stateAllows(control, kind);
+  const actions = [...(canEdit('implementation') ? [ACTIONS.implementation] : []), ...(canEdit('assessment') ? [ACTIONS.assessment] : []), ...(transitions.length ? [ACTIONS.transition] : [])];
+  return { transitions, actions };
 }
 
-function transitionsFor(caller: Caller, project: StoredProject, control: StoredControl): Transition[] {
-  return availableTransitions(controlWorkflow(), control.workflow_state, workflowSettingsOf(project), {
-    editable: editable(project),
-    mutation: !caller.readOnly,
-    permissions: caller.permissions,
-  });
+/**
+ * The ETag names the version and everything else the representation shows this caller: the
+ * assessment view and what the caller may do now (which moves with the project's settings and
+ * editability). If-Match is checked against the same name, so a change to either is 412.
+ */
+function etagOf(caller: Caller, project: StoredProject, control: StoredControl): string {
+  const { transitions, actions } = allowances(caller, project, control);
+  const view = [seesAssessment(caller) ? 'assessment' : '', actions.join(','), transitions.map((t) => t.id).join(',')].join('|');
+  return etagFor(ETAG_KIND, control.id, control.version, view);
+}
+
+function requireCurrent(ctx: OperationContext, project: StoredProject, control: StoredControl): void {
+  if (ctx.ifMatch?.trim() !== etagOf(ctx.caller, project, control)) throw preconditionFailed();
 }
 
 function detail(ctx: OperationContext, project: StoredProject, control: StoredControl) {
-  const { caller } = ctx;
-  const transitions = transitionsFor(caller, project, control);
-  const allowedActions = [
-    ...(canEdit(caller, project, control, 'implementation') ? [ACTIONS.implementation] : []),
-    ...(canEdit(caller, project, control, 'assessment') ? [ACTIONS.assessment] : []),
-    ...(transitions.length ? [ACTIONS.transition] : []),
-  ];
+  const { transitions, actions } = allowances(ctx.caller, project, control);
   return {
-    data: controlView(control, { assessment: seesAssessment(caller), allowedActions, allowedTransitions: transitions.map((t) => ({ id: t.id, to_state: t.to, comment: t.comment })) }),
-    etag: etagOf(control, caller),
+    data: controlView(control, {
+      assessment: seesAssessment(ctx.caller),
+      allowedActions: actions,
+      allowedTransitions: transitions.map((t) => ({ id: t.id, to_state: t.to, comment: t.comment })),
+    }),
+    etag: etagOf(ctx.caller, project, control),
   };
 }
 
@@ -106,11 +106,11 @@ function controlOf(ctx: OperationContext, p: ControlParams): { project: StoredPr
   return { project, control: toControl(item) };
 }
 
-/** Refuses an edit the workflow state does not allow (seed, Errors: 403). */
-function requireEditableState(control: StoredControl, kind: EditKind): void {
-  if (!editsIn(controlWorkflow(), control.workflow_state).includes(kind)) {
-    throw forbidden('workflow_state_forbids_edit', `The control is in ${control.workflow_state}, which does not allow ${kind} edits.`);
-  }
+/** An edit needs an editable project and a workflow state that allows its kind (seed, Errors: 403). */
+function requireEditable(project: StoredProject, control: StoredControl, kind: EditKind): void {
+  const problem = editabilityProblem(project);
+  if (problem) throw problem;
+  if (!stateAllows(control, kind)) throw forbidden('workflow_state_forbids_edit', `The control is in ${control.workflow_state}, which does not allow ${kind} edits.`);
 }
 
 /**
@@ -125,20 +125,23 @@ function projectStillAllows(project: StoredProject, transition?: Transition): Wr
     kind: 'check',
     key: keys.project(project.id),
     condition: and(attributeEquals('lifecycle_state', 'active'), attributeEquals('archived', false), ...setting),
-    onConditionFailed: (current) =>
-      current?.archived
-        ? forbidden('project_archived', 'The project is archived; its controls cannot change.')
-        : current?.lifecycle_state !== 'active'
-          ? forbidden('project_not_active', 'The project is not populated yet; its controls cannot change.')
-          : transitionNotAvailable(transition?.id ?? ''),
+    // Editable still, so the setting moved: only transitions check one.
+    onConditionFailed: (current) => (current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound()),
   };
 }
 
+/** DynamoDB refuses items over 400 KB; long texts are refused first, as bad input (422). */
+const MAX_CONTROL_BYTES = 350_000;
+
 /** The control write every edit and transition makes, with the summary counters it moves. */
 function controlWrites(project: StoredProject, current: StoredControl, next: StoredControl, transition?: Transition): WriteItem[] {
+  const item = { ...keys.control(project.id, next.id), entity: 'control', ...next };
+  if (Buffer.byteLength(JSON.stringify(item)) > MAX_CONTROL_BYTES) {
+    throw validationFailed([{ pointer: '', code: 'control_too_large', detail: `The control would exceed ${MAX_CONTROL_BYTES} bytes stored; shorten its texts.` }]);
+  }
   const delta = summaryDelta(project.id, current, next);
   return [
-    replaceVersioned({ ...keys.control(project.id, next.id), entity: 'control', ...next }, current.version),
+    replaceVersioned(item, current.version),
     ...(delta ? [delta] : []),
     projectStillAllows(project, transition),
   ];
@@ -266,9 +269,8 @@ export const updateControlImplementation = operation({
       }
       throw validationFailed(assessed.map((p) => ({ pointer: `/${p}`, code: 'assessment_property', detail: 'is an assessment conclusion: write it with PATCH …/assessment' })));
     }
-    requireVersion(ctx.ifMatch, ETAG_KIND, control.id, control.version, viewName(ctx.caller));
-    requireEditable(project);
-    requireEditableState(control, 'implementation');
+    requireCurrent(ctx, project, control);
+    requireEditable(project, control, 'implementation');
     const at = ctx.now.toISOString();
     const { next, errors } = applyImplementation(control, body, { userId: ctx.caller.userId, at });
     if (errors.length) throw validationFailed(errors);
@@ -304,9 +306,8 @@ export const updateControlAssessment = operation({
   prefetch: controlPrefetch,
   handle: async (ctx, { params, body }) => {
     const { project, control } = controlOf(ctx, params);
-    requireVersion(ctx.ifMatch, ETAG_KIND, control.id, control.version, viewName(ctx.caller));
-    requireEditable(project);
-    requireEditableState(control, 'assessment');
+    requireCurrent(ctx, project, control);
+    requireEditable(project, control, 'assessment');
     const { next, errors } = applyAssessment(control, body);
     if (errors.length) throw validationFailed(errors);
     const written = { ...next, updated_at: ctx.now.toISOString(), version: control.version + 1 };
@@ -389,8 +390,8 @@ export const transitionControl = operation({
   prefetch: controlPrefetch,
   handle: async (ctx, { params, body }) => {
     const { project, control } = controlOf(ctx, params);
-    requireVersion(ctx.ifMatch, ETAG_KIND, control.id, control.version, viewName(ctx.caller));
-    const transition = transitionsFor(ctx.caller, project, control).find((t) => t.id === body.transition);
+    requireCurrent(ctx, project, control);
+    const transition = allowances(ctx.caller, project, control).transitions.find((t) => t.id === body.transition);
     if (!transition) throw transitionNotAvailable(body.transition);
     const comment = body.comment?.trim() ?? '';
     if (transition.comment === 'required' && !comment) throw validationFailed([{ pointer: '/comment', code: 'comment_required', detail: 'This decision needs a non-blank comment.' }]);
@@ -401,7 +402,16 @@ export const transitionControl = operation({
     const next: StoredControl = {
       ...control,
       workflow_state: transition.to,
-      last_transition: { id: transition.id, from: transition.from, to: transition.to, comment: comment || null, by: ctx.caller.userId, at },
+      last_transition: {
+        id: transition.id,
+        from: transition.from,
+        to: transition.to,
+        comment: comment || null,
+        by: ctx.caller.userId,
+        at,
+        // A decision on an assessment is assessment content: readers without the assessment view do not see it.
+        assessment: transition.permissions.includes('view-control-assessment'),
+      },
       ...(capture ? { evidence_snapshot: { captured_at: at, versions: capture.versions, acknowledged_warnings: capture.warnings.map((w) => w.evidence_id) } } : {}),
       updated_at: at,
       version: control.version + 1,

@@ -1,13 +1,12 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Origin, PlannedControl, Recommendation } from '../catalogue/applicability.js';
+import { controlWorkflow } from '../config.js';
 import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';
-import { ddb, tableName } from './client.js';
-import { attributeEquals, conditionFields, itemAbsent } from './conditions.js';
+import { attributeEquals, itemAbsent } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
 import { getOne, queryAll, type Item } from './read.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
-import type { WriteItem } from './transact.js';
+import { commit, type WriteItem } from './transact.js';
 
 /** A control as population first writes it: the catalogue entry, its applicability and origin, nothing decided yet. */
 export function newControlItem(project: Pick<StoredProject, 'id'>, planned: PlannedControl, runId: string, now: Date) {
@@ -36,7 +35,7 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
     implementation_status: null,
     implementation_description: null,
     implementation_summary: null,
-    workflow_state: 'editing',
+    workflow_state: controlWorkflow().initial,
     population_run_id: runId,
     created_at: at,
     updated_at: at,
@@ -75,8 +74,8 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
 
 /**
  * The summary counters one control adds (seed: applicable counts controls with applicability y;
- * attention counts as the control list filters it). Flat attributes, so that a delta can ADD to
- * a counter that does not exist yet.
+ * attention counts as the control list filters it; and its workflow state). Flat attributes, so
+ * that a delta can ADD to a counter that does not exist yet.
  */
 function contribution(c: Counted): Map<string, number> {
   const attention = attentionOf(c);
@@ -84,7 +83,6 @@ function contribution(c: Counted): Map<string, number> {
     ['controls', 1],
     [c.applicability === 'y' ? 'applicable' : 'not_applicable', 1],
     ...(attention ? [[attention === 'conflict' ? 'conflicts' : 'suggested_exclusions', 1] as [string, number]] : []),
-    [`origin_${c.applicability_origin}`, 1],
     [`state_${c.workflow_state}`, 1],
   ]);
 }
@@ -97,7 +95,7 @@ export function summarise(controls: readonly Counted[]): ProjectSummary {
   return out;
 }
 
-/** Counters by prefix (`origin_`, `state_`), from a stored summary. */
+/** Counters by prefix (`state_`: controls by workflow state), from a stored summary. */
 export function countsBy(summary: Item | undefined, prefix: string): Record<string, number> {
   return Object.fromEntries(
     Object.entries(summary ?? {})
@@ -126,7 +124,7 @@ export function summaryDelta(projectId: string, before: Counted, after: Counted)
   return { kind: 'update', key: keys.projectSummary(projectId), update: `ADD ${adds.join(', ')}, #rev :one`, names, values };
 }
 
-/** The absolute summary, as population writes it when the project becomes active. */
+/** The absolute summary, as population and recounts write it. */
 export const summaryItem = (projectId: string, controls: readonly Counted[], at: string, revision = 0) => ({
   ...keys.projectSummary(projectId),
   entity: 'project-summary',
@@ -138,7 +136,7 @@ export const summaryItem = (projectId: string, controls: readonly Counted[], at:
 /**
  * The project's control positions in catalogue order, four base-32 characters each (about 4 KB
  * for a thousand controls): page N of the control list is one key-range Query, not a read of
- * everything before it. Rewritten whenever the set of controls changes.
+ * everything before it. Written by population and by every recount.
  */
 export const controlIndexItem = (projectId: string, controls: readonly Pick<ControlApplicability, 'position'>[], at: string) => ({
   ...keys.projectControlIndex(projectId),
@@ -148,25 +146,34 @@ export const controlIndexItem = (projectId: string, controls: readonly Pick<Cont
   written_at: at,
 });
 
+class SummaryMoved extends Error {}
+
 /**
- * Recounts the summary and rewrites the control index after controls were added outside the
- * per-control transactions. Conditional on the summary revision read first: a control write that
- * lands during the count moves the revision, and the count starts over.
+ * Recounts the summary and rewrites the control index from the controls as they are (after a
+ * recalculation pass or a fill). Conditional on the summary revision read first: a control write
+ * that lands during the count moves the revision, and the count starts over.
  */
 export async function recountProject(projectId: string, now: Date): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const current = await getOne(keys.projectSummary(projectId));
     const revision = current ? Number(current.revision ?? 0) : undefined;
     const controls = await projectApplicability(projectId);
-    const condition = revision === undefined ? itemAbsent() : attributeEquals('revision', revision);
+    const at = now.toISOString();
     try {
-      await ddb().send(new PutCommand({ TableName: tableName(), Item: summaryItem(projectId, controls, now.toISOString(), (revision ?? 0) + 1), ...conditionFields(condition) }));
+      await commit([
+        {
+          kind: 'put',
+          item: summaryItem(projectId, controls, at, (revision ?? 0) + 1),
+          condition: revision === undefined ? itemAbsent() : attributeEquals('revision', revision),
+          onConditionFailed: () => new SummaryMoved(),
+        },
+        { kind: 'put', item: controlIndexItem(projectId, controls, at) },
+      ]);
+      return;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') continue;
-      throw error;
+      if (!(error instanceof SummaryMoved)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * (attempt + 1)));
     }
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: controlIndexItem(projectId, controls, now.toISOString()) }));
-    return;
   }
   throw new Error('the project summary kept changing during its recount');
 }

@@ -181,6 +181,33 @@ describe('getControl', () => {
     expect(body).not.toHaveProperty('overall_assessed_outcome');
   });
 
+  it('hides the decision of an assessment transition from readers without the assessment view', async () => {
+    const a = await arrange({ project: { control_workflow: { assessment_approval: true } } });
+    await a.patch('sample-9001', IMPLEMENTED);
+    await a.transition('sample-9001', { transition: 'editing_to_ready_for_assessment' });
+    await a.transition('sample-9001', { transition: 'ready_for_assessment_to_assessing' });
+    await a.patch('sample-9001', { overall_assessed_outcome: 'effective', overall_assessed_rationale: 'Seen.' }, undefined, 'assessment');
+    await a.transition('sample-9001', { transition: 'assessing_to_approving_assessment' });
+    await a.transition('sample-9001', { transition: 'approving_assessment_to_assessing', comment: 'The severity should be high.' });
+    const implementer = await world.projectToken(a.p.id, WITHOUT_ASSESSMENT);
+    const { body } = await a.read('sample-9001', implementer);
+    expect(body).not.toHaveProperty('last_transition');
+    expect(body.redacted_fields).toContain('last_transition');
+    expect((await a.read('sample-9001')).body.last_transition).toMatchObject({ comment: 'The severity should be high.' });
+  });
+
+  it('changes the ETag when what the caller may do changes, and refuses the old one (412)', async () => {
+    const a = await arrange();
+    const before = await a.read('sample-9001');
+    const setup = await api.request('GET', a.p.url, { token: world.op.org });
+    await api.request('PATCH', a.p.url, { token: world.op.org, headers: { 'If-Match': setup.headers.get('etag')! }, body: { control_workflow: { edit_approval: true } }, contentType: 'application/merge-patch+json' });
+    const after = await a.read('sample-9001');
+    expect(after.body.allowed_transitions.map((t: { id: string }) => t.id)).toEqual(['editing_to_approving_edit']);
+    expect(after.etag).not.toBe(before.etag);
+    const stale = await api.request('PATCH', url(a.p.id, `/${a.idOf('sample-9001')}/implementation`), { token: a.token, headers: { 'If-Match': before.etag }, body: IMPLEMENTED, contentType: 'application/merge-patch+json' });
+    expect(stale.status).toBe(412);
+  });
+
   it('offers no actions to a read-only credential', async () => {
     const { p, read } = await arrange();
     const readOnly = await fixtures.token(world.op.userId, 'project', { projectId: p.id, abilities: permissionsOf('project'), readOnly: true });
@@ -327,6 +354,16 @@ describe('updateControlAssessment', () => {
     const res = await a.patch('sample-principle-gov-01', { overall_assessed_outcome: 'common_control' }, undefined, 'assessment');
     expect(res.status).toBe(422);
     expect(res.body.errors[0].pointer).toBe('/overall_assessed_outcome');
+  });
+
+  it('refuses an assessment too large to store (422), and changes nothing', async () => {
+    const { patch, read } = await assessing();
+    const before = await read('sample-9001');
+    const euros = (n: number) => '\u20ac'.repeat(n);
+    const res = await patch('sample-9001', { evidence_references: Array.from({ length: 100 }, () => euros(1000)), assessor_notes: euros(20_000), overall_assessed_rationale: euros(20_000) }, undefined, 'assessment');
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].code).toBe('control_too_large');
+    expect((await read('sample-9001')).etag).toBe(before.etag);
   });
 
   it('refuses assessment edits outside the assessing state (403)', async () => {

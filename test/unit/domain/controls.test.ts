@@ -113,7 +113,8 @@ describe('captureEvidence', () => {
       { id: 'a', kind: 'upload', title: null, status: 'ready', version: 3, sha256: 'f'.repeat(64) },
       { id: 'b', kind: 'upload', title: null, status: 'pending', version: 1, sha256: null },
       { id: 'c', kind: 'upload', title: null, status: 'ready', version: 1, sha256: null },
-      { id: 'd', kind: 'external_reference', title: null, status: 'ready', version: 2, sha256: null },
+      { id: 'd', kind: 'text_reference', title: null, status: 'ready', version: 2, sha256: null },
+      { id: 'e', kind: 'external_reference', title: null, status: 'ready', version: 1, sha256: null },
     ]);
     expect(capture.versions).toEqual([
       { evidence_id: 'a', version: 3, sha256: 'f'.repeat(64) },
@@ -122,6 +123,7 @@ describe('captureEvidence', () => {
     expect(capture.warnings).toEqual([
       { evidence_id: 'b', reason: 'not_ready' },
       { evidence_id: 'c', reason: 'unverified' },
+      { evidence_id: 'e', reason: 'unverified' },
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { summarise, summaryDelta } from '../../../lib/store/controls.js';
 const base = { applicability: 'y' as const, applicability_origin: 'default_inclusion' as const, recommendation: null, workflow_state: 'editing' };
 
 describe('project summary counters', () => {
-  it('counts applicability, attention, origin and workflow state', () => {
+  it('counts applicability, attention and workflow state', () => {
     const summary = summarise([
       base,
       { ...base, applicability: 'n', applicability_origin: 'classification_exclusion' },
@@ -16,9 +16,6 @@ describe('project summary counters', () => {
       not_applicable: 1,
       suggested_exclusions: 0,
       conflicts: 1,
-      origin_default_inclusion: 1,
-      origin_classification_exclusion: 1,
-      origin_explicit_user_choice: 1,
       state_editing: 3,
     });
   });
