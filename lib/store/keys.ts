@@ -30,7 +30,7 @@ export const keys = {
   projectDiagram: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'DIAGRAM' }),
   /** The current population run, its progress, and the runs before it. */
   projectPopulation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'POPULATION' }),
-  /** Control counts (applicability, attention, origin, workflow state): set by population, moved by each control write, recounted after fills. */
+  /** Control counts (applicability, attention, workflow state): set by population, moved by each edit and transition, recounted by each recalculation pass. */
   projectSummary: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'SUMMARY' }),
   /** The project's control positions in catalogue order, for key-range pages of the control list. */
   projectControlIndex: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'INDEX#CONTROLS' }),
