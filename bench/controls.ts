@@ -6,10 +6,11 @@ import type { TraceRecorder } from './recorder.js';
 import { Client, etagOf } from './workload.js';
 
 /** The fixed request counts of the controls workload, on the populated PROTECTED project. */
-export const CONTROL_COUNTS = { listPages: 50, deepPages: 50, filtered: 20, gets: 100, edits: 50 } as const;
+export const CONTROL_COUNTS = { listPages: 50, deepPages: 50, attention: 20, filtered: 20, gets: 100, edits: 50 } as const;
 
 /**
- * The controls workload: list pages (the first and one deep in the project), a filtered list,
+ * The controls workload: list pages (the first and one deep in the project), attention and other
+ * filtered lists,
  * control reads, implementation edits and one transition per edited control, all recorded by
  * operation so that the table shows requests, round trips and capacity per request.
  */
@@ -36,6 +37,9 @@ export async function runControlsWorkload(base: string, demo: DemoCredentials, p
   recorder.phase = '@page19';
   log(`listControls: ${CONTROL_COUNTS.deepPages} pages of 50 deep in the project (page 19)`);
   for (let i = 0; i < CONTROL_COUNTS.deepPages; i++) await list('page[size]=50&page[number]=19');
+  recorder.phase = '@attention';
+  log(`listControls: ${CONTROL_COUNTS.attention} by applicability attention (conflicts)`);
+  for (let i = 0; i < CONTROL_COUNTS.attention; i++) await list('filter[applicability_attention]=conflicts');
   recorder.phase = '@filtered';
   log(`listControls: ${CONTROL_COUNTS.filtered} filtered by workflow state and text`);
   for (let i = 0; i < CONTROL_COUNTS.filtered; i++) await list('filter[workflow_state]=editing&filter[q]=patch');

@@ -6,7 +6,7 @@ import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
-import { projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
+import { attentionKeys, projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { projectsOfSystems, toProject } from '../store/projects.js';
 import { systemIdsOf } from '../store/systems.js';
@@ -38,6 +38,7 @@ async function updateControl(projectId: string, control: ControlApplicability, r
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
     if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
+    const attention = attentionKeys(projectId, { ...current, applicability: next.applicability, applicability_origin: next.origin, recommendation });
     const written = await updateIf(
       keys.control(projectId, current.id),
       {
@@ -47,8 +48,10 @@ async function updateControl(projectId: string, control: ControlApplicability, r
         applicability_origin: next.origin,
         updated_at: now.toISOString(),
         version: current.version + 1,
+        ...attention,
       },
       versionIs(current.version),
+      attention.GSI1PK ? [] : ['GSI1PK', 'GSI1SK'],
     );
     if (written) return;
     current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;

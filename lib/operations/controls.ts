@@ -6,7 +6,6 @@ import {
   applyAssessment,
   applyImplementation,
   assessedPropertiesIn,
-  attentionOf,
   Control,
   ControlListItem,
   controlListItem,
@@ -25,7 +24,7 @@ import { availableTransitions, DEFAULT_SETTINGS, editsIn, stateIds, type EditKin
 import { etagFor } from '../http/etag.js';
 import { ApiError, conflict, forbidden, notFound, preconditionFailed, unauthorized, validationFailed, type FieldError } from '../http/errors.js';
 import { and, attributeAfter, attributeEquals, containsAll, itemPresent, memberEquals } from '../store/conditions.js';
-import { controlList, controlsPage, summaryDelta, toControl } from '../store/controls.js';
+import { attentionList, controlItem, controlList, controlsPage, summaryDelta, toControl } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
@@ -135,7 +134,7 @@ const MAX_CONTROL_BYTES = 350_000;
 
 /** The control write every edit and transition makes, with the summary counters it moves. */
 function controlWrites(project: StoredProject, current: StoredControl, next: StoredControl, transition?: Transition): WriteItem[] {
-  const item = { ...keys.control(project.id, next.id), entity: 'control', ...next };
+  const item = controlItem(next);
   if (Buffer.byteLength(JSON.stringify(item)) > MAX_CONTROL_BYTES) {
     throw validationFailed([{ pointer: '', code: 'control_too_large', detail: `The control would exceed ${MAX_CONTROL_BYTES} bytes stored; shorten its texts.` }]);
   }
@@ -159,10 +158,9 @@ const ListQuery = PageQuery.extend({
 });
 type ListQuery = z.output<typeof ListQuery>;
 
+/** The filters other than attention, which the sparse attention index answers by itself. */
 function matcher(q: ListQuery): ((c: StoredControl) => boolean) | undefined {
   const tests: ((c: StoredControl) => boolean)[] = [];
-  const attention = q['filter[applicability_attention]'];
-  if (attention) tests.push((c) => attentionOf(c) === (attention === 'conflicts' ? 'conflict' : 'suggested_exclusion'));
   const state = q['filter[workflow_state]'];
   if (state) tests.push((c) => c.workflow_state === state);
   const applicability = q['filter[applicability]'];
@@ -182,7 +180,7 @@ export const listControls = operation({
   method: 'GET',
   path: BASE,
   summary: "The project's controls in catalogue order, filtered by applicability attention, workflow state, applicability, implementation status, Essential Eight level or text.",
-  description: 'Filters combine (all must hold). An unfiltered page reads only its own controls; a filtered list reads the project\'s list fields once.',
+  description: 'Filters combine (all must hold). An unfiltered page reads only its own controls; an attention filter reads only the controls that need that attention; other filters read the project\'s list fields once.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
   mode: 'read',
@@ -201,13 +199,16 @@ export const listControls = operation({
       throw validationFailed([{ pointer: '/query/filter[workflow_state]', code: 'unknown_state', detail: `is not a workflow state (${stateIds(controlWorkflow()).join(', ')})` }]);
     }
     const matches = matcher(query);
+    const attention = query['filter[applicability_attention]'];
     const index = ctx.prefetched(keys.projectControlIndex(project.id));
-    if (!matches && index) {
+    if (!matches && !attention && index) {
       const page = await controlsPage(project.id, index, ctx.page);
       return { data: page.map(controlListItem), total: Number(index.count) };
     }
-    // Filters, or a project still being populated (no index yet): the list fields of every control, once.
-    const all = (await controlList(project.id)).filter(matches ?? (() => true));
+    // Attention reads only the controls that need it; other filters, or a project still being
+    // populated (no index yet), read the list fields of every control once.
+    const candidates = attention ? await attentionList(project.id, attention === 'conflicts' ? 'conflict' : 'suggested_exclusion') : await controlList(project.id);
+    const all = candidates.filter(matches ?? (() => true));
     const from = (ctx.page.number - 1) * ctx.page.size;
     return { data: all.slice(from, from + ctx.page.size).map(controlListItem), total: all.length };
   },

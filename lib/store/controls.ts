@@ -2,8 +2,9 @@ import type { Origin, PlannedControl, Recommendation } from '../catalogue/applic
 import { controlWorkflow } from '../config.js';
 import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';
-import { attributeEquals, itemAbsent } from './conditions.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
+import { updateIf } from './update.js';
+import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
 import { getOne, queryAll, type Item } from './read.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
 import { commit, type WriteItem } from './transact.js';
@@ -40,10 +41,23 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
     created_at: at,
     updated_at: at,
     version: 1,
+    ...attentionKeys(project.id, { applicability: planned.applicability, applicability_origin: planned.origin, recommendation: planned.recommendation, position: entry.position }),
   };
 }
 
 export const toControl = (item: Item): StoredControl => withoutKeys(item) as unknown as StoredControl;
+
+/**
+ * The sparse index keys of a control that needs attention: filter[applicability_attention] reads
+ * only those controls, in catalogue order, instead of the whole project. Empty when none is needed.
+ */
+export function attentionKeys(projectId: string, c: Pick<StoredControl, 'applicability' | 'applicability_origin' | 'recommendation' | 'position'>): { GSI1PK?: string; GSI1SK?: string } {
+  const attention = attentionOf(c);
+  return attention ? { GSI1PK: gsi1.controlAttention(projectId, attention), GSI1SK: controlPositionKey(c.position) } : {};
+}
+
+/** A control item as every whole-item write stores it: keys, the record and its attention keys. */
+export const controlItem = (c: StoredControl) => ({ ...keys.control(c.project_id, c.id), entity: 'control', ...c, ...attentionKeys(c.project_id, c) });
 
 /** The fields that place a control in the project summary. */
 export interface ControlApplicability {
@@ -56,6 +70,7 @@ export interface ControlApplicability {
   recommendation: Recommendation | null;
   workflow_state: string;
   version: number;
+  GSI1PK?: string;
 }
 type Counted = Pick<ControlApplicability, 'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state'>;
 
@@ -65,7 +80,7 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version' },
-    ProjectionExpression: 'id, catalogue_id, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v',
+    ProjectionExpression: 'id, catalogue_id, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v, GSI1PK',
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });
@@ -149,11 +164,25 @@ export const controlIndexItem = (projectId: string, controls: readonly Pick<Cont
 class SummaryMoved extends Error {}
 
 /**
+ * Gives every control the attention keys its values call for (controls written before the index
+ * existed, or by hand). Conditional on each control's version: one a person is editing keeps what
+ * that edit writes.
+ */
+async function indexAttention(projectId: string): Promise<void> {
+  for (const c of await projectApplicability(projectId)) {
+    const wanted = attentionKeys(projectId, c);
+    if (wanted.GSI1PK === c.GSI1PK) continue;
+    await updateIf(keys.control(projectId, c.id), wanted, versionIs(c.version), wanted.GSI1PK ? [] : ['GSI1PK', 'GSI1SK']);
+  }
+}
+
+/**
  * Recounts the summary and rewrites the control index from the controls as they are (after a
  * recalculation pass or a fill). Conditional on the summary revision read first: a control write
  * that lands during the count moves the revision, and the count starts over.
  */
 export async function recountProject(projectId: string, now: Date): Promise<void> {
+  await indexAttention(projectId);
   for (let attempt = 0; attempt < 10; attempt++) {
     const current = await getOne(keys.projectSummary(projectId));
     const revision = current ? Number(current.revision ?? 0) : undefined;
@@ -197,6 +226,17 @@ export async function controlsPage(projectId: string, index: Item, page: { numbe
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':from': range.from, ':to': range.to },
     ...listProjection,
+  });
+  return items.map(toControl);
+}
+
+/** The controls that need one kind of attention, in catalogue order, from the sparse index. */
+export async function attentionList(projectId: string, attention: 'conflict' | 'suggested_exclusion'): Promise<StoredControl[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ...listProjection,
+    ExpressionAttributeValues: { ':pk': gsi1.controlAttention(projectId, attention) },
   });
   return items.map(toControl);
 }

@@ -102,6 +102,8 @@ export const gsi1 = {
   runningPopulations: 'POPULATION_RUNNING',
   organisations: 'ORGS',
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
+  /** A project's controls that need attention of one kind (sparse: only those controls carry the key), by position. */
+  controlAttention: (projectId: string, attention: 'conflict' | 'suggested_exclusion') => `ATTENTION#${projectId}#${attention}`,
 } as const;
 
 /** Strips the storage attributes before an item becomes a domain record. */

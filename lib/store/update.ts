@@ -4,20 +4,24 @@ import { conditionFields, setFields, type Condition } from './conditions.js';
 import type { Key } from './keys.js';
 
 /**
- * One conditional UpdateItem that sets plain fields (no transaction: one item, one write unit).
- * Answers false when the condition does not hold, so callers decide what a lost race means.
+ * One conditional UpdateItem that sets plain fields and removes others (no transaction: one item,
+ * one write unit). Answers false when the condition does not hold, so callers decide what a lost
+ * race means.
  */
-export async function updateIf(key: Key, fields: Record<string, unknown>, condition: Condition): Promise<boolean> {
-  const set = setFields(fields);
+export async function updateIf(key: Key, fields: Record<string, unknown>, condition: Condition, remove: readonly string[] = []): Promise<boolean> {
+  const set = Object.keys(fields).length ? setFields(fields) : { expression: '', names: {}, values: {} };
+  const removed = Object.fromEntries(remove.map((name, i) => [`#rm${i}`, name]));
+  const removal = remove.length ? `REMOVE ${Object.keys(removed).join(', ')}` : '';
+  const values = { ...set.values, ...condition.values };
   try {
     await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key,
-        UpdateExpression: set.expression,
+        UpdateExpression: [set.expression, removal].filter(Boolean).join(' '),
         ...conditionFields(condition),
-        ExpressionAttributeNames: { ...set.names, ...condition.names },
-        ExpressionAttributeValues: { ...set.values, ...condition.values },
+        ExpressionAttributeNames: { ...set.names, ...removed, ...condition.names },
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       }),
     );
     return true;

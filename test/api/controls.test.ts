@@ -8,6 +8,7 @@ import { transitionControl } from '../../lib/operations/controls.js';
 import type { OperationContext } from '../../lib/operations/operation.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
+import { recountProject } from '../../lib/store/controls.js';
 import { getMany, keyString } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
@@ -129,8 +130,23 @@ describe('listControls', () => {
         ExpressionAttributeValues: { ':y': 'y', ':o': 'unknown_historical_provenance' },
       }),
     );
+    // The recount that every recalculation pass (and the operator CLI) runs indexes values written outside the API.
+    await recountProject(p.id, new Date());
     const res = await api.request('GET', url(p.id, '?filter[applicability_attention]=suggested_exclusions'), { token });
     expect(res.body.data.map((c: { catalogue_id: string }) => c.catalogue_id)).toEqual(['sample-9009']);
+  });
+
+  it('drops a control from the attention filter once a recalculation resolves its conflict', async () => {
+    const { p, token, patch } = await arrange({ scope: { wireless_networks: 'no' } });
+    await patch('sample-9008', { applicability: 'y', applicability_comment: 'Guest wireless is planned.' });
+    const before = await api.request('GET', url(p.id, '?filter[applicability_attention]=conflicts'), { token });
+    expect(before.body.meta.total).toBe(1);
+    const scope = await api.request('GET', `${p.url}/scope`, { token: world.op.org });
+    await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': scope.headers.get('etag')! }, body: { data: { wireless_networks: 'yes' } } });
+    await api.drainJobs();
+    const res = await api.request('GET', url(p.id, '?filter[applicability_attention]=conflicts'), { token });
+    expect(res.body.data).toEqual([]);
+    expect(res.body.meta.total).toBe(0);
   });
 
   it('refuses an unknown filter value (422)', async () => {
