@@ -8,9 +8,9 @@ import type { EvidenceItem } from './evidence-capture.js';
 /** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
 export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
 const ALL_STATUSES = [...IMPLEMENTATION_STATUSES, 'ec'] as const;
-export const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'not_assessed', 'common_control'] as const;
+const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'not_assessed', 'common_control'] as const;
 type Outcome = (typeof OUTCOMES)[number];
-export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 /** Seed, Assessment rules: these outcomes need a finding severity. */
 const NEEDS_SEVERITY: readonly Outcome[] = ['ineffective', 'no_visibility', 'not_implemented'];
 const MATURITY = ['ML0', ...MATURITY_LEVELS] as const;
@@ -76,7 +76,7 @@ const ASSESSMENT_FIELDS = {
   assessor_notes: Text(20_000),
   maturity_assessed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
 };
-export const ASSESSMENT_PROPERTIES = Object.keys(ASSESSMENT_FIELDS) as (keyof typeof ASSESSMENT_FIELDS)[];
+const ASSESSMENT_PROPERTIES = Object.keys(ASSESSMENT_FIELDS) as (keyof typeof ASSESSMENT_FIELDS)[];
 const ASSESSED_PROPERTIES = ASSESSMENT_PROPERTIES.filter((p) => p.includes('_assessed_'));
 
 export const UpdateControlImplementation = z
@@ -99,13 +99,13 @@ export const UpdateControlImplementation = z
   })
   .refine(...changesSomething('property'))
   .meta({ id: 'UpdateControlImplementation', description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.' });
-export type ImplementationPatch = z.output<typeof UpdateControlImplementation>;
+type ImplementationPatch = z.output<typeof UpdateControlImplementation>;
 
 export const UpdateControlAssessment = z
   .strictObject(ASSESSMENT_FIELDS)
   .refine(...changesSomething('property'))
   .meta({ id: 'UpdateControlAssessment', description: 'JSON merge patch. Needs an editable project and a workflow state that allows assessment edits.' });
-export type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
+type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
 
 export const TransitionRequest = z
   .strictObject({

@@ -10,7 +10,7 @@ const EDITS = ['implementation', 'assessment'] as const;
 export type EditKind = (typeof EDITS)[number];
 
 /** Project settings a transition may be conditional on (which of two submit paths is offered). */
-export const WORKFLOW_SETTINGS = ['edit_approval', 'assessment_approval'] as const;
+const WORKFLOW_SETTINGS = ['edit_approval', 'assessment_approval'] as const;
 export type WorkflowSetting = (typeof WORKFLOW_SETTINGS)[number];
 export type WorkflowSettings = Record<WorkflowSetting, boolean>;
 
@@ -19,7 +19,7 @@ export type WorkflowSettings = Record<WorkflowSetting, boolean>;
  * (transition_prerequisite_missing), the assessment matrix (assessment_matrix_incomplete), and
  * evidence capture (evidence_acknowledgement_required).
  */
-export const GATES = ['implementation_complete', 'assessment_matrix_complete', 'evidence_captured'] as const;
+const GATES = ['implementation_complete', 'assessment_matrix_complete', 'evidence_captured'] as const;
 export type Gate = (typeof GATES)[number];
 
 const Id = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);

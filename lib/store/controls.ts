@@ -102,7 +102,7 @@ function contribution(c: Counted): Map<string, number> {
   ]);
 }
 
-export type ProjectSummary = Record<string, number>;
+type ProjectSummary = Record<string, number>;
 
 export function summarise(controls: readonly Counted[]): ProjectSummary {
   const out: ProjectSummary = { controls: 0, applicable: 0, not_applicable: 0, suggested_exclusions: 0, conflicts: 0 };
