@@ -168,8 +168,8 @@ class SummaryMoved extends Error {}
  * existed, or by hand). Conditional on each control's version: one a person is editing keeps what
  * that edit writes.
  */
-async function indexAttention(projectId: string): Promise<void> {
-  for (const c of await projectApplicability(projectId)) {
+async function indexAttention(projectId: string, controls: readonly ControlApplicability[]): Promise<void> {
+  for (const c of controls) {
     const wanted = attentionKeys(projectId, c);
     if (wanted.GSI1PK === c.GSI1PK) continue;
     await updateIf(keys.control(projectId, c.id), wanted, versionIs(c.version), wanted.GSI1PK ? [] : ['GSI1PK', 'GSI1SK']);
@@ -182,11 +182,12 @@ async function indexAttention(projectId: string): Promise<void> {
  * that lands during the count moves the revision, and the count starts over.
  */
 export async function recountProject(projectId: string, now: Date): Promise<void> {
-  await indexAttention(projectId);
   for (let attempt = 0; attempt < 10; attempt++) {
     const current = await getOne(keys.projectSummary(projectId));
     const revision = current ? Number(current.revision ?? 0) : undefined;
     const controls = await projectApplicability(projectId);
+    // Attention keys are not counted, so repairing them does not change what this count sees.
+    if (attempt === 0) await indexAttention(projectId, controls);
     const at = now.toISOString();
     try {
       await commit([

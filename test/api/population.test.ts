@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Release } from '../../lib/catalogue/store.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
-import { startApi, type Api } from '../support/api.js';
-import { GENEROUS_BUDGETS, importSample, setupWorld } from '../support/projects.js';
+import type { Api } from '../support/api.js';
+import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
 
 let api: Api;
-let release: Release;
-let world: Awaited<ReturnType<typeof setupWorld>>;
+let world: World;
 
-beforeAll(async () => {
-  api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
-  release = await importSample();
-  world = await setupWorld(api, release);
-});
+beforeAll(async () => ({ api, world } = await startProjectWorld()));
 afterAll(() => api.stop());
-
-/** The sample catalogue: 31 entries, 28 of them tagged PROTECTED. */
-const SAMPLE_PROTECTED = 28;
 
 describe('population', () => {
   it('starts a run (202, run_id), which the job completes', async () => {

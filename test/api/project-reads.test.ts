@@ -3,19 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { ulid } from 'ulid';
 import type { Release } from '../../lib/catalogue/store.js';
-import { startApi, type Api } from '../support/api.js';
+import type { Api } from '../support/api.js';
 import { form, png } from '../support/files.js';
-import { GENEROUS_BUDGETS, importSample, setupWorld } from '../support/projects.js';
+import { startProjectWorld, type World } from '../support/projects.js';
 
 let api: Api;
-let world: Awaited<ReturnType<typeof setupWorld>>;
 let release: Release;
+let world: World;
 
-beforeAll(async () => {
-  api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
-  release = await importSample();
-  world = await setupWorld(api, release);
-});
+beforeAll(async () => ({ api, release, world } = await startProjectWorld()));
 afterAll(() => api.stop());
 
 /** A valid PNG grown to `size` bytes by a private ancillary chunk (decoders skip it), as large photos of diagrams are. */

@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import type { Release } from '../../lib/catalogue/store.js';
-import { fixtures, startApi, type Api } from '../support/api.js';
-import { GENEROUS_BUDGETS, importSample, setupWorld } from '../support/projects.js';
+import { fixtures, type Api } from '../support/api.js';
+import { startProjectWorld, type World } from '../support/projects.js';
 
 let api: Api;
 let release: Release;
-let world: Awaited<ReturnType<typeof setupWorld>>;
+let world: World;
 
-beforeAll(async () => {
-  api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
-  release = await importSample();
-  world = await setupWorld(api, release);
-});
+beforeAll(async () => ({ api, release, world } = await startProjectWorld()));
 afterAll(() => api.stop());
 
 describe('createProject', () => {

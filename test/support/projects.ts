@@ -5,7 +5,7 @@ import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { permissionsOf } from '../../lib/auth/permissions.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
-import { fixtures, type Api } from './api.js';
+import { fixtures, startApi, type Api } from './api.js';
 
 /** Setup tests make many writes with one credential in a minute; the budgets themselves are tested elsewhere. */
 export const GENEROUS_BUDGETS = Object.fromEntries(
@@ -21,6 +21,18 @@ export async function publishedRelease(): Promise<{ provider_id: string; release
   return selection;
 }
 
+/** The sample catalogue: 31 entries, 28 of them tagged PROTECTED. */
+export const SAMPLE_PROTECTED = 28;
+
+export type World = Awaited<ReturnType<typeof setupWorld>>;
+
+/** The API (jobs run on demand), the sample catalogue and a world to create projects in: what project tests start from. */
+export async function startProjectWorld(): Promise<{ api: Api; release: Release; world: World }> {
+  const api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
+  const release = await importSample();
+  return { api, release, world: await setupWorld(api, release) };
+}
+
 /** An operator with a system, and helpers to create and populate projects through the API. */
 export async function setupWorld(api: Api, release: Release) {
   const op = await fixtures.operator();
@@ -33,9 +45,16 @@ export async function setupWorld(api: Api, release: Release) {
     if (res.status !== 201) throw new Error(`project not created: ${res.status} ${JSON.stringify(res.body)}`);
     return { id: res.body.data.id as string, url: `${base}/${res.body.data.id}`, etag: res.headers.get('etag')! };
   }
-  async function populated(body: Record<string, unknown> = {}) {
+  /** A populated project; a scope given is saved first, so that population recommends from it. */
+  async function populated(body: Record<string, unknown> = {}, scope?: Record<string, unknown>) {
     const p = await project(body);
-    const started = await api.request('POST', `${p.url}/population`, { token: op.org, headers: { 'If-Match': p.etag }, body: {} });
+    let etag = p.etag;
+    if (scope) {
+      const saved = await api.request('GET', `${p.url}/scope`, { token: op.org });
+      await api.request('PATCH', `${p.url}/scope`, { token: op.org, headers: { 'If-Match': saved.headers.get('etag')! }, body: { data: scope } });
+      etag = (await api.request('GET', p.url, { token: op.org })).headers.get('etag')!;
+    }
+    const started = await api.request('POST', `${p.url}/population`, { token: op.org, headers: { 'If-Match': etag }, body: {} });
     if (started.status !== 202) throw new Error(`population not started: ${started.status}`);
     await api.drainJobs();
     return p;
