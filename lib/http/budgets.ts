@@ -1,9 +1,9 @@
 import { settings } from '../config.js';
 import type { TokenClaims } from '../auth/tokens.js';
+import type { Count, CounterHit } from '../store/rate-limits.js';
+import type { BudgetCount } from './state.js';
 
 /** The seven per-minute budgets of the seed's Limits part, by operation class. */
-export type Budget = 'ingress' | 'credential' | 'actor' | 'organisation';
-
 const SETTING = {
   read: {
     credential: 'API_READ_RATE_LIMIT_PER_MINUTE',
@@ -17,23 +17,30 @@ const SETTING = {
   },
 } as const;
 
-export interface BudgetSubject {
-  budget: string;
-  subject: string;
-  limit: number;
-}
+export type Mode = 'read' | 'mutation';
+
+/** The per-IP budget, charged for every request before the credential is looked at. */
+export const ingressHit = (ip: string): CounterHit => ({ budget: 'ingress', subject: ip });
 
 /**
- * The counters one request touches. Administration credentials carry no organisation, so only
- * their credential and actor budgets apply (seed: they count against the actor budget).
+ * The counters of an authenticated caller: the actor's item (with the credential's count inside it)
+ * and the organisation's. Administration credentials carry no organisation, so only their
+ * credential and actor budgets apply (seed: they count against the actor budget).
  */
-export function budgetsFor(mode: 'read' | 'mutation', ip: string, claims: TokenClaims | undefined): BudgetSubject[] {
+export function callerHits(mode: Mode, claims: TokenClaims): CounterHit[] {
+  const hits: CounterHit[] = [
+    { budget: `${mode}-actor`, subject: claims.userId, nested: [{ budget: `${mode}-credential`, subject: claims.tokenId }] },
+  ];
+  if (claims.organisationId) hits.push({ budget: `${mode}-organisation`, subject: claims.organisationId });
+  return hits;
+}
+
+/** A counted hit with the configured per-minute limit of its budget. */
+export const withLimit = (count: Count): BudgetCount => ({ ...count, limit: limitOf(count.budget) });
+
+function limitOf(budget: string): number {
   const s = settings();
-  const out: BudgetSubject[] = [{ budget: 'ingress', subject: ip, limit: s.API_INGRESS_RATE_LIMIT_PER_MINUTE }];
-  if (!claims) return out;
-  const names = SETTING[mode];
-  out.push({ budget: `${mode}-credential`, subject: claims.tokenId, limit: s[names.credential] });
-  out.push({ budget: `${mode}-actor`, subject: claims.userId, limit: s[names.actor] });
-  if (claims.organisationId) out.push({ budget: `${mode}-organisation`, subject: claims.organisationId, limit: s[names.organisation] });
-  return out;
+  if (budget === 'ingress') return s.API_INGRESS_RATE_LIMIT_PER_MINUTE;
+  const [mode, scope] = budget.split('-') as [Mode, keyof (typeof SETTING)['read']];
+  return s[SETTING[mode][scope]];
 }

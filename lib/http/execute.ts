@@ -34,7 +34,12 @@ async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult>
     requestId: state.requestId,
     now: state.startedAt,
     caller,
-    prefetched: (k: Key) => state.items?.get(keyString(k)),
+    prefetched: (k: Key) => {
+      const wanted = keyString(k);
+      // An undeclared key would read as a missing item, a silent 404: it is a programming error.
+      if (!state.prefetchable?.has(wanted)) throw new Error(`${op.id} reads ${wanted} without declaring it in prefetch`);
+      return state.items?.get(wanted);
+    },
     ifMatch: header(event, 'if-match'),
     page: state.page,
   };

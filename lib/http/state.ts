@@ -22,7 +22,11 @@ export interface PipelineState {
   token?: string;
   claims?: TokenClaims;
   items?: Map<string, Item>;
+  /** The keys the operation declared in `prefetch`: the only ones a handler may ask for. */
+  prefetchable?: Set<string>;
   budgets?: BudgetCount[];
+  /** When the caller budgets were counted before authentication; taken back if it fails. */
+  callerCountedAt?: Date;
   caller?: Caller;
   input?: { params: unknown; query: unknown; body: unknown };
   page: Page;

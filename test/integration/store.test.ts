@@ -5,7 +5,7 @@ import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
 import { createUser, EmailTakenError, grantAccess, livePermissions, revokeAccess, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { createOrganisationWrites, newOrganisation, organisationsByIds, visibleOrganisationIds } from '../../lib/store/organisations.js';
-import { countHit } from '../../lib/store/rate-limits.js';
+import { countHits, uncountHits } from '../../lib/store/rate-limits.js';
 import { getMany, getOne, queryPage } from '../../lib/store/read.js';
 import { receiptWrite, ReceiptRaceError } from '../../lib/store/receipts.js';
 import { ensureTable } from '../../lib/store/schema.js';
@@ -113,11 +113,25 @@ describe('reads', () => {
 });
 
 describe('rate-limit counters', () => {
-  it('count parallel hits exactly', async () => {
+  it('count parallel hits exactly, for the actor and each credential in its item', async () => {
     const subject = ulid();
+    const credentials = [ulid(), ulid()];
     const now = new Date();
-    const results = await Promise.all(Array.from({ length: 25 }, () => countHit('read-credential', subject, now)));
-    expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => countHits({ budget: 'read-actor', subject, nested: [{ budget: 'read-credential', subject: credentials[i % 2]! }] }, now)),
+    );
+    const sorted = (budget: string) => results.map((r) => r.find((c) => c.budget === budget)!.count).sort((a, b) => a - b);
+    expect(sorted('read-actor')).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(sorted('read-credential')).toEqual(Array.from({ length: 12 }, (_, i) => [i + 1, i + 1]).flat());
+  });
+
+  it('take back a hit in the window it was counted in', async () => {
+    const hit = { budget: 'read-organisation', subject: ulid() };
+    const now = new Date();
+    await countHits(hit, now);
+    await countHits(hit, now);
+    await uncountHits(hit, now);
+    expect((await countHits(hit, now))[0]!.count).toBe(2);
   });
 });
 

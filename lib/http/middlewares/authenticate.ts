@@ -1,30 +1,61 @@
+import { logger } from '../../log.js';
 import { storedCredentialValid } from '../../auth/issuance.js';
 import { tokenMatches } from '../../auth/tokens.js';
+import { tokenHashSecret } from '../../auth/secret.js';
 import { asToken, asUser } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
-import { tokenHashSecret } from '../../auth/secret.js';
+import { countHits, uncountHits } from '../../store/rate-limits.js';
+import { callerHits, withLimit } from '../budgets.js';
 import { unauthorized } from '../errors.js';
-import type { Middleware } from '../state.js';
+import { confirmLive, forgetLive } from '../live-credentials.js';
+import { matched, type Middleware, type PipelineRequest } from '../state.js';
+
+/** The stored token's expiry when the credential authenticates; undefined for any failure. */
+async function verify(request: PipelineRequest): Promise<number | undefined> {
+  const { state } = request;
+  const claims = state.claims;
+  if (!state.token || !claims) return undefined;
+  const item = (k: Key) => state.items?.get(keyString(k));
+  const token = asToken(item(keys.token(claims.tokenId)));
+  if (!token || !tokenMatches(state.token, token.secret_hash, await tokenHashSecret())) return undefined;
+  const expiresAt = Date.parse(token.expires_at);
+  if (expiresAt <= state.startedAt.getTime()) return undefined;
+  if (!storedCredentialValid(token)) return undefined;
+  const user = asUser(item(keys.user(claims.userId)));
+  if (!user || user.status !== 'active' || token.user_id !== user.id) return undefined;
+  return expiresAt;
+}
 
 /**
  * Step 3: the bearer token, looked up by its id and compared in constant time with the stored
  * keyed hash; expiry; grants and binding that would still be issued today; the actor's status.
- * Every failure is the same 401, with no hint which.
+ * Every failure is the same 401, with no hint which. Only then are the caller's budgets charged
+ * (step 6 enforces them): a dead credential costs its actor and organisation nothing.
  */
 export function authenticate(): Middleware {
   return {
     before: async (request) => {
       const { state } = request;
       const claims = state.claims;
-      if (!state.token || !claims) throw unauthorized();
-      const item = (k: Key) => state.items?.get(keyString(k));
-      const token = asToken(item(keys.token(claims.tokenId)));
-      if (!token || !tokenMatches(state.token, token.secret_hash, await tokenHashSecret())) throw unauthorized();
-      if (Date.parse(token.expires_at) <= state.startedAt.getTime()) throw unauthorized();
-      if (!storedCredentialValid(token)) throw unauthorized();
-      const user = asUser(item(keys.user(claims.userId)));
-      if (!user || user.status !== 'active' || token.user_id !== user.id) throw unauthorized();
+      const expiresAt = await verify(request);
+      const mode = matched(request).mode;
+      if (expiresAt === undefined) {
+        if (claims) forgetLive(claims.tokenId);
+        if (claims && state.callerCountedAt) {
+          const countedAt = state.callerCountedAt;
+          state.callerCountedAt = undefined;
+          const refunds = await Promise.allSettled(callerHits(mode, claims).map((hit) => uncountHits(hit, countedAt)));
+          for (const r of refunds) if (r.status === 'rejected') logger.warn('could not take back a caller budget hit', { request_id: state.requestId, error: r.reason as Error });
+          state.budgets = state.budgets?.filter((b) => b.budget === 'ingress');
+        }
+        throw unauthorized();
+      }
+      confirmLive(claims!.tokenId, expiresAt, state.startedAt.getTime());
+      if (state.callerCountedAt) return;
+      const counts = await Promise.all(callerHits(mode, claims!).map((hit) => countHits(hit, state.startedAt)));
+      state.callerCountedAt = state.startedAt;
+      state.budgets = [...(state.budgets ?? []), ...counts.flat().map(withLimit)];
     },
   };
 }

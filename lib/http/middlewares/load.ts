@@ -1,11 +1,12 @@
 import { tokenHashSecret } from '../../auth/secret.js';
 import { bearerToken, verifiedClaims, type TokenClaims } from '../../auth/tokens.js';
 import { keys, type Key } from '../../store/keys.js';
-import { getMany } from '../../store/read.js';
-import { countHit } from '../../store/rate-limits.js';
+import { getMany, keyString } from '../../store/read.js';
+import { countHits, type CounterHit } from '../../store/rate-limits.js';
 import { idempotencyDigest } from '../../store/receipts.js';
-import { budgetsFor } from '../budgets.js';
+import { callerHits, ingressHit, withLimit } from '../budgets.js';
 import { header } from '../event.js';
+import { expectLive } from '../live-credentials.js';
 import { matched, type Middleware } from '../state.js';
 
 /** The access record a credential's claims point at: installation, organisation or project. */
@@ -21,7 +22,8 @@ export const validIdempotencyKey = (key: string | undefined): key is string => k
  * Steps 2 to 6 need the token, the actor, the actor's live access, the receipt and the resource:
  * all are read here in one BatchGetItem, with the rate-limit counters updated in parallel, so that
  * a single-resource read costs one sequential round trip. Nothing read here is trusted until the
- * authentication step has verified the token's stored keyed hash.
+ * authentication step has verified the token's stored keyed hash, and caller budgets are counted
+ * here only for a credential expected to authenticate (live-credentials.ts).
  */
 export function load(): Middleware {
   return {
@@ -37,19 +39,26 @@ export function load(): Middleware {
       if (claims) {
         wanted.push(keys.token(claims.tokenId), keys.user(claims.userId), claimedAccessKey(claims));
         const params = op.params.safeParse(state.rawParams ?? {});
-        if (params.success && op.prefetch) wanted.push(...op.prefetch(params.data, claims));
+        const declared = params.success && op.prefetch ? op.prefetch(params.data, claims) : [];
+        state.prefetchable = new Set(declared.map(keyString));
+        wanted.push(...declared);
         const idempotencyKey = header(request.event, 'idempotency-key');
         if (op.idempotencyKey && validIdempotencyKey(idempotencyKey)) {
           wanted.push(keys.receipt(claims.userId, idempotencyDigest(idempotencyKey)));
         }
       }
-      const subjects = budgetsFor(op.mode, state.ip, claims);
+      // Caller budgets wait for authentication unless this credential authenticated here lately.
+      const hits: CounterHit[] = [ingressHit(state.ip)];
+      if (claims && expectLive(claims.tokenId, state.startedAt.getTime())) {
+        state.callerCountedAt = state.startedAt;
+        hits.push(...callerHits(op.mode, claims));
+      }
       const [items, ...counts] = await Promise.all([
         wanted.length ? getMany(wanted) : Promise.resolve(new Map()),
-        ...subjects.map((s) => countHit(s.budget, s.subject, state.startedAt)),
+        ...hits.map((hit) => countHits(hit, state.startedAt)),
       ]);
       state.items = items;
-      state.budgets = subjects.map((s, i) => ({ budget: s.budget, limit: s.limit, ...counts[i]! }));
+      state.budgets = counts.flat().map(withLimit);
     },
   };
 }

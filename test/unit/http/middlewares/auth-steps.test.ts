@@ -1,10 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { resetSettings } from '../../../../lib/config.js';
 import { resetTokenHashSecret } from '../../../../lib/auth/secret.js';
 import { hashToken, mintToken, parseToken } from '../../../../lib/auth/tokens.js';
 import { authenticate } from '../../../../lib/http/middlewares/authenticate.js';
 import { authorize } from '../../../../lib/http/middlewares/authorize.js';
+import { confirmLive, expectLive } from '../../../../lib/http/live-credentials.js';
+import { resetDdbClient } from '../../../../lib/store/client.js';
 import { getOrganisation, updateOrganisation } from '../../../../lib/operations/organisations.js';
 import type { AnyOperation } from '../../../../lib/operations/operation.js';
 import { keys } from '../../../../lib/store/keys.js';
@@ -12,11 +16,19 @@ import { keyString, type Item } from '../../../../lib/store/read.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const SECRET = 's'.repeat(48);
+const ddb = mockClient(DynamoDBDocumentClient);
 beforeAll(() => {
   process.env.TOKEN_HASH_SECRET = SECRET;
   resetSettings();
   resetTokenHashSecret();
 });
+beforeEach(() => {
+  ddb.reset();
+  resetDdbClient();
+  ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
+});
+
+const countersTouched = () => ddb.commandCalls(UpdateCommand).map((c) => [String(c.args[0].input.Key!.PK).split('#')[1], c.args[0].input.ExpressionAttributeValues![':d']]);
 
 const userId = ulid();
 const organisationId = ulid();
@@ -37,13 +49,45 @@ function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: 
   return { token, claims: parseToken(token)!, items };
 }
 
-function request(w: ReturnType<typeof world>, operation: unknown = getOrganisation, params = { organisation: organisationId }, token = w.token) {
-  return pipelineRequest({ operation: operation as AnyOperation, state: { token, claims: parseToken(token) ?? undefined, items: w.items, rawParams: params } });
+function request(w: ReturnType<typeof world>, operation: unknown = getOrganisation, params = { organisation: organisationId }, token = w.token, callerCountedAt?: Date) {
+  return pipelineRequest({ operation: operation as AnyOperation, state: { token, claims: parseToken(token) ?? undefined, items: w.items, rawParams: params, callerCountedAt } });
 }
 
 describe('authenticate step', () => {
   it('accepts a token whose keyed hash, expiry and actor are good', async () => {
     expect(await thrownBy(() => authenticate().before!(request(world())))).toBeUndefined();
+  });
+
+  it('charges the actor and organisation budgets once the credential authenticated', async () => {
+    const r = request(world());
+    await authenticate().before!(r);
+    expect(countersTouched()).toEqual([
+      ['read-actor', 1],
+      ['read-organisation', 1],
+    ]);
+    expect(r.state.budgets!.map((b) => b.budget)).toEqual(['read-actor', 'read-credential', 'read-organisation']);
+  });
+
+  it('charges nothing again when the load step counted the caller budgets already', async () => {
+    await authenticate().before!(request(world(), getOrganisation, { organisation: organisationId }, undefined, new Date()));
+    expect(countersTouched()).toEqual([]);
+  });
+
+  it('charges no caller budget for a credential that fails', async () => {
+    await thrownBy(() => authenticate().before!(request(world({ user: { status: 'disabled' } }))));
+    expect(countersTouched()).toEqual([]);
+  });
+
+  it('takes back hits counted before a credential failed, and counts it in parallel no more', async () => {
+    const w = world({ token: { revoked: true, abilities: ['admin'] } });
+    confirmLive(w.claims.tokenId, Date.parse('2027-01-01T00:00:00Z'), Date.now());
+    const error = await thrownBy(() => authenticate().before!(request(w, getOrganisation, { organisation: organisationId }, undefined, new Date())));
+    expect(error).toMatchObject({ status: 401 });
+    expect(countersTouched()).toEqual([
+      ['read-actor', -1],
+      ['read-organisation', -1],
+    ]);
+    expect(expectLive(w.claims.tokenId, Date.now())).toBe(false);
   });
 
   it.each([

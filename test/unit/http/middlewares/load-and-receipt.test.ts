@@ -5,6 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { mintToken, parseToken } from '../../../../lib/auth/tokens.js';
+import { confirmLive, forgetLive } from '../../../../lib/http/live-credentials.js';
 import { load } from '../../../../lib/http/middlewares/load.js';
 import { receipt } from '../../../../lib/http/middlewares/receipt.js';
 import { createOrganisation, getOrganisation } from '../../../../lib/operations/organisations.js';
@@ -34,7 +35,7 @@ const SECRET = 'm'.repeat(48);
 const token = mintToken({ tokenId: ulid(), userId, organisationId }, SECRET);
 
 describe('load step', () => {
-  it('reads token, actor, access, the operation prefetch and the receipt in one BatchGetItem, with the counters in parallel', async () => {
+  it('reads token, actor, access, the operation prefetch and the receipt in one BatchGetItem, with the ingress counter in parallel', async () => {
     const request = pipelineRequest({
       method: 'POST',
       operation: createOrganisation as unknown as AnyOperation,
@@ -51,7 +52,16 @@ describe('load step', () => {
     ]);
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(1);
     const budgets = ddb.commandCalls(UpdateCommand).map((c) => String(c.args[0].input.Key!.PK).split('#')[1]);
-    expect(budgets).toEqual(['ingress', 'mutation-credential', 'mutation-actor', 'mutation-organisation']);
+    expect(budgets).toEqual(['ingress']);
+  });
+
+  it('counts the caller budgets in parallel too for a credential that authenticated here lately', async () => {
+    const claims = parseToken(token)!;
+    confirmLive(claims.tokenId, Date.now() + 60_000, Date.now());
+    await load().before!(pipelineRequest({ method: 'POST', operation: createOrganisation as unknown as AnyOperation, headers: { Authorization: `Bearer ${token}` } }));
+    forgetLive(claims.tokenId);
+    const budgets = ddb.commandCalls(UpdateCommand).map((c) => String(c.args[0].input.Key!.PK).split('#')[1]);
+    expect(budgets).toEqual(['ingress', 'mutation-actor', 'mutation-organisation']);
   });
 
   it('reads nothing but the ingress counter without a well-formed token', async () => {
