@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     clearRuntimeInfo(dataDir);
     server?.close();
     server?.closeIdleConnections();
-    await beforeStop().catch(() => {});
+    await beforeStop().catch((error: unknown) => console.error(`stop: ${(error as Error).message}`));
     await Promise.allSettled(emulators.map((e) => e.stop()));
     process.exit(code);
   };
