@@ -53,5 +53,5 @@ describe('npm start', () => {
     expect(second.output()).not.toContain('Loaded the sample catalogue');
     expect((await fetch(url, { headers: { Authorization: `Bearer ${demo.organisation_token}` } })).status).toBe(200);
     expect(await stop(second)).toBe(0);
-  }, 120_000);
+  }, 180_000);
 });

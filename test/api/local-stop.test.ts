@@ -45,12 +45,12 @@ describe('npm start stops cleanly', () => {
     const at = Date.now();
     process.kill(-runtime.child.pid!, 'SIGINT');
     await expectCleanStop(runtime, ports, at);
-  }, 120_000);
+  }, 150_000);
 
   it('stops every process and port within 5 s when only the npm process gets SIGTERM', async () => {
     const { runtime, ports } = await started();
     const at = Date.now();
     process.kill(runtime.child.pid!, 'SIGTERM');
     await expectCleanStop(runtime, ports, at);
-  }, 120_000);
+  }, 150_000);
 });

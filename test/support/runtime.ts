@@ -21,7 +21,7 @@ export async function startRuntime(env: { PORT: number; DATA_DIR: string }): Pro
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<Awaited<Runtime['exited']>>((res) => child.once('exit', (code, signal) => res({ code, signal, at: Date.now() })));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 90_000;
   // The last line of the start-up banner: everything before it has been printed too.
   while (!output.includes('Issue more tokens with') && Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
