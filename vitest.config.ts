@@ -3,19 +3,20 @@ import { defineConfig } from 'vitest/config';
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'ERROR' };
 
 /**
- * Four projects (DESIGN.md section 9). Integration and API tests share one DynamoDB Local and one
- * s3rver started by the global setup; each test file works in a table of its own.
+ * Four projects (DESIGN.md section 9). Integration, API and infrastructure tests (the bundled
+ * functions) share one DynamoDB Local, one s3rver and one SQS emulator, started once per run by
+ * the root's global setup; each test file works in a table of its own.
  */
 export default defineConfig({
   test: {
     env,
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env } },
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env,
@@ -25,7 +26,6 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/api/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           env,
@@ -35,8 +35,6 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
-          // The bundled functions are exercised against the same DynamoDB Local.
-          globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           env,

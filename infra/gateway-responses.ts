@@ -32,20 +32,27 @@ export function problemGatewayResponses(wafRetryAfterSeconds: number): GatewayPr
       retryAfter: wafRetryAfterSeconds,
     },
     { type: ResponseType.THROTTLED, status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: 'The API is throttling requests; retry after the Retry-After delay.', retryAfter: 1 },
+    // Only a usage plan has a quota, and its period (a day, a week, a month) is no Retry-After.
+    { type: ResponseType.QUOTA_EXCEEDED, status: 429, code: 'quota_exceeded', title: 'Too Many Requests', detail: 'The usage quota of this period is spent.' },
+    // The local front door (lib/local/problems.ts) answers a larger body with the same problem.
     { type: ResponseType.REQUEST_TOO_LARGE, status: 413, code: 'payload_too_large', title: 'Content Too Large', detail: 'The request exceeds the 10 MB gateway limit; send large files through an upload session.' },
     { type: ResponseType.INTEGRATION_TIMEOUT, status: 504, code: 'gateway_timeout', title: 'Gateway Timeout', detail: 'The request took too long to complete. Quote the request id when reporting this.' },
+    // AWS answers 504 by default, but a failed integration is no timeout (seed, Errors part 2).
+    { type: ResponseType.INTEGRATION_FAILURE, status: 502, code: 'gateway_error', title: 'Bad Gateway', detail: 'The request could not be completed. Quote the request id when reporting this.' },
   ];
 }
 
 export function addProblemGatewayResponses(api: RestApi, wafRetryAfterSeconds: number): void {
   for (const problem of problemGatewayResponses(wafRetryAfterSeconds)) {
-    // $context.requestId is a UUID the gateway generates: safe to place inside a JSON string.
+    // $context.requestId is a UUID the gateway generates: safe inside a JSON string, unlike the
+    // path the client chose, so the occurrence is named by the request id.
     const body = [
       `"type":"${PROBLEM_TYPE_BASE}${problem.code.replace(/_/g, '-')}"`,
       `"title":"${problem.title}"`,
       ...(problem.status === undefined ? [] : [`"status":${problem.status}`]),
       `"detail":"${problem.detail}"`,
       `"code":"${problem.code}"`,
+      '"instance":"urn:uuid:$context.requestId"',
       '"request_id":"$context.requestId"',
     ].join(',');
     api.addGatewayResponse(`Problem${problem.type.responseType}`, {

@@ -81,17 +81,21 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   killChildrenOnExit();
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+  // Recorded from the start: a JVM in the terminal's process group dies of Ctrl-C by itself, with
+  // a signalCode and no exitCode, before anyone asks it to stop.
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const endpoint = `http://127.0.0.1:${port}`;
   await waitForDynamo(endpoint, child, () => stderr);
   return {
     endpoint,
-    stop: () =>
-      new Promise<void>((res) => {
-        if (child.exitCode !== null) return res();
-        child.once('exit', () => res());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-      }).finally(() => children.delete(child)),
+    stop: async () => {
+      child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+      force.unref();
+      await exited;
+      clearTimeout(force);
+      children.delete(child);
+    },
   };
 }
 
@@ -100,7 +104,9 @@ async function waitForDynamo(endpoint: string, child: ChildProcess, stderr: () =
   const deadline = Date.now() + 30_000;
   try {
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderr().trim().split('\n').pop() ?? ''}`);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`DynamoDB Local exited with ${child.signalCode ?? `code ${child.exitCode}`}: ${stderr().trim().split('\n').pop() ?? ''}`);
+      }
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { settings } from '../config.js';
 import { ensureTable } from '../store/schema.js';
@@ -11,6 +12,8 @@ import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo 
 import { createLocalServer } from './server.js';
 
 const SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Ctrl-C and supervisors expect a prompt stop; the exit hook kills a JVM that is still stopping. */
+const STOP_DEADLINE_MS = 4_000;
 
 /** `npm start`: the API on embedded emulators, persisted under DATA_DIR. */
 async function main(): Promise<void> {
@@ -26,13 +29,18 @@ async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
 
   const emulators: Emulator[] = [];
+  let server: Server | undefined;
   let stopping = false;
   let beforeStop: () => Promise<void> = async () => {};
   const stop = async (code: number) => {
+    // Ctrl-C reaches this process twice under npm: from the terminal and forwarded by npm.
     if (stopping) return;
     stopping = true;
+    setTimeout(() => process.exit(code), STOP_DEADLINE_MS).unref();
     clearRuntimeInfo(dataDir);
-    await beforeStop();
+    server?.close();
+    server?.closeIdleConnections();
+    await beforeStop().catch((error: unknown) => console.error(`stop: ${(error as Error).message}`));
     await Promise.allSettled(emulators.map((e) => e.stop()));
     process.exit(code);
   };
@@ -63,8 +71,9 @@ async function main(): Promise<void> {
     const demo = await ensureDemo(dataDir, new Date());
     const catalogue = await ensureCatalogue(new Date());
 
-    const server = await createLocalServer();
-    await new Promise<void>((res, rej) => server.once('error', rej).listen(PORT, () => res()));
+    const listening = await createLocalServer();
+    server = listening;
+    await new Promise<void>((res, rej) => listening.once('error', rej).listen(PORT, () => res()));
     writeRuntimeInfo(dataDir, { pid: process.pid, dynamodb: dynamodb.endpoint, s3: files.endpoint, sqs: queues.endpoint, port: PORT });
 
     console.log(`Assessment Operations API listening on http://localhost:${PORT}/api/v1`);

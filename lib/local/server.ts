@@ -4,6 +4,7 @@ import { ulid } from 'ulid';
 import type { ApiHandler } from '../http/pipeline.js';
 import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../operations/registry.js';
+import { answerClientError, frontDoorErrors, frontDoorProblem } from './problems.js';
 import { localStreamingRuntime } from './streaming.js';
 import { API_PREFIX, createRouter } from '../operations/router.js';
 
@@ -39,9 +40,15 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
+/** The request target as a URL; appended to the origin, since a target such as `//` resolves to no URL. */
+function requestUrl(req: IncomingMessage): URL {
+  const target = req.url ?? '/';
+  return new URL(`http://localhost${target.startsWith('/') ? '' : '/'}${target}`);
+}
+
 /** The REST API proxy event API Gateway would send for this request. */
-export function toEvent(req: IncomingMessage, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+export function toEvent(req: IncomingMessage, method: string, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
+  const url = requestUrl(req);
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -62,7 +69,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, resource: string, pa
   return {
     resource,
     path: url.pathname,
-    httpMethod: req.method ?? 'GET',
+    httpMethod: method,
     headers,
     multiValueHeaders,
     queryStringParameters: hasQuery ? query : null,
@@ -76,7 +83,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, resource: string, pa
       apiId: 'local',
       authorizer: null,
       protocol: 'HTTP/1.1',
-      httpMethod: req.method ?? 'GET',
+      httpMethod: method,
       path: url.pathname,
       stage: 'local',
       requestId: ulid(),
@@ -100,34 +107,42 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.end(body);
 }
 
-/** The local HTTP front door: routes like the generated API Gateway routes, then calls the same handlers. */
+/**
+ * The local HTTP front door: routes like the generated API Gateway routes, then calls the same
+ * handlers. What it answers itself (a body over the limit, a request Node cannot parse, a handler
+ * that fails) is problem+json with a request id, like API Gateway's problem gateway responses.
+ */
 export async function createLocalServer(): Promise<Server> {
   const { functions, meta } = await loadHandlers();
   const router = createRouter(OPERATIONS);
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
+    const path = requestUrl(req).pathname;
     try {
       const body = await readBody(req);
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-      const m = router.match(req.method ?? 'GET', path);
       if (body === 'too-large') {
-        send(res, { statusCode: 413, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Request Too Long' }) });
+        send(res, frontDoorProblem(frontDoorErrors.tooLarge(), path));
         return;
       }
+      // HEAD is GET without the body; Node drops what is written to a HEAD response but keeps its headers.
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+      const m = router.match(method, path);
       if (m.kind === 'found') {
-        const event = toEvent(req, body, `${API_PREFIX}${m.operation.path}`, m.params);
+        const event = toEvent(req, method, body, `${API_PREFIX}${m.operation.path}`, m.params);
         const name = functionOf(m.operation);
         const handler = functions.get(name)!;
         if (name === 'downloads') await (handler as StreamingHandler)(event, res, lambdaContext(name));
         else send(res, await (handler as ApiHandler)(event, lambdaContext(name)));
       } else {
-        send(res, await meta(toEvent(req, body, path, null), lambdaContext('meta')));
+        send(res, await meta(toEvent(req, method, body, path, null), lambdaContext('meta')));
       }
     } catch {
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      send(res, { statusCode: 502, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal server error' }) });
+      send(res, frontDoorProblem(frontDoorErrors.gatewayError(), path));
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
 }

@@ -1,31 +1,27 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../lib/local/emulators.js';
+import { killGroup, startRuntime, type Runtime } from '../support/runtime.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'aop-runtime-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const started: Runtime[] = [];
+afterAll(() => {
+  for (const runtime of started) killGroup(runtime.child.pid!);
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn('node', ['--import', 'tsx', 'lib/local/main.ts'], { env: { ...process.env, PORT: String(port), DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 45_000;
-  // The last line of the start-up banner: everything before it has been printed too.
-  while (!output.includes('Issue more tokens with') && Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, output: () => output };
+async function start(port: number): Promise<Runtime> {
+  const runtime = await startRuntime({ PORT: port, DATA_DIR: dataDir });
+  started.push(runtime);
+  return runtime;
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  child.kill('SIGTERM');
-  return exited;
+async function stop(runtime: Runtime): Promise<number | null> {
+  process.kill(runtime.child.pid!, 'SIGTERM');
+  return (await runtime.exited).code;
 }
 
 describe('npm start', () => {
@@ -49,13 +45,13 @@ describe('npm start', () => {
     const options = await fetch(`${url}/setup-options`, { headers: { Authorization: `Bearer ${demo.organisation_token}` } });
     expect(((await options.json()) as { data: { ism_releases: unknown[] } }).data.ism_releases).toEqual([expect.objectContaining({ version: '2025.1-sample', entries: 31, sample: true })]);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true);
-    expect(await stop(first.child)).toBe(0);
+    expect(await stop(first)).toBe(0);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
 
     const second = await start(port);
     expect(second.output()).toContain('Demo installation found');
     expect(second.output()).not.toContain('Loaded the sample catalogue');
     expect((await fetch(url, { headers: { Authorization: `Bearer ${demo.organisation_token}` } })).status).toBe(200);
-    expect(await stop(second.child)).toBe(0);
-  }, 120_000);
+    expect(await stop(second)).toBe(0);
+  }, 180_000);
 });

@@ -12,8 +12,16 @@ declare module 'vitest' {
   }
 }
 
-/** One DynamoDB Local (in memory), one s3rver and one local SQS for the whole run. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** The projects whose tests reach the emulators through inject(). */
+const EMULATOR_PROJECTS = new Set(['integration', 'api', 'infra']);
+
+/**
+ * The root project's global setup: one DynamoDB Local (in memory), one s3rver and one local SQS
+ * for the whole run, whatever projects it covers; every project inherits the root's provided
+ * endpoints. A run of unit tests alone starts none of them.
+ */
+export default async function setup(root: TestProject): Promise<(() => Promise<void>) | undefined> {
+  if (!root.vitest.projects.some((p) => EMULATOR_PROJECTS.has(p.name))) return undefined;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dir = mkdtempSync(join(tmpdir(), 'aop-s3-'));
   const started: Emulator[] = [];
@@ -23,9 +31,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   started.push(s3);
   const sqs = await startSqs({});
   started.push(sqs);
-  project.provide('dynamodbEndpoint', dynamodb.endpoint);
-  project.provide('sqsEndpoint', sqs.endpoint);
-  project.provide('s3Endpoint', s3.endpoint);
+  root.provide('dynamodbEndpoint', dynamodb.endpoint);
+  root.provide('sqsEndpoint', sqs.endpoint);
+  root.provide('s3Endpoint', s3.endpoint);
   return async () => {
     await Promise.allSettled(started.map((e) => e.stop()));
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,56 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../lib/local/emulators.js';
+import type { RuntimeInfo } from '../../lib/local/environment.js';
+import { groupMembers, killGroup, portAnswers, startRuntime, type Runtime } from '../support/runtime.js';
+
+const STOP_WITHIN_MS = 5_000;
+
+let running: Runtime | undefined;
+let dataDir: string | undefined;
+afterEach(() => {
+  if (running?.child.pid) killGroup(running.child.pid);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  running = undefined;
+  dataDir = undefined;
+});
+
+async function started(): Promise<{ runtime: Runtime; ports: number[] }> {
+  dataDir = mkdtempSync(join(tmpdir(), 'aop-stop-'));
+  running = await startRuntime({ PORT: await freePort(), DATA_DIR: dataDir });
+  const info = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as RuntimeInfo;
+  const ports = [info.port, ...[info.dynamodb, info.s3, info.sqs].map((endpoint) => Number(new URL(endpoint).port))];
+  for (const port of ports) expect(await portAnswers(port)).toBe(true);
+  expect(groupMembers(running.child.pid!).map((p) => p.command)).toContain('java');
+  return { runtime: running, ports };
+}
+
+async function expectCleanStop(runtime: Runtime, ports: number[], signalledAt: number): Promise<void> {
+  const timeout = new Promise<'still running'>((res) => setTimeout(() => res('still running'), STOP_WITHIN_MS).unref());
+  const exit = await Promise.race([runtime.exited, timeout]);
+  expect(exit).not.toBe('still running');
+  expect(exit).toMatchObject({ code: 0, signal: null });
+  expect((exit as { at: number }).at - signalledAt).toBeLessThan(STOP_WITHIN_MS);
+  // The group's last members (the JVM) may be reaped a moment after npm itself exits.
+  const left = Math.max(100, STOP_WITHIN_MS - (Date.now() - signalledAt));
+  await expect.poll(() => groupMembers(runtime.child.pid!), { timeout: left }).toEqual([]);
+  for (const port of ports) expect(await portAnswers(port)).toBe(false);
+}
+
+describe('npm start stops cleanly', () => {
+  it('stops every process and port within 5 s when its process group gets SIGINT (Ctrl-C)', async () => {
+    const { runtime, ports } = await started();
+    const at = Date.now();
+    process.kill(-runtime.child.pid!, 'SIGINT');
+    await expectCleanStop(runtime, ports, at);
+  }, 150_000);
+
+  it('stops every process and port within 5 s when only the npm process gets SIGTERM', async () => {
+    const { runtime, ports } = await started();
+    const at = Date.now();
+    process.kill(runtime.child.pid!, 'SIGTERM');
+    await expectCleanStop(runtime, ports, at);
+  }, 150_000);
+});
