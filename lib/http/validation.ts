@@ -3,8 +3,8 @@ import type { FieldError } from './errors.js';
 
 /*
  * Text hygiene, one rule for every string a caller can send. Control characters, bidirectional
- * embeddings, overrides and isolates (which make a name read differently from what it is, as in
- * "exe.pdf" spoofing) and unpaired surrogates (which no UTF-8 encoder can store) are refused;
+ * embeddings, overrides and isolates (which make text display as something else: "report\u202Efdp.exe"
+ * shows as "reportexe.pdf") and unpaired surrogates (which UTF-8 cannot encode) are refused;
  * multi-line text keeps tab, line feed and CR LF.
  */
 const UNPAIRED_SURROGATE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
@@ -13,7 +13,7 @@ const SINGLE_LINE_REFUSED = new RegExp(`[\\u0000-\\u001F\\u007F${BIDI_CONTROL}]|
 const MULTI_LINE_REFUSED = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F${BIDI_CONTROL}]|\\r(?!\\n)|${UNPAIRED_SURROGATE}`);
 
 /** The stable error code of a refused character, for clients that branch on it. */
-export const FORBIDDEN_CHARACTER = 'forbidden_character';
+const FORBIDDEN_CHARACTER = 'forbidden_character';
 
 const codePoint = (s: string) => `U+${s.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -23,7 +23,6 @@ function textRule(refused: RegExp, allowed: string) {
     if (!found) return;
     ctx.addIssue({
       code: 'custom',
-      input: value,
       message: `must not contain ${codePoint(found[0])} at character ${[...value.slice(0, found.index)].length + 1} (${allowed})`,
       params: { code: FORBIDDEN_CHARACTER },
     });
