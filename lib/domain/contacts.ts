@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { singleLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 
 /** A contact of one system (seed: same-system active contacts; deleted contacts are absent). */
-const Name = z.string().trim().min(1, 'must not be blank').max(200);
+const Name = singleLine().trim().min(1, 'must not be blank').max(200);
 const Optional = {
-  role: z.string().trim().min(1).max(200).nullable(),
+  role: singleLine().trim().min(1).max(200).nullable(),
   email: z.email().max(254).nullable(),
-  phone: z.string().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
-  organisation_name: z.string().trim().min(1).max(200).nullable(),
+  phone: singleLine().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
+  organisation_name: singleLine().trim().min(1).max(200).nullable(),
 };
 
 export const Contact = z

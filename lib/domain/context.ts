@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 
 /**
@@ -71,7 +72,7 @@ export type ContextData = Record<string, string | null>;
 const fieldSchema = (f: ContextField) =>
   f.type === 'option'
     ? z.enum(f.options!.map((o) => o.value) as [string, ...string[]]).nullable()
-    : z.string().max(f.max_length ?? 5000).nullable();
+    : multiLine().max(f.max_length ?? 5000).nullable();
 
 /** PATCH body: `data` merges per field (null clears), `edit_reason` is kept in the audit trail. */
 export function contextPatchSchema(definition: ContextDefinition, name: string) {
@@ -79,7 +80,7 @@ export function contextPatchSchema(definition: ContextDefinition, name: string) 
   return z
     .strictObject({
       data: data.refine(...changesSomething('field')),
-      edit_reason: z.string().trim().min(1).max(1000).optional(),
+      edit_reason: multiLine().trim().min(1).max(1000).optional(),
     })
     .meta({ id: `${name}Patch`, description: 'Merge per field: omitted fields are kept, null clears one. data: null is refused.' });
 }

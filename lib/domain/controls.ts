@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { inConflict, type Origin, type Recommendation } from '../catalogue/applicability.js';
 import { MATURITY_LEVELS } from '../catalogue/oscal.js';
 import type { FieldError } from '../http/errors.js';
+import { multiLine, singleLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 import type { EvidenceItem } from './evidence-capture.js';
 
@@ -64,14 +65,14 @@ export interface StoredControl {
 
 /* Requests --------------------------------------------------------------------------------- */
 
-const Text = (max: number) => z.string().max(max).nullable().optional();
-const Comment = z.string().max(5000).nullable().optional();
+const Text = (max: number) => multiLine().max(max).nullable().optional();
+const Comment = multiLine().max(5000).nullable().optional();
 
 /** Assessment conclusions: written through PATCH …/assessment only. */
 const ASSESSMENT_FIELDS = {
   overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional().meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
   overall_assessed_rationale: Text(20_000),
-  evidence_references: z.array(z.string().trim().min(1).max(1000)).max(100).nullable().optional().meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
+  evidence_references: z.array(singleLine().trim().min(1).max(1000)).max(100).nullable().optional().meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
   finding_severity: z.enum(SEVERITIES).nullable().optional().meta({ description: 'Needed by the outcomes ineffective, no_visibility and not_implemented.' }),
   assessor_notes: Text(20_000),
   maturity_assessed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
@@ -109,8 +110,8 @@ type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
 
 export const TransitionRequest = z
   .strictObject({
-    transition: z.string().min(1).max(64).meta({ description: 'An ID from allowed_transitions.' }),
-    comment: z.string().max(5000).optional().meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
+    transition: singleLine().min(1).max(64).meta({ description: 'An ID from allowed_transitions.' }),
+    comment: multiLine().max(5000).optional().meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
     acknowledge_evidence_warnings: z.boolean().optional(),
   })
   .meta({ id: 'ControlTransitionRequest' });

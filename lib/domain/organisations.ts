@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLine, singleLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 
 /** Organisation identity rules (seed, Resources: name and timezone on create; allowlisted edits). */
@@ -28,9 +29,8 @@ export function slugify(name: string): string {
   return base.length >= 3 ? base : `org-${base || 'x'}`.replace(/-+$/g, '').padEnd(3, '0');
 }
 
-const Name = z.string().trim().min(1, 'must not be blank').max(200);
-const Timezone = z
-  .string()
+const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Timezone = singleLine()
   .transform((v, ctx) => {
     const tz = canonicalTimezone(v);
     if (!tz) ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Australia/Sydney' });
@@ -59,12 +59,12 @@ export const CreateOrganisation = z.strictObject({ name: Name, timezone: Timezon
 export const UpdateOrganisation = z
   .strictObject({
     name: Name,
-    slug: z.string().regex(SLUG_PATTERN, 'must be 3 to 63 lower-case letters, digits or hyphens, not starting or ending with a hyphen'),
+    slug: singleLine().regex(SLUG_PATTERN, 'must be 3 to 63 lower-case letters, digits or hyphens, not starting or ending with a hyphen'),
     timezone: Timezone,
-    contact_name: z.string().trim().min(1).max(200).nullable(),
+    contact_name: singleLine().trim().min(1).max(200).nullable(),
     contact_email: z.email().max(254).nullable(),
-    contact_phone: z.string().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
-    notes: z.string().max(5000).nullable(),
+    contact_phone: singleLine().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
+    notes: multiLine().max(5000).nullable(),
   })
   .partial()
   .refine(...changesSomething('property'))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLine, singleLine } from '../http/validation.js';
 import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
@@ -47,8 +48,8 @@ export interface StoredProject {
   version: number;
 }
 
-const Name = z.string().trim().min(1, 'must not be blank').max(200);
-const Description = z.string().max(5000).nullable();
+const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Description = multiLine().max(5000).nullable();
 const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
 const YesNo = z.enum(['yes', 'no']).nullable();
 
@@ -69,7 +70,7 @@ export const UpdateSetupProject = z
     description: Description.optional(),
     essential_eight_target: z.enum(TARGETS).optional(),
     control_workflow: ControlWorkflow.optional().meta({ description: 'Merged per setting. Controls already waiting for an approval keep their approval transitions.' }),
-    project_edit_reason: z.string().trim().min(1).max(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
+    project_edit_reason: multiLine().trim().min(1).max(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
   })
   .refine((v) => Object.keys(v).some((k) => k !== 'project_edit_reason'), { message: 'name at least one property to change' })
   .meta({ id: 'UpdateSetupProject', description: 'JSON merge patch. Classification and ISM release are fixed at creation.' });
@@ -136,10 +137,10 @@ export const SCOPE_TECHNOLOGIES = ['wireless_networks', 'mobile_devices', 'email
 export const ScopeData = z
   .strictObject({
     assessment_type: z.enum(['initial', 'reassessment', 'change']).nullable().optional(),
-    objectives: z.string().max(5000).nullable().optional(),
-    in_scope: z.string().max(5000).nullable().optional(),
-    out_of_scope: z.string().max(5000).nullable().optional(),
-    locations: z.array(z.string().trim().min(1).max(200)).max(50).nullable().optional(),
+    objectives: multiLine().max(5000).nullable().optional(),
+    in_scope: multiLine().max(5000).nullable().optional(),
+    out_of_scope: multiLine().max(5000).nullable().optional(),
+    locations: z.array(singleLine().trim().min(1).max(200)).max(50).nullable().optional(),
     planned_start: IsoDate.nullable().optional(),
     planned_end: IsoDate.nullable().optional(),
     ...Object.fromEntries(SCOPE_TECHNOLOGIES.map((t) => [t, YesNo.optional()])),
@@ -176,14 +177,14 @@ const ENGAGEMENT_SETUP_ONLY = ['commercial_reference', 'internal_notes'] as cons
 
 const EngagementData = z
   .strictObject({
-    engagement_reference: z.string().max(200).nullable().optional(),
-    client_name: z.string().max(200).nullable().optional(),
-    assessor_organisation: z.string().max(200).nullable().optional(),
-    lead_assessor_name: z.string().max(200).nullable().optional(),
+    engagement_reference: singleLine().max(200).nullable().optional(),
+    client_name: singleLine().max(200).nullable().optional(),
+    assessor_organisation: singleLine().max(200).nullable().optional(),
+    lead_assessor_name: singleLine().max(200).nullable().optional(),
     start_date: IsoDate.nullable().optional(),
     end_date: IsoDate.nullable().optional(),
-    commercial_reference: z.string().max(200).nullable().optional(),
-    internal_notes: z.string().max(5000).nullable().optional(),
+    commercial_reference: singleLine().max(200).nullable().optional(),
+    internal_notes: multiLine().max(5000).nullable().optional(),
   })
   .refine((d) => !d.start_date || !d.end_date || d.end_date >= d.start_date, { message: 'must not precede start_date', path: ['end_date'] });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLine, singleLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 import { isValid as isUlid } from 'ulid';
 import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, type RegisterDefinition } from './registers.js';
@@ -34,10 +35,9 @@ function valueSchema(d: RegisterDefinition, c: RegisterColumn, presence: Presenc
   const error = (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? MISSING[presence] : TYPE_MESSAGE[c.type]);
   switch (c.type) {
     case 'string':
-      return z.string({ error }).trim().min(1, 'must not be blank').max(c.max_length ?? 200, `must be at most ${c.max_length ?? 200} characters`);
+      return singleLine({ error }).trim().min(1, 'must not be blank').max(c.max_length ?? 200, `must be at most ${c.max_length ?? 200} characters`);
     case 'text':
-      return z
-        .string({ error })
+      return multiLine({ error })
         .max(c.max_length ?? 5000, `must be at most ${c.max_length ?? 5000} characters`)
         .refine((v) => v.trim().length > 0, 'must not be blank');
     case 'date':
@@ -53,11 +53,11 @@ function valueSchema(d: RegisterDefinition, c: RegisterColumn, presence: Presenc
       });
     }
     case 'contact_ref':
-      return z.string({ error }).refine((v) => isUlid(v), TYPE_MESSAGE.contact_ref);
+      return singleLine({ error }).refine((v) => isUlid(v), TYPE_MESSAGE.contact_ref);
     case 'control_ref':
-      return z.string({ error }).regex(CONTROL_REFERENCE, TYPE_MESSAGE.control_ref);
+      return singleLine({ error }).regex(CONTROL_REFERENCE, TYPE_MESSAGE.control_ref);
     case 'document_ref':
-      return z.string({ error }).max(64, TYPE_MESSAGE.document_ref).regex(DOCUMENT_KEY, TYPE_MESSAGE.document_ref);
+      return singleLine({ error }).max(64, TYPE_MESSAGE.document_ref).regex(DOCUMENT_KEY, TYPE_MESSAGE.document_ref);
   }
 }
 

@@ -1,18 +1,18 @@
 import { z } from 'zod';
+import { multiLine, singleLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 
 /** System identity (seed: name, short_code normalised to upper case and unique per organisation). */
 export const SHORT_CODE = /^[A-Z0-9][A-Z0-9-]{0,14}[A-Z0-9]$/;
 
-const ShortCode = z
-  .string()
+const ShortCode = singleLine()
   .trim()
   .transform((v) => v.toUpperCase())
   .pipe(z.string().regex(SHORT_CODE, 'must be 2 to 16 letters, digits or inner hyphens'))
   .meta({ description: 'Normalised to upper case; unique within the organisation.', examples: ['HR-PAY'] });
 
-const Name = z.string().trim().min(1, 'must not be blank').max(200);
-const Description = z.string().max(2000).nullable();
+const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Description = multiLine().max(2000).nullable();
 
 export const System = z
   .object({

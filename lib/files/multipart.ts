@@ -21,13 +21,16 @@ export function parseMultipart(body: Buffer, contentType: string, limits: { file
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
+        // Browsers and fetch send file names as raw UTF-8; busboy would read them as Latin-1.
+        defParamCharset: 'utf8',
         limits: { fileSize: limits.fileBytes, files: limits.files, fields: 20, fieldSize: 64 * 1024, parts: 40 },
       });
     } catch {
       reject(new MultipartError('the multipart boundary is missing'));
       return;
     }
-    const fields: Record<string, string> = {};
+    // No prototype: a field named __proto__ or toString is a field like any other, refused or repeated as such.
+    const fields: Record<string, string> = Object.create(null);
     const files: UploadedPart[] = [];
     let failure: string | undefined;
     parser.on('field', (name, value) => {

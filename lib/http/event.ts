@@ -7,17 +7,17 @@ export function header(event: APIGatewayProxyEvent, name: string): string | unde
   return undefined;
 }
 
-/** Query parameters as single values; a repeated parameter is reported, not silently merged. */
+/**
+ * Query parameters as single values; a repeated parameter is reported, not silently merged. Own
+ * properties throughout, so that ?__proto__= is a parameter the schema can refuse.
+ */
 export function queryParams(event: APIGatewayProxyEvent): { values: Record<string, string>; repeated: string[] } {
-  const values: Record<string, string> = {};
-  const repeated: string[] = [];
-  const multi = event.multiValueQueryStringParameters ?? {};
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) {
-    if (v === undefined) continue;
-    values[k] = v;
-    if ((multi[k]?.length ?? 1) > 1) repeated.push(k);
-  }
-  return { values, repeated };
+  const given = Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
+  const multi = new Map(Object.entries(event.multiValueQueryStringParameters ?? {}));
+  return {
+    values: Object.fromEntries(given),
+    repeated: given.filter(([k]) => (multi.get(k)?.length ?? 1) > 1).map(([k]) => k),
+  };
 }
 
 export function rawBody(event: APIGatewayProxyEvent): Buffer | undefined {

@@ -127,7 +127,7 @@ function respond(request: PipelineRequest, a: Answer): APIGatewayProxyResult {
   if (a.etag) headers.ETag = a.etag;
   if (a.location) headers.Location = a.location;
   if (op.idempotencyKey) headers['Idempotency-Replayed'] = String(a.replayed);
-  return { statusCode: a.status, headers, body: JSON.stringify({ data: a.data, meta }) };
+  return { statusCode: a.status, headers, body: JSON.stringify(op.dataOnly ? { data: a.data } : { data: a.data, meta }) };
 }
 
 /** createOrganisation -> CREATE_ORGANISATION */

@@ -1,18 +1,69 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FieldError } from './errors.js';
+
+/*
+ * Text hygiene, one rule for every string a caller can send. Control characters, bidirectional
+ * embeddings, overrides and isolates (which make text display as something else: "report\u202Efdp.exe"
+ * shows as "reportexe.pdf") and unpaired surrogates (which UTF-8 cannot encode) are refused;
+ * multi-line text keeps tab, line feed and CR LF.
+ */
+const UNPAIRED_SURROGATE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
+const BIDI_CONTROL = '\\u202A-\\u202E\\u2066-\\u2069';
+const SINGLE_LINE_REFUSED = new RegExp(`[\\u0000-\\u001F\\u007F${BIDI_CONTROL}]|${UNPAIRED_SURROGATE}`);
+const MULTI_LINE_REFUSED = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F${BIDI_CONTROL}]|\\r(?!\\n)|${UNPAIRED_SURROGATE}`);
+
+/** The stable error code of a refused character, for clients that branch on it. */
+const FORBIDDEN_CHARACTER = 'forbidden_character';
+
+const codePoint = (s: string) => `U+${s.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+function textRule(refused: RegExp, allowed: string) {
+  return z.superRefine((value: string, ctx) => {
+    const found = refused.exec(value);
+    if (!found) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not contain ${codePoint(found[0])} at character ${[...value.slice(0, found.index)].length + 1} (${allowed})`,
+      params: { code: FORBIDDEN_CHARACTER },
+    });
+  });
+}
+
+const SINGLE_LINE = textRule(SINGLE_LINE_REFUSED, 'no control, bidirectional formatting or unpaired surrogate characters');
+const MULTI_LINE = textRule(MULTI_LINE_REFUSED, 'of the control characters only tab, line feed and CR LF');
+
+type StringParams = Parameters<typeof z.string>[0];
+
+/** Names, titles, identifiers and every other string of one line. */
+export const singleLine = (params?: StringParams) => z.string(params).check(SINGLE_LINE);
+
+/** Descriptions, notes, rationale and other text that may span lines. */
+export const multiLine = (params?: StringParams) => z.string(params).check(MULTI_LINE);
+
+/** Whether a string schema was built by singleLine or multiLine (every request string must be). */
+export const carriesTextRule = (schema: z.ZodType) => ((schema._zod.def as { checks?: unknown[] }).checks ?? []).some((c) => c === SINGLE_LINE || c === MULTI_LINE);
+
+/** One RFC 6901 reference token. */
+export const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A custom issue may name its own stable code (the text rule does); others keep zod's. */
+const codeOf = (issue: z.core.$ZodIssue) => {
+  const own = issue.code === 'custom' ? issue.params?.code : undefined;
+  return typeof own === 'string' ? own : issue.code;
+};
 
 /** zod issues as RFC 6901 JSON Pointers into the body, or as parameter names for query and path. */
 export function bodyErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
-    const base = '/' + issue.path.map((seg) => String(seg).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const base = '/' + issue.path.map((seg) => pointerSegment(String(seg))).join('/');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({
-        pointer: `${base === '/' ? '' : base}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        pointer: `${base === '/' ? '' : base}/${pointerSegment(k)}`,
         detail: 'is not a recognised property',
         code: 'unrecognized_property',
       }));
     }
-    return [{ pointer: base === '/' ? '' : base, detail: issue.message, code: issue.code }];
+    return [{ pointer: base === '/' ? '' : base, detail: issue.message, code: codeOf(issue) }];
   });
 }
 
@@ -20,9 +71,9 @@ export function parameterErrors(error: z.ZodError, where: 'query' | 'path'): Fie
   return error.issues.flatMap((issue) => {
     const names = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? '')];
     return names.map((name) => ({
-      pointer: `/${where}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      pointer: `/${where}/${pointerSegment(name)}`,
       detail: issue.code === 'unrecognized_keys' ? 'is not a recognised parameter' : issue.message,
-      code: issue.code === 'unrecognized_keys' ? 'unrecognized_parameter' : issue.code,
+      code: issue.code === 'unrecognized_keys' ? 'unrecognized_parameter' : codeOf(issue),
     }));
   });
 }

@@ -10,7 +10,6 @@ import { API_PREFIX, createRouter } from '../operations/router.js';
 
 /** API Gateway's own payload limit (10 MB): larger bodies never reach a function. */
 const MAX_BODY = 10 * 1024 * 1024;
-const TEXT_TYPES = /^(application\/([\w.+-]*\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /** The deployed functions, loaded by the names the registry gives: the same code as on AWS. */
 async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler | StreamingHandler>; meta: ApiHandler }> {
@@ -57,14 +56,13 @@ export function toEvent(req: IncomingMessage, method: string, body: Buffer, reso
     (multiValueHeaders[name] ??= []).push(value);
     headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  // Without a prototype, like the gateway's parsed JSON: ?__proto__= stays a parameter.
+  const query: Record<string, string> = Object.create(null);
+  const multiQuery: Record<string, string[]> = Object.create(null);
   for (const [k, v] of url.searchParams) {
     query[k] = v;
     (multiQuery[k] ??= []).push(v);
   }
-  const contentType = req.headers['content-type'] ?? '';
-  const binary = body.length > 0 && !TEXT_TYPES.test(contentType);
   const hasQuery = Object.keys(query).length > 0;
   return {
     resource,
@@ -76,8 +74,9 @@ export function toEvent(req: IncomingMessage, method: string, body: Buffer, reso
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
     pathParameters,
     stageVariables: null,
-    body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
-    isBase64Encoded: binary,
+    // The gateway treats every media type as binary (infra BINARY_MEDIA_TYPES): the bytes as sent.
+    body: body.length === 0 ? null : body.toString('base64'),
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: 'local',
       apiId: 'local',

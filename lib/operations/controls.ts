@@ -15,6 +15,7 @@ import {
 } from '../domain/controls.js';
 import { stateIds } from '../domain/workflow.js';
 import { forbidden, validationFailed } from '../http/errors.js';
+import { singleLine } from '../http/validation.js';
 import { attentionList, controlList, controlsPage } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery } from './common.js';
@@ -27,11 +28,11 @@ import { boundProjectOf, ProjectParams } from './project-access.js';
 
 const ListQuery = PageQuery.extend({
   'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({ description: 'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.' }),
-  'filter[workflow_state]': z.string().min(1).max(64).optional().meta({ description: 'A state of the configured control workflow.' }),
+  'filter[workflow_state]': singleLine().min(1).max(64).optional().meta({ description: 'A state of the configured control workflow.' }),
   'filter[applicability]': z.enum(['y', 'n']).optional(),
   'filter[implementation_status]': z.enum([...IMPLEMENTATION_STATUSES, 'ec', 'not_set']).optional().meta({ description: 'not_set: no implementation status recorded yet.' }),
   'filter[essential_eight]': z.enum(MATURITY_LEVELS).optional().meta({ description: 'Controls of this Essential Eight maturity level.' }),
-  'filter[q]': z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
+  'filter[q]': singleLine().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
 });
 type ListQuery = z.output<typeof ListQuery>;
 

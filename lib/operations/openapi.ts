@@ -89,7 +89,7 @@ function parameters(op: AnyOperation, components: Json): Json[] {
 
 function successResponse(op: AnyOperation, components: Json): Json {
   const meta = op.paginated ? PaginatedMeta : Meta;
-  const envelope = z.object({ data: op.response, meta });
+  const envelope = op.dataOnly ? z.strictObject({ data: op.response }) : z.object({ data: op.response, meta });
   const headers: Json = {
     'X-Request-ID': header('Correlation id of this request.'),
     RateLimit: header('IETF RateLimit field: the budget closest to running out.'),

@@ -112,6 +112,8 @@ export interface Operation<
   /** What the operation touches beyond the table; the CDK app grants each group function only these. */
   uses?: { files?: boolean; queues?: readonly QueueName[] };
   response: R;
+  /** The success body is {data} alone, without meta (the contract declares only data for project inputs). */
+  dataOnly?: boolean;
   paginated?: boolean;
   etag?: boolean;
   idempotencyKey?: boolean;

@@ -125,6 +125,7 @@ export const getProjectInputs = operation({
   params: ProjectParams,
   query: NoQuery,
   response: ProjectInputs,
+  dataOnly: true,
   errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],

@@ -18,7 +18,7 @@ import {
 import type { RegisterDefinition } from '../domain/registers.js';
 import { etagFor, etagVersion, requireVersion } from '../http/etag.js';
 import { conflict, notFound, validationFailed } from '../http/errors.js';
-import { bodyErrors } from '../http/validation.js';
+import { bodyErrors, singleLine } from '../http/validation.js';
 import { keys } from '../store/keys.js';
 import { activeContactIds, countersKey, createRowWrites, rowCount, rowKey, rowsPage, toRow, updateRowWrites, type RowScope } from '../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from './common.js';
@@ -34,7 +34,7 @@ type RowParams = z.output<typeof RowParams>;
 const nextRowId = monotonicFactory();
 
 const RowValues = z
-  .record(z.string(), z.unknown().meta({ description: 'A string, integer, boolean or null, as the column type in the manifest says.' }))
+  .record(singleLine(), z.unknown().meta({ description: 'A string, integer, boolean or null, as the column type in the manifest says.' }))
   .meta({ description: 'Values by column ID, validated against the register manifest.' });
 
 const CreateRegisterRow = z.strictObject({ data: RowValues }).meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' });

@@ -1,15 +1,28 @@
 import { z } from 'zod';
-import type { IncomingFile } from '../files/accept.js';
 import { PROFILES, type ProfileId } from '../files/profiles.js';
 import { createSession, readSession, UploadSession } from '../files/sessions.js';
 import type { Key } from '../store/keys.js';
+import { singleLine } from '../http/validation.js';
 import { Ulid } from './common.js';
 import { operation, type Group, type OperationContext } from './operation.js';
+
+/** A file name is shown to people later: the same text rule as any other name. */
+const FileName = singleLine().max(255);
+
+/** The file part as the form reader hands it over; its name and media type come from the caller. */
+const FilePart = z.object(
+  {
+    file_name: FileName,
+    declared_type: singleLine(),
+    bytes: z.custom<Buffer>((v) => Buffer.isBuffer(v)),
+  },
+  { error: 'must be a file part' },
+);
 
 /** A multipart upload carries the file inline, or names an upload session that holds a larger one. */
 export const UploadForm = z
   .object({
-    file: z.custom<IncomingFile>((v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as IncomingFile).bytes), 'must be a file part').optional(),
+    file: FilePart.optional(),
     upload_session: Ulid.optional(),
   })
   .strict()
@@ -60,7 +73,7 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     success: 201,
     params: def.params,
     query: z.strictObject({}),
-    body: { schema: z.strictObject({ file_name: z.string().trim().min(1).max(255) }), mediaType: 'application/json' },
+    body: { schema: z.strictObject({ file_name: FileName.trim().min(1) }), mediaType: 'application/json' },
     response: UploadSession,
     extension: 'upload-session',
     uses: { files: true },

@@ -48,6 +48,14 @@ describe('project credential reads', () => {
     expect(res.body.data).toMatchObject({ id: p.id, system_id: world.systemId, ism_release: { id: release.id }, classification: 'P', essential_eight_target: 'ML1' });
   });
 
+  it('answers inputs as {data} alone, the only member the contract declares', async () => {
+    const p = await world.project();
+    const token = await world.projectToken(p.id, ['view-projects']);
+    const res = await api.request('GET', project(p.id, '/inputs'), { token });
+    expect(Object.keys(res.body)).toEqual(['data']);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9A-Z]{26}$/);
+  });
+
   it('reads the canonical organisation and system context with manage-projects', async () => {
     const p = await world.project();
     const token = await world.projectToken(p.id, ['view-projects', 'manage-projects']);

@@ -1,9 +1,9 @@
 import { INLINE_UPLOAD_LIMIT } from '../../files/profiles.js';
 import { MultipartError, parseMultipart } from '../../files/multipart.js';
-import { ApiError, payloadTooLarge, unsupportedMediaType, validationFailed } from '../errors.js';
+import { ApiError, payloadTooLarge, unsupportedMediaType, validationFailed, type FieldError } from '../errors.js';
 import { header, mediaType, queryParams, rawBody } from '../event.js';
 import { matched, type Middleware } from '../state.js';
-import { bodyErrors, parameterErrors } from '../validation.js';
+import { bodyErrors, parameterErrors, pointerSegment } from '../validation.js';
 
 /** Step 7: path, query and body against the operation's zod schemas; 422 names every offence. */
 export function validate(): Middleware {
@@ -36,7 +36,9 @@ export function validate(): Middleware {
         if (mediaType(event) !== op.body.mediaType) throw unsupportedMediaType([op.body.mediaType]);
         body = op.body.mediaType === 'multipart/form-data' ? await readForm(raw, header(event, 'content-type')!) : readJson(raw);
         const parsed = op.body.schema.safeParse(body);
-        if (!parsed.success) throw validationFailed(bodyErrors(parsed.error));
+        const hidden = prototypeKeys(body);
+        const errors = parsed.success ? [] : bodyErrors(parsed.error).filter((e) => !hidden.some((h) => h.pointer === e.pointer));
+        if (hidden.length || !parsed.success) throw validationFailed([...hidden, ...errors]);
         body = parsed.data;
       } else if (raw && raw.length > 0 && event.httpMethod !== 'GET') {
         throw validationFailed([{ pointer: '', detail: 'this operation takes no request body', code: 'unexpected_body' }]);
@@ -49,10 +51,13 @@ export function validate(): Middleware {
 /** Deeper than any body of this API: recursive work on it (payload hashing) stays bounded. */
 const MAX_DEPTH = 32;
 
+/** Fatal, so that bytes that are not UTF-8 are malformed JSON (RFC 8259 section 8.1), not U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function readJson(raw: Buffer | undefined): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(raw?.toString('utf8') ?? '');
+    value = JSON.parse(UTF8.decode(raw));
   } catch {
     throw new ApiError(400, 'malformed_json', 'Bad Request', 'The request body is not valid JSON.');
   }
@@ -71,6 +76,26 @@ function depthOf(value: unknown): number {
     for (const child of Object.values(v)) stack.push([child, depth + 1]);
   }
   return deepest;
+}
+
+/**
+ * Every __proto__ member of the body. No schema of this API has one, but zod records and object
+ * copies drop the key silently (JSON.parse makes it an own property, assignment does not), so it
+ * is refused here, while it is still visible.
+ */
+function prototypeKeys(value: unknown): FieldError[] {
+  const found: FieldError[] = [];
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [v, pointer] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
+    for (const [key, child] of Object.entries(v)) {
+      const at = `${pointer}/${pointerSegment(key)}`;
+      if (key === '__proto__') found.push({ pointer: at, detail: 'is not a recognised property', code: 'unrecognized_property' });
+      stack.push([child, at]);
+    }
+  }
+  return found;
 }
 
 /** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */
