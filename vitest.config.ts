@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'ERROR' };
 
+/** Every command a function issues in these projects is recorded and checked against infra/recorded-commands.json. */
+const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts'] };
+
 /**
  * Four projects (DESIGN.md section 9). Integration and API tests share one DynamoDB Local and one
  * s3rver started by the global setup; each test file works in a table of its own.
@@ -15,7 +18,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', ...recordedCommands.globalSetup],
+          setupFiles: recordedCommands.setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env,
@@ -25,7 +29,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/api/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', ...recordedCommands.globalSetup],
+          setupFiles: recordedCommands.setupFiles,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           env,
