@@ -50,6 +50,8 @@ async function refuseIncompleteRun(project: TestProject): Promise<void> {
   const skipped = expected.filter((file) => !ran.has(file));
   const failed = vitest.state.getFailedFilepaths();
   if (skipped.length > 0 || failed.length > 0 || vitest.projects.filter((p) => RECORDED_PROJECTS.includes(p.name)).length < RECORDED_PROJECTS.length) {
+    // Vitest reports a teardown error but would still exit 0 for a run whose tests all passed.
+    process.exitCode = 1;
     throw new Error(
       `infra/recorded-commands.json was not written: recording needs every file of the ${RECORDED_PROJECTS.join(' and ')} projects to run and pass (${skipped.length} not run, ${failed.length} failed). Run \`npm run record-commands\`.`,
     );
