@@ -55,9 +55,9 @@ export function recordCommands(issued: readonly IssuedCommand[]): void {
 
 /** What was recorded so far, sorted, in the manifest's shape. */
 export function recordedCommands(): CommandManifest {
-  return sortedManifest(
-    Object.fromEntries([...(recorded ?? new Map<string, Map<string, Set<string>>>())].map(([fn, commands]) => [fn, Object.fromEntries([...commands].map(([c, r]) => [c, [...r]]))])),
-  );
+  const manifest: CommandManifest = {};
+  for (const [fn, commands] of recorded ?? []) manifest[fn] = Object.fromEntries([...commands].map(([command, resources]) => [command, [...resources]]));
+  return sortedManifest(manifest);
 }
 
 export function sortedManifest(manifest: CommandManifest): CommandManifest {
