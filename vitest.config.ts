@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'ERROR' };
 
+/** Every command a function issues in these projects is recorded and checked against infra/recorded-commands.json. */
+const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts'] };
+
 /**
  * Four projects (DESIGN.md section 9). Integration, API and infrastructure tests (the bundled
  * functions) share one DynamoDB Local, one s3rver and one SQS emulator, started once per run by
@@ -17,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          globalSetup: recordedCommands.globalSetup,
+          setupFiles: recordedCommands.setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env,
@@ -26,6 +31,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/api/**/*.test.ts'],
+          globalSetup: recordedCommands.globalSetup,
+          setupFiles: recordedCommands.setupFiles,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           env,

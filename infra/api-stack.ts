@@ -84,12 +84,8 @@ export class ApiStack extends Stack {
           ...Object.fromEntries(queues.map(([name, queue]) => [queueUrlVariable(name), queue.queueUrl])),
         },
       });
-      fn.grantTableData(props.table);
+      fn.grantRecorded({ table: props.table, bucket, queues: props.queues });
       props.tokenHashSecret.grantRead(fn.role);
-      // Downloads only read released files; the group functions also store, copy and delete them.
-      if (uses.files && group === 'downloads') fn.grantFileReads(bucket);
-      else if (uses.files) fn.grantFileAreas(bucket);
-      fn.grantSendJobs(queues.map(([, queue]) => queue));
       this.groupFunctions.set(group, fn);
     }
 

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -7,9 +8,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { AREAS } from '../lib/files/storage.js';
-import { GSIS } from '../lib/store/keys.js';
+import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { lambdaBundling } from './bundling.js';
+import { permissionsOfCommands, type ResourceRef } from './grants.js';
+import { readManifest, REGENERATE_HINT } from './recorded-commands.js';
 import { nagBucketArn } from './shared-bucket.js';
 
 /** Below API Gateway's 29 s integration limit, so a slow call ends in our own logs, not a bare 504. */
@@ -25,17 +27,23 @@ export interface AppFunctionProps {
   asyncFailures?: { deadLetterQueue: IQueue; retryAttempts: number };
 }
 
+const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
+
 /**
  * One Lambda of the application (an HTTP group, the meta function or a worker) with its own log
- * group and role. The role starts with nothing but log writes and traces; callers add exactly the
- * data access the function needs.
+ * group and role. The role starts with nothing but log writes and traces; grantRecorded adds the
+ * data access the function was recorded using.
  */
 export class AppFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: Role;
+  /** The function's name in infra/recorded-commands.json: its entry module under functions/ (`workers/populate`). */
+  readonly recordedAs: string;
 
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
+    if (!props.entry.startsWith(FUNCTIONS_DIR)) throw new Error(`a function's entry lives under functions/, got ${props.entry}`);
+    this.recordedAs = props.entry.slice(FUNCTIONS_DIR.length).replace(/\.ts$/, '');
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.THREE_MONTHS });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -74,56 +82,54 @@ export class AppFunction extends Construct {
   }
 
   /**
-   * Item-level access to the table and its indexes, without Scan or BatchWriteItem (DESIGN.md
-   * section 5: every access pattern is a key lookup or a Query). Transactions need no action of
-   * their own: DynamoDB authorizes each item of a TransactWriteItems by its per-item action.
+   * Exactly what the function's recorded commands need (infra/recorded-commands.json, mapped by
+   * infra/grants.ts), on the resources they touched: the table or the indexes it queried, the
+   * bucket areas, the queues. A queue it sends to also gets its URL variable. `consumes` is the
+   * queue the function is fed from, whose consuming actions the event source mapping grants.
    */
-  grantTableData(table: ITable): void {
-    this.role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: [
-          'dynamodb:GetItem',
-          'dynamodb:BatchGetItem',
-          'dynamodb:Query',
-          'dynamodb:ConditionCheckItem',
-          'dynamodb:PutItem',
-          'dynamodb:UpdateItem',
-          'dynamodb:DeleteItem',
-        ],
-        resources: [table.tableArn, ...GSIS.map((gsi) => `${table.tableArn}/index/${gsi.name}`)],
-      }),
-    );
+  grantRecorded(targets: GrantTargets): void {
+    const commands = readManifest()[this.recordedAs];
+    if (!commands) throw new Error(`infra/recorded-commands.json records no command of ${this.recordedAs}. ${REGENERATE_HINT}`);
+    const byAction = new Map<string, Set<string>>();
+    const areas = new Set<string>();
+    for (const p of permissionsOfCommands(commands, targets.consumes)) {
+      const arn = this.arnOf(p.resource, targets);
+      if (!byAction.has(p.action)) byAction.set(p.action, new Set());
+      byAction.get(p.action)!.add(arn);
+      if (p.resource.kind === 'objects' && p.resource.area.endsWith('/')) areas.add(p.resource.area);
+      if (p.resource.kind === 'queue') this.function.addEnvironment(queueUrlVariable(p.resource.name as QueueName), targets.queues!.get(p.resource.name as QueueName)!.queueUrl);
+    }
+    for (const [action, resources] of byAction) this.role.addToPrincipalPolicy(new PolicyStatement({ actions: [action], resources: [...resources] }));
+    if (targets.bucket && areas.size > 0) Validations.of(this.role).acknowledge(...areaAcknowledgements(targets.bucket, [...areas]));
   }
 
-  /**
-   * Objects of the file areas (lib/files/storage.ts) and nothing else of the bucket. CopyObject is
-   * GetObject on the source plus PutObject on the target; a presigned POST is exercised as the
-   * signer's PutObject on its key. ListBucket lists opaque keys only, and without it S3 answers a
-   * missing key with 403 instead of 404, which the storage layer reads as "no such object".
-   */
-  grantFileAreas(bucket: IBucket): void {
-    this.role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-        resources: Object.values(AREAS).map((area) => bucket.arnForObjects(`${area}*`)),
-      }),
-    );
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    Validations.of(this.role).acknowledge(...areaAcknowledgements(bucket, Object.values(AREAS)));
+  private arnOf(resource: ResourceRef, targets: GrantTargets): string {
+    const missing = (what: string) => new Error(`${this.recordedAs} was recorded using ${what}, which its stack does not give it`);
+    switch (resource.kind) {
+      case 'table':
+        return targets.table.tableArn;
+      case 'index':
+        return `${targets.table.tableArn}/index/${resource.name}`;
+      case 'bucket':
+      case 'objects': {
+        if (!targets.bucket) throw missing('the files bucket');
+        return resource.kind === 'bucket' ? targets.bucket.bucketArn : targets.bucket.arnForObjects(resource.area.endsWith('/') ? `${resource.area}*` : resource.area);
+      }
+      case 'queue': {
+        const queue = targets.queues?.get(resource.name as QueueName);
+        if (!queue) throw missing(`the ${resource.name} queue`);
+        return queue.queueArn;
+      }
+    }
   }
+}
 
-  /** Reading released files only: what a download needs, and no write anywhere in the bucket. */
-  grantFileReads(bucket: IBucket): void {
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${AREAS.released}*`)] }));
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    Validations.of(this.role).acknowledge(...areaAcknowledgements(bucket, [AREAS.released]));
-  }
-
-  /** Enqueueing only: the SDK is given each queue URL, so GetQueueUrl and attribute reads are not needed. */
-  grantSendJobs(queues: readonly IQueue[]): void {
-    if (queues.length === 0) return;
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: queues.map((q) => q.queueArn) }));
-  }
+/** What a function's grants may name: the stacks pass their table, bucket and queues. */
+export interface GrantTargets {
+  table: ITable;
+  bucket?: IBucket;
+  queues?: ReadonlyMap<QueueName, IQueue>;
+  consumes?: QueueName;
 }
 
 /** The wildcard findings of object grants on some areas of the files bucket, acknowledged one by one. */

@@ -55,18 +55,28 @@ export class WorkersStack extends Stack {
     const bucket = importSharedBucket(this, 'FilesBucket', props.bucket);
     const alarms: Alarm[] = [];
 
-    for (const [name, spec] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
-      const deadLetters = new Queue(this, `DeadLetters-${name}`, {
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        retentionPeriod: DEAD_LETTER_RETENTION,
-      });
-      const queue = new Queue(this, `Queue-${name}`, {
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
-        deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
-      });
+    const entries = Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][];
+    // Every queue first: a worker may send jobs to another queue, and its grant names that queue.
+    const queues = new Map(
+      entries.map(([name, spec]) => {
+        const deadLetters = new Queue(this, `DeadLetters-${name}`, {
+          encryption: QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+          retentionPeriod: DEAD_LETTER_RETENTION,
+        });
+        const queue = new Queue(this, `Queue-${name}`, {
+          encryption: QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+          visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+          deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
+        });
+        return [name, { queue, deadLetters }] as const;
+      }),
+    );
+    const queueOf = new Map([...queues].map(([name, q]) => [name, q.queue as IQueue]));
+
+    for (const [name, spec] of entries) {
+      const { queue, deadLetters } = queues.get(name)!;
       const worker = new AppFunction(this, `Worker-${name}`, {
         entry: `${WORKER_FUNCTIONS}${spec.worker}.ts`,
         description: `Worker of the ${name} job queue`,
@@ -75,8 +85,7 @@ export class WorkersStack extends Stack {
         // The queue URL lets a job shorten its own retry delay (ChangeMessageVisibility, part of consuming).
         environment: { TABLE_NAME: props.table.tableName, BUCKET_NAME: bucket.bucketName, [queueUrlVariable(name)]: queue.queueUrl, ...AWS_SETTINGS },
       });
-      worker.grantTableData(props.table);
-      worker.grantFileAreas(bucket);
+      worker.grantRecorded({ table: props.table, bucket, queues: queueOf, consumes: name });
       worker.function.addEventSource(new SqsEventSource(queue, { batchSize: spec.batchSize, reportBatchItemFailures: true }));
       this.jobs.set(name, { queue, deadLetters, worker });
 
@@ -109,8 +118,7 @@ export class WorkersStack extends Stack {
       timeout: Duration.minutes(1),
       environment: { TABLE_NAME: props.table.tableName, [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl, ...AWS_SETTINGS },
     });
-    sweep.grantTableData(props.table);
-    sweep.grantSendJobs([recalculate.queue]);
+    sweep.grantRecorded({ table: props.table, queues: this.queues });
     new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });
     alarms.push(functionErrorsAlarm(this, 'SweepErrors', sweep.function, 'The sweep of abandoned runs and lost recalculations failed'));
     return sweep;

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised } from '../auth/revalidate.js';
+import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
 import { RetrySoon } from '../jobs/worker.js';
@@ -178,7 +179,12 @@ export async function processScan(uploadId: string, now: Date, sentAt: Date = no
  * can beat its upload record (an inline object is stored before its record commits): it is kept,
  * written only while the record is still absent, for the scan job to apply.
  */
-export async function applyVerdict(s3Key: string, verdict: MalwareVerdict, now: Date): Promise<void> {
+export function applyVerdict(s3Key: string, verdict: MalwareVerdict, now: Date): Promise<void> {
+  // The verdict function's entry point: its handler and the tests standing in for GuardDuty come through here.
+  return runAsFunction('workers/scan-verdict', () => applyVerdictOnce(s3Key, verdict, now));
+}
+
+async function applyVerdictOnce(s3Key: string, verdict: MalwareVerdict, now: Date): Promise<void> {
   const uploadId = s3Key.slice(s3Key.lastIndexOf('/') + 1);
   const item = await getOne(keys.upload(uploadId));
   if (!item) {
@@ -191,7 +197,7 @@ export async function applyVerdict(s3Key: string, verdict: MalwareVerdict, now: 
       return;
     } catch (error) {
       if (!(error instanceof AlreadySettled)) throw error;
-      return applyVerdict(s3Key, verdict, now);
+      return applyVerdictOnce(s3Key, verdict, now);
     }
   }
   const upload = toUpload(item);

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { ulid } from 'ulid';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { validationFailed } from '../http/errors.js';
 import { attributeEquals, itemAbsent } from '../store/conditions.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
 import type { IncomingFile } from './accept.js';
-import { bucketName, s3 } from './s3.js';
+import { presignedPost } from './s3.js';
 import { AREAS, getObject } from './storage.js';
 
 /**
@@ -44,8 +43,7 @@ export async function createSession(input: { purpose: string; maxBytes: number; 
   const id = ulid(input.now.getTime());
   const s3Key = `${AREAS.sessions}${id}`;
   const expires = Math.floor(input.now.getTime() / 1000) + SESSION_SECONDS;
-  const post = await createPresignedPost(s3(), {
-    Bucket: bucketName(),
+  const post = await presignedPost({
     Key: s3Key,
     Conditions: [['content-length-range', 1, input.maxBytes]],
     Expires: SESSION_SECONDS,

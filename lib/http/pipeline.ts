@@ -1,6 +1,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { attributeTo, runAsFunction } from '../command-recording.js';
 import type { AnyOperation } from '../operations/operation.js';
+import { functionOf } from '../operations/registry.js';
 import { createRouter } from '../operations/router.js';
 import { authenticate } from './middlewares/authenticate.js';
 import { authorize } from './middlewares/authorize.js';
@@ -13,7 +15,7 @@ import { responseHeaders } from './middlewares/response-headers.js';
 import { route } from './middlewares/route.js';
 import { validate } from './middlewares/validate.js';
 import { execute } from './execute.js';
-import type { Middleware, PipelineRequest } from './state.js';
+import { matched, type Middleware, type PipelineRequest } from './state.js';
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -23,6 +25,8 @@ export function pipelineSteps(operations: readonly AnyOperation[]): Middleware[]
     responseHeaders(),
     errorMapper(),
     route(createRouter(operations)),
+    // What the request issues from here on is its operation's function's, as the CDK routes it.
+    { before: (request) => attributeTo(`http/${functionOf(matched(request))}`) },
     load(),
     ingressLimit(),
     authenticate(),
@@ -42,5 +46,6 @@ export function createApiHandler(operations: readonly AnyOperation[]): ApiHandle
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>();
   for (const step of [remember, ...pipelineSteps(operations)]) handler.use(step as never);
   handler.handler(async (event) => execute(requests.get(event)!));
-  return handler as unknown as ApiHandler;
+  // Until routing names the function, nothing should be issued: what is, is recorded as unrouted.
+  return (event, context) => runAsFunction('http/unrouted', () => (handler as unknown as ApiHandler)(event, context));
 }

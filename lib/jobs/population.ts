@@ -3,6 +3,7 @@ import { plannedControls, type Facts, type PlannedControl } from '../catalogue/a
 import type { MaturityLevel } from '../catalogue/oscal.js';
 import { releaseEntries } from '../catalogue/store.js';
 import type { StoredProject } from '../domain/projects.js';
+import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
 import { and, attributeEquals, leaseFree, quietSince, type Condition } from '../store/conditions.js';
@@ -148,7 +149,12 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
  * no longer running is left alone, a lease keeps two deliveries from working at once, and a
  * delivery after a crash takes the lease over and fills in what the crashed one did not write.
  */
-export async function populate(message: { project_id?: string; run_id?: string }, now: Date, sentAt: Date = now): Promise<void> {
+export function populate(message: { project_id?: string; run_id?: string }, now: Date, sentAt: Date = now): Promise<void> {
+  // The job's entry point, for its worker and for tests that run the job directly.
+  return runAsFunction('workers/populate', () => populateOnce(message, now, sentAt));
+}
+
+async function populateOnce(message: { project_id?: string; run_id?: string }, now: Date, sentAt: Date): Promise<void> {
   const projectId = message.project_id ?? '';
   const runId = message.run_id ?? '';
   const found = await getMany([keys.project(projectId), keys.projectPopulation(projectId)]);

@@ -2,6 +2,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { recalculated, recommendationFor, type Origin, type Recommendation } from '../catalogue/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
+import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
@@ -126,7 +127,12 @@ function subjectOfMessage(message: Record<string, string | undefined>): Recalcul
  * any write; when their authority is gone the marker stays, marked stopped, and health keeps
  * reporting stale recommendations.
  */
-export async function recalculate(message: Record<string, string | undefined>, now: Date): Promise<void> {
+export function recalculate(message: Record<string, string | undefined>, now: Date): Promise<void> {
+  // The job's entry point, for its worker and for tests that run the job directly.
+  return runAsFunction('workers/recalculate', () => recalculateOnce(message, now));
+}
+
+async function recalculateOnce(message: Record<string, string | undefined>, now: Date): Promise<void> {
   const subject = subjectOfMessage(message);
   if (!subject) return;
   const key = markerKey(subject);

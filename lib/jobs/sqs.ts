@@ -1,16 +1,23 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { addCommandRecording, describeSqs } from '../command-recording.js';
 import { settings } from '../config.js';
 import { queueUrl, type QueueName } from './queues.js';
 
 let client: SQSClient | undefined;
 
 export function sqs(): SQSClient {
+  client ??= createClient();
+  return client;
+}
+
+function createClient(): SQSClient {
   const { SQS_ENDPOINT, AWS_REGION } = settings();
-  client ??= new SQSClient({
+  const created = new SQSClient({
     region: AWS_REGION,
     ...(SQS_ENDPOINT ? { endpoint: SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
-  return client;
+  addCommandRecording(created.middlewareStack, describeSqs);
+  return created;
 }
 
 export function resetSqsClient(): void {

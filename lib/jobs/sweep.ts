@@ -1,3 +1,4 @@
+import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { sweepAbandonedRuns } from './population.js';
 import { sweepRecalculations } from './recalculation.js';
@@ -6,7 +7,12 @@ import { sweepRecalculations } from './recalculation.js';
  * The periodic sweep (EventBridge schedule on AWS, a timer locally): ends abandoned population
  * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations.
  */
-export async function sweep(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
+export function sweep(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
+  // The sweep function's entry point: its handler, the local timer and tests all come through here.
+  return runAsFunction('workers/sweep', () => sweepOnce(now));
+}
+
+async function sweepOnce(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
   // One half failing must not keep the other from running on this tick.
   const abandoned_runs = await sweepAbandonedRuns(now).catch((error: unknown) => {
     logger.error('sweep of abandoned population runs failed', { error: error as Error });

@@ -1,7 +1,8 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
-import { queueUrl, type QueueName } from './queues.js';
+import { QUEUES, queueUrl, type QueueName } from './queues.js';
 import { sqs } from './sqs.js';
 
 /** A job that cannot run yet but soon will: its message comes back after `seconds`, not the full visibility timeout. */
@@ -19,7 +20,15 @@ export class RetrySoon extends Error {
  * that only failed messages return to the queue and, after the redrive count, reach its
  * dead-letter queue. Jobs must be idempotent: a message can arrive more than once.
  */
-export async function runJobs(
+export function runJobs(
+  event: SQSEvent,
+  queue: QueueName,
+  job: (message: Record<string, string | undefined>, now: Date, sentAt: Date) => Promise<void>,
+): Promise<SQSBatchResponse> {
+  return runAsFunction(`workers/${QUEUES[queue].worker}`, () => runBatch(event, queue, job));
+}
+
+async function runBatch(
   event: SQSEvent,
   queue: QueueName,
   job: (message: Record<string, string | undefined>, now: Date, sentAt: Date) => Promise<void>,

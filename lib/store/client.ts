@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { addCommandRecording, describeDynamoDb } from '../command-recording.js';
 import { settings } from '../config.js';
 
 /** One DynamoDB request as seen by the trace (the benchmark reads these). */
@@ -65,6 +66,7 @@ function createClient(): DynamoDBDocumentClient {
     },
     { step: 'initialize', name: 'ddbTrace' },
   );
+  addCommandRecording(base.middlewareStack, describeDynamoDb);
   return DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
