@@ -102,7 +102,8 @@ const lambdaContext = (name: string): Context =>
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-  res.writeHead(result.statusCode, { ...result.headers, 'Content-Length': String(body.length) } as Record<string, string>);
+  // A HEAD answer names the length of the body it leaves out.
+  res.writeHead(result.statusCode, { 'Content-Length': String(body.length), ...result.headers } as Record<string, string>);
   res.end(body);
 }
 
@@ -122,8 +123,8 @@ export async function createLocalServer(): Promise<Server> {
         send(res, frontDoorProblem(frontDoorErrors.tooLarge(), path));
         return;
       }
-      // HEAD is GET without the body; Node drops what is written to a HEAD response but keeps its headers.
-      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+      // HEAD goes to the handlers as HEAD, as API Gateway sends it; they answer it like GET.
+      const method = req.method ?? 'GET';
       const m = router.match(method, path);
       if (m.kind === 'found') {
         const event = toEvent(req, method, body, `${API_PREFIX}${m.operation.path}`, m.params);

@@ -13,6 +13,13 @@ interface Route {
   byMethod: Map<string, AnyOperation>;
 }
 
+/** HEAD is GET without the body (RFC 9110 9.3.2): every GET resource takes it. */
+function allowed(route: Route): string[] {
+  const methods = [...route.byMethod.keys()];
+  if (route.byMethod.has('GET')) methods.push('HEAD');
+  return methods.sort();
+}
+
 /** Matches request paths against the registry's templates; built once per function instance. */
 export function createRouter(operations: readonly AnyOperation[]) {
   const routes = new Map<string, Route>();
@@ -45,8 +52,8 @@ export function createRouter(operations: readonly AnyOperation[]) {
       for (const route of ordered) {
         const m = route.pattern.exec(path);
         if (!m) continue;
-        const operation = route.byMethod.get(method.toUpperCase());
-        if (!operation) return { kind: 'wrong-method', allow: [...route.byMethod.keys()].sort() };
+        const operation = route.byMethod.get(method.toUpperCase()) ?? (method.toUpperCase() === 'HEAD' ? route.byMethod.get('GET') : undefined);
+        if (!operation) return { kind: 'wrong-method', allow: allowed(route) };
         const params: Record<string, string> = {};
         try {
           route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));

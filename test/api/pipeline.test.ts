@@ -42,7 +42,7 @@ describe('routing', () => {
   it('answers 405 with Allow for a known path and another method', async () => {
     const res = await api.request('DELETE', orgPath(), { token: op.org });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, PATCH');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, PATCH');
   });
 
   it('answers 404 outside /api/v1', async () => {

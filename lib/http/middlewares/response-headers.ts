@@ -17,6 +17,13 @@ export function responseHeaders(): Middleware {
       'X-Request-ID': request.state.requestId,
       'X-Content-Type-Options': 'nosniff',
     };
+    // HEAD answers what GET would, without the body (RFC 9110 9.3.2); API Gateway passes HEAD through.
+    if (request.event.httpMethod.toUpperCase() === 'HEAD') {
+      const length = Buffer.byteLength(response.body ?? '', response.isBase64Encoded ? 'base64' : 'utf8');
+      response.headers['Content-Length'] = String(length);
+      response.body = '';
+      response.isBase64Encoded = false;
+    }
     // One structured line per request: identifiers and outcome only, never values.
     logger.info('request', {
       request_id: request.state.requestId,

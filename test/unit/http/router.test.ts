@@ -10,8 +10,16 @@ describe('router', () => {
     expect(m).toMatchObject({ kind: 'found', operation: { id: 'getOrganisation' }, params: { organisation: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
   });
 
-  it('reports the allowed methods of a known path', () => {
-    expect(router.match('PUT', '/api/v1/organisations')).toEqual({ kind: 'wrong-method', allow: ['GET', 'POST'] });
+  it('reports the allowed methods of a known path, HEAD with GET', () => {
+    expect(router.match('PUT', '/api/v1/organisations')).toEqual({ kind: 'wrong-method', allow: ['GET', 'HEAD', 'POST'] });
+  });
+
+  it('answers HEAD with the GET operation', () => {
+    expect(router.match('HEAD', '/api/v1/organisations/01ARZ3NDEKTSV4RRFFQ69G5FAV')).toMatchObject({ kind: 'found', operation: { id: 'getOrganisation' } });
+  });
+
+  it('takes no HEAD where there is no GET', () => {
+    expect(router.match('HEAD', '/api/v1/organisations/01ARZ3NDEKTSV4RRFFQ69G5FAV/logo/upload-sessions').kind).toBe('wrong-method');
   });
 
   it.each(['/api/v1/organisations/', '/organisations', '/api/v2/organisations', '/api/v1/organisations/a/b'])('knows nothing at %s', (path) => {
