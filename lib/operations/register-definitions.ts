@@ -6,7 +6,7 @@ import type { RowScope } from '../store/registers.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, SystemParams, Ulid } from './common.js';
 import { operation, type Caller, type OperationContext } from './operation.js';
-import { systemOf } from './systems.js';
+import { systemOf } from './system-access.js';
 
 export const RegisterParams = SystemParams.extend({ definition: Ulid });
 export type RegisterParams = z.output<typeof RegisterParams>;
