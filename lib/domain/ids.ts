@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValid as isUlid } from 'ulid';
 
 /** Resource identifiers are ULIDs (seed, Conventions), in paths and wherever a body names a resource. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { changesSomething } from './patch.js';
 
 /** Organisation identity rules (seed, Resources: name and timezone on create; allowlisted edits). */

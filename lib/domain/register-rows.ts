@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { changesSomething } from './patch.js';
 import { isValid as isUlid } from 'ulid';
 import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, type RegisterDefinition } from './registers.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { changesSomething } from './patch.js';
 
 /** System identity (seed: name, short_code normalised to upper case and unique per organisation). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { validationFailed } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../domain/contacts.js';
 import { etagFor, requireVersion } from '../http/etag.js';

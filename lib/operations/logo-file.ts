@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readyFile } from '../files/accept.js';
 import { PROFILES } from '../files/profiles.js';
 import { notFound } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { acceptUpload, ownerShows } from '../files/accept.js';
 import { consumeSessionWrite } from '../files/sessions.js';
 import { requireVersion } from '../http/etag.js';

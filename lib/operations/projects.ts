@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Contact, contactView } from '../domain/contacts.js';
 import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEXT } from '../domain/context.js';
 import { ProjectHealth } from '../domain/health.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SourceAuthority } from '../domain/register-rows.js';
 import { atSystemLevel, definitionById, manifestOf, REGISTER_DEFINITIONS, RegisterDefinitionView, type RegisterDefinition } from '../domain/registers.js';
 import { notFound } from '../http/errors.js';
