@@ -2,20 +2,30 @@ import type { AnyOperation } from './operation.js';
 
 export const API_PREFIX = '/api/v1';
 
-export type RouteMatch =
-  | { kind: 'found'; operation: AnyOperation; params: Record<string, string> }
+/** What a route needs of an operation: the meta function matches bare method and path pairs. */
+export interface Routable {
+  method: string;
+  path: string;
+}
+
+export type RouteMatch<T extends Routable = AnyOperation> =
+  | { kind: 'found'; operation: T; params: Record<string, string> }
   | { kind: 'wrong-method'; allow: string[] }
   | { kind: 'unknown' };
 
-interface Route {
+export interface Router<T extends Routable = AnyOperation> {
+  match(method: string, fullPath: string): RouteMatch<T>;
+}
+
+interface Route<T> {
   pattern: RegExp;
   names: string[];
-  byMethod: Map<string, AnyOperation>;
+  byMethod: Map<string, T>;
 }
 
 /** Matches request paths against the registry's templates; built once per function instance. */
-export function createRouter(operations: readonly AnyOperation[]) {
-  const routes = new Map<string, Route>();
+export function createRouter<T extends Routable = AnyOperation>(operations: readonly T[]): Router<T> {
+  const routes = new Map<string, Route<T>>();
   for (const op of operations) {
     let route = routes.get(op.path);
     if (!route) {
@@ -39,7 +49,7 @@ export function createRouter(operations: readonly AnyOperation[]) {
   const ordered = [...routes.values()].sort((a, b) => a.names.length - b.names.length);
 
   return {
-    match(method: string, fullPath: string): RouteMatch {
+    match(method: string, fullPath: string): RouteMatch<T> {
       if (!fullPath.startsWith(API_PREFIX + '/')) return { kind: 'unknown' };
       const path = fullPath.slice(API_PREFIX.length);
       for (const route of ordered) {
@@ -59,4 +69,3 @@ export function createRouter(operations: readonly AnyOperation[]) {
     },
   };
 }
-export type Router = ReturnType<typeof createRouter>;
