@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,13 +31,13 @@ let description: string | undefined;
  * The module esbuild injects into every bundle: it exports API_DESCRIPTION, the free identifier
  * functions/http/meta.ts reads, so the meta function serves the registry's OpenAPI document and
  * routes without bundling a single operation. Bundles that do not read it shake it off. Written
- * once per process, through a rename, since tests and synth may bundle side by side.
+ * once per process, through a rename of a file of its own, since tests and synth may bundle side by side.
  */
 export function apiDescriptionModule(): string {
   if (description) return description;
   mkdirSync(GENERATED, { recursive: true });
   const path = join(GENERATED, 'api-description.mjs');
-  const partial = `${path}.${process.pid}`;
+  const partial = `${path}.${randomUUID()}`;
   writeFileSync(partial, `export const API_DESCRIPTION = ${JSON.stringify(describeApi(OPERATIONS))};\n`);
   renameSync(partial, path);
   description = path;
