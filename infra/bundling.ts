@@ -23,6 +23,9 @@ export const BUNDLE = {
   banner: REQUIRE_BANNER,
 } as const;
 
+/** The default credential chain, reduced in the bundles to the environment Lambda provides (see the module). */
+const CREDENTIALS_ALIAS = { '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../lib/lambda-credentials.ts', import.meta.url)) };
+
 /** Build outputs that are derived from the sources and never committed. */
 const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
 let description: string | undefined;
@@ -58,6 +61,7 @@ export function lambdaBundling(): BundlingOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
     inject: [apiDescriptionModule()],
+    esbuildArgs: { '--alias': Object.entries(CREDENTIALS_ALIAS).map(([module, path]) => `${module}=${path}`) },
     bundleAwsSDK: true,
   };
 }
@@ -77,6 +81,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     inject: [apiDescriptionModule()],
+    alias: CREDENTIALS_ALIAS,
     logLevel: 'silent',
   };
 }

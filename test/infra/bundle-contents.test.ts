@@ -36,6 +36,10 @@ describe('HTTP function bundles', () => {
     expect(bundles.inputs(fn).filter((input) => input.endsWith('lib/operations/registry.ts'))).toEqual([]);
   });
 
+  it.each([...FUNCTIONS, 'meta'])('%s carries no credential source but the environment', (fn) => {
+    expect(bundles.inputs(fn).filter((input) => /credential-provider|nested-clients/.test(input))).toEqual([]);
+  });
+
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {
     const operationModules = bundles.inputs('meta').filter((input) => input.startsWith('lib/operations/') && !input.endsWith('lib/operations/router.ts'));
     expect(operationModules).toEqual([]);
