@@ -7,6 +7,7 @@ import { ensureBucket, resetS3Client } from '../lib/files/s3.js';
 import { ensureDemo, type DemoCredentials } from '../lib/local/demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from '../lib/local/emulators.js';
 import { ensureQueues, startPollers, type Pollers } from '../lib/jobs/local.js';
+import { formatBundles, measureBundles } from './bundles.js';
 import { runControlsWorkload } from './controls.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
@@ -41,6 +42,8 @@ async function main(): Promise<number> {
   let server: Server | undefined;
   let pollers: Pollers | undefined;
   try {
+    log('bundling every function and timing its module init');
+    const bundles = await measureBundles(log);
     log('starting DynamoDB Local (in memory) and s3rver');
     const dynamodb = await startDynamoDbLocal({});
     emulators.push(dynamodb);
@@ -73,7 +76,8 @@ async function main(): Promise<number> {
     const summary = summarise(latencies, recorder.traces);
     console.log(formatTable(summary));
     if (population) console.log(formatPopulation(population));
-    if (json) console.log(JSON.stringify({ ...(JSON.parse(formatJson(summary)) as object), ...(population ? { population } : {}) }, null, 2));
+    console.log(formatBundles(bundles));
+    if (json) console.log(JSON.stringify({ ...(JSON.parse(formatJson(summary)) as object), ...(population ? { population } : {}), bundles }, null, 2));
     if (summary.scans.length > 0) {
       console.error('[bench] FAILED: a Scan reached DynamoDB; every access pattern must be a key lookup or Query.');
       return 1;

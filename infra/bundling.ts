@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { describeApi } from '../lib/operations/api-description.js';
+import { OPERATIONS } from '../lib/operations/registry.js';
 
 /**
  * ESM output cannot `require`, yet some dependencies are CommonJS and call it at run time; the
@@ -17,6 +23,30 @@ export const BUNDLE = {
   banner: REQUIRE_BANNER,
 } as const;
 
+/** The default credential chain, reduced in the bundles to the environment Lambda provides (see the module). */
+const CREDENTIALS_ALIAS = { '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../lib/lambda-credentials.ts', import.meta.url)) };
+
+/** Build outputs that are derived from the sources and never committed. */
+const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
+let description: string | undefined;
+
+/**
+ * The module esbuild injects into every bundle: it exports API_DESCRIPTION, the free identifier
+ * functions/http/meta.ts reads, so the meta function serves the registry's OpenAPI document and
+ * routes without bundling a single operation. Bundles that do not read it shake it off. Written
+ * once per process, through a rename of a file of its own, since tests and synth may bundle side by side.
+ */
+export function apiDescriptionModule(): string {
+  if (description) return description;
+  mkdirSync(GENERATED, { recursive: true });
+  const path = join(GENERATED, 'api-description.mjs');
+  const partial = `${path}.${randomUUID()}`;
+  writeFileSync(partial, `export const API_DESCRIPTION = ${JSON.stringify(describeApi(OPERATIONS))};\n`);
+  renameSync(partial, path);
+  description = path;
+  return path;
+}
+
 /**
  * Bundling of every function. The AWS SDK is bundled too: the versions pinned in package.json are
  * the ones the tests ran against, whereas the runtime's built-in SDK changes under us.
@@ -30,6 +60,8 @@ export function lambdaBundling(): BundlingOptions {
     sourcesContent: false,
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
+    inject: [apiDescriptionModule()],
+    esbuildArgs: { '--alias': Object.entries(CREDENTIALS_ALIAS).map(([module, path]) => `${module}=${path}`) },
     bundleAwsSDK: true,
   };
 }
@@ -48,6 +80,8 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     sourcesContent: false,
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
+    inject: [apiDescriptionModule()],
+    alias: CREDENTIALS_ALIAS,
     logLevel: 'silent',
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLASSIFICATION_CODES } from './domain/classifications.js';
 import { DEFAULT_WORKFLOW, isWorkflowJson, parseWorkflow, type WorkflowConfig } from './domain/workflow.js';
 

@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operationsServedBy } from '../../lib/operations/registry.js';
+import { operations } from '../../lib/operations/groups/controls.js';
 
-export const handler = createApiHandler(operationsServedBy('controls'));
+export const handler = createApiHandler(operations);

@@ -1,4 +1,6 @@
-import { createMetaHandler } from '../../lib/http/meta.js';
-import { OPERATIONS } from '../../lib/operations/registry.js';
+import { createMetaHandler, type ApiDescription } from '../../lib/http/meta.js';
 
-export const handler = createMetaHandler(OPERATIONS);
+/** Generated from the operation registry when the function is bundled (esbuild inject, infra/bundling.ts). */
+declare const API_DESCRIPTION: ApiDescription;
+
+export const handler = createMetaHandler(API_DESCRIPTION);

@@ -20,7 +20,9 @@ import { localTokenSecret, readRuntimeInfo, useLocalServices } from '../local/en
  * The operator CLI: the stand-in for the web interface's user, access and token administration.
  * JSON on stdout; a one-line error on stderr and exit code 2 on bad input.
  */
-class UsageError extends Error {}
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
 
 const USAGE = `usage:
   admin user create --email E --name N [--super-user]

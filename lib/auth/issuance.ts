@@ -38,6 +38,8 @@ export interface Lifetimes {
 }
 
 export class IssuanceError extends Error {
+  override readonly name = 'IssuanceError';
+
   constructor(
     readonly reason: string,
     message: string,

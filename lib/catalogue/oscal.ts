@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLASSIFICATION_CODES, type Classification } from '../domain/classifications.js';
 
 /**
@@ -76,7 +76,9 @@ export const ProfileFile = z.object({
 export type CatalogFile = z.infer<typeof CatalogFile>;
 export type ProfileFile = z.infer<typeof ProfileFile>;
 
-export class CatalogueError extends Error {}
+export class CatalogueError extends Error {
+  override readonly name = 'CatalogueError';
+}
 
 const values = (c: RawControl, name: string) => (c.props ?? []).filter((p) => p.name === name).map((p) => p.value);
 const one = (c: RawControl, name: string) => values(c, name)[0];

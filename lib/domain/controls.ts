@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { inConflict, type Origin, type Recommendation } from '../catalogue/applicability.js';
 import { MATURITY_LEVELS } from '../catalogue/oscal.js';
 import type { FieldError } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from './projects.js';
 
 /**

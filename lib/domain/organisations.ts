@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { multiLine, singleLine } from '../http/validation.js';
 import { changesSomething } from './patch.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { multiLine, singleLine } from '../http/validation.js';
 import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
 import { Ulid } from './ids.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLASSIFICATION_CODES, CLASSIFICATIONS } from './classifications.js';
 
 /** The choices a project setup form offers (seed: ISM release, licensed classifications, scope choices, provider assurance metadata). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { permissionsOf, type Permission } from '../auth/permissions.js';
 
 /**

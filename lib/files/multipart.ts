@@ -12,7 +12,9 @@ export interface Multipart {
   files: UploadedPart[];
 }
 
-export class MultipartError extends Error {}
+export class MultipartError extends Error {
+  override readonly name = 'MultipartError';
+}
 
 /** Parses a buffered multipart/form-data body (RFC 7578). Repeated fields or files are refused. */
 export function parseMultipart(body: Buffer, contentType: string, limits: { fileBytes: number; files: number }): Promise<Multipart> {

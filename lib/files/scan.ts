@@ -24,7 +24,9 @@ import { toUpload, uploadsWithHash, type UploadError, type UploadRecord, type Up
  */
 export type MalwareVerdict = 'clean' | 'malicious' | 'failed';
 
-class AlreadySettled extends Error {}
+class AlreadySettled extends Error {
+  override readonly name = 'AlreadySettled';
+}
 
 /** What the owner shows of its file, beside the status. */
 const MIRRORED = ['error_code', 's3_key', 'detected_type', 'width', 'height'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { validationFailed } from '../http/errors.js';
 import { attributeEquals, itemAbsent } from '../store/conditions.js';

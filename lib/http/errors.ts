@@ -9,6 +9,8 @@ export interface FieldError {
 }
 
 export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -51,8 +53,8 @@ export const tooManyRequests = (retryAfterSeconds: number, budget: string) =>
   new ApiError(429, 'rate_limited', 'Too Many Requests', `The ${budget} budget is spent for this minute; retry after the Retry-After delay.`, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
-export const serviceUnavailable = () =>
-  new ApiError(503, 'service_unavailable', 'Service Unavailable', 'Storage is temporarily unavailable or throttled; retry later.', {
+export const storageUnavailable = () =>
+  new ApiError(503, 'storage_unavailable', 'Service Unavailable', 'Storage is temporarily unavailable or throttled; retry later.', {
     headers: { 'Retry-After': '1' },
   });
 
@@ -61,6 +63,8 @@ export const serviceUnavailable = () =>
  * generated slug); after one more attempt the final error stands.
  */
 export class RetryableConflict extends Error {
+  override readonly name = 'RetryableConflict';
+
   constructor(readonly final: Error) {
     super(final.message);
   }

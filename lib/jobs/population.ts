@@ -69,7 +69,9 @@ const populationAttribution = (run: Item, project: StoredProject): Attribution =
   permissions: ['manage-projects', 'view-projects'],
 });
 
-class RunMovedOn extends Error {}
+class RunMovedOn extends Error {
+  override readonly name = 'RunMovedOn';
+}
 
 /** Changes the current run while it is still this run and still running (and, to take the lease, while the lease is free). */
 async function updateRun(projectId: string, runId: string, fields: Record<string, unknown>, options: { takeLeaseAt?: Date } = {}): Promise<void> {
@@ -193,4 +195,6 @@ async function populateOnce(message: { project_id?: string; run_id?: string }, n
   }
 }
 
-class AuthorisationLost extends Error {}
+class AuthorisationLost extends Error {
+  override readonly name = 'AuthorisationLost';
+}

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ulid } from 'ulid';
+import { createMetaHandler } from '../http/meta.js';
 import type { ApiHandler } from '../http/pipeline.js';
 import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
+import { describeApi } from '../operations/api-description.js';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../operations/registry.js';
 import { answerClientError, frontDoorErrors, frontDoorProblem } from './problems.js';
 import { localStreamingRuntime } from './streaming.js';
@@ -22,7 +24,8 @@ async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler
     const mod = (await import(/* @vite-ignore */ entry)) as { handler: ApiHandler | StreamingHandler };
     functions.set(name, mod.handler);
   }
-  const meta = ((await import('../../functions/http/meta.js')) as { handler: ApiHandler }).handler;
+  // The bundle gets the description at build time; here it is derived from the registry once.
+  const meta = createMetaHandler(describeApi(OPERATIONS));
   return { functions, meta };
 }
 

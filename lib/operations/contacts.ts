@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../domain/contacts.js';
 import { etagFor, requireVersion } from '../http/etag.js';
@@ -7,7 +7,7 @@ import { activeContact, contactsPage, createContactWrites, updateContactWrites }
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery, SystemParams, Ulid } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { systemOf } from './systems.js';
+import { systemOf } from './system-access.js';
 
 const ETAG_KIND = 'contact';
 const etagOf = (c: StoredContact) => etagFor(ETAG_KIND, c.id, c.version);

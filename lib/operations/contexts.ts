@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   affectsApplicability,
   changedFields,
@@ -6,23 +6,23 @@ import {
   contextView,
   contextPatchSchema,
   contextResponseSchema,
-  ORGANISATION_CONTEXT,
-  SYSTEM_CONTEXT,
   type ContextData,
   type ContextDefinition,
 } from '../domain/context.js';
 import { etagFor, requireVersion } from '../http/etag.js';
 import { notFound } from '../http/errors.js';
-import { keys, type Key } from '../store/keys.js';
-import { queueRecalculation, recalculationMarker, type RecalculationSubject } from '../jobs/recalculation-requests.js';
+import type { Key } from '../store/keys.js';
+import { recalculationMarker, type RecalculationSubject } from '../jobs/recalculation-requests.js';
 import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
-import { NoQuery, OrganisationParams, SystemParams } from './common.js';
+import { NoQuery } from './common.js';
 import { operation, type Group, type OperationContext } from './operation.js';
 
 /**
  * Organisation and system context share one shape and one behaviour; this factory declares the
- * GET and PATCH of each, so that the rules live in one place.
+ * GET and PATCH of each, so that the rules live in one place. Each group declares its own pair in
+ * its own module (organisation-context.ts, system-context.ts), so that neither group's function
+ * bundles the other's.
  */
 interface ContextTarget<P extends z.ZodType> {
   name: 'Organisation' | 'System';
@@ -38,7 +38,7 @@ interface ContextTarget<P extends z.ZodType> {
   afterApplicabilityChange?: (params: z.output<P>) => Promise<void>;
 }
 
-function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
+export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
   const Response = contextResponseSchema(`${t.name}Context`);
   const kind = `${t.name.toLowerCase()}-context`;
   const read = (ctx: OperationContext, params: z.output<P>) => {
@@ -129,7 +129,7 @@ function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
  * Seed: system context changes recalculate applicability for the system's projects; an
  * organisation field that recommendations read (outsourced delivery) does so for all its projects.
  */
-function requestRecalculation(subject: RecalculationSubject, organisationId: string, ctx: OperationContext): WriteItem[] {
+export function requestRecalculation(subject: RecalculationSubject, organisationId: string, ctx: OperationContext): WriteItem[] {
   return [
     recalculationMarker({
       subject,
@@ -141,30 +141,3 @@ function requestRecalculation(subject: RecalculationSubject, organisationId: str
     }),
   ];
 }
-
-export const [getOrganisationContext, updateOrganisationContext] = contextOperations({
-  name: 'Organisation',
-  group: 'organisations',
-  path: '/organisations/{organisation}/context',
-  params: OrganisationParams,
-  definition: ORGANISATION_CONTEXT,
-  ownerKey: (p) => keys.organisation(p.organisation),
-  contextKey: (p) => keys.organisationContext(p.organisation),
-  onApplicabilityChange: (p, ctx) => requestRecalculation({ organisation_id: p.organisation }, p.organisation, ctx),
-  afterApplicabilityChange: (p) => queueRecalculation({ organisation_id: p.organisation }),
-});
-
-export const [getSystemContext, updateSystemContext] = contextOperations({
-  name: 'System',
-  group: 'systems',
-  path: '/organisations/{organisation}/systems/{system}/context',
-  params: SystemParams,
-  definition: SYSTEM_CONTEXT,
-  ownerKey: (p) => keys.system(p.organisation, p.system),
-  contextKey: (p) => keys.systemContext(p.system),
-  onApplicabilityChange: (p, ctx) => requestRecalculation({ system_id: p.system }, p.organisation, ctx),
-  afterApplicabilityChange: (p) => queueRecalculation({ system_id: p.system }),
-});
-
-export const organisationContextOperations = [getOrganisationContext, updateOrganisationContext];
-export const systemContextOperations = [getSystemContext, updateSystemContext];

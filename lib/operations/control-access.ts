@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Permission } from '../auth/permissions.js';
 import { controlWorkflow } from '../config.js';
 import { controlView, type StoredControl } from '../domain/controls.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { controlWorkflow } from '../config.js';
 import { MATURITY_LEVELS } from '../catalogue/oscal.js';
 import {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { acceptUpload, ownerShows, readyFile } from '../files/accept.js';
-import { PROFILES } from '../files/profiles.js';
+import * as z from 'zod';
+import { acceptUpload, ownerShows } from '../files/accept.js';
 import { consumeSessionWrite } from '../files/sessions.js';
 import { etagFor, requireVersion } from '../http/etag.js';
 import { notFound } from '../http/errors.js';
@@ -9,9 +8,9 @@ import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';
 import { NoQuery, OrganisationParams } from './common.js';
 import { formFile, UploadForm, uploadDescription, uploadFormSchema, uploadSessionOperation } from './upload-form.js';
-import { operation, type OperationContext } from './operation.js';
+import { currentLogo, prefetch } from './logo-access.js';
+import { operation } from './operation.js';
 
-const PROFILE = PROFILES['organisation-logo'];
 const ETAG_KIND = 'organisation-logo';
 const logoPath = (organisation: string) => `/api/v1/organisations/${organisation}/logo`;
 
@@ -44,14 +43,6 @@ function logoView(organisation: string, item: Item | undefined): z.infer<typeof 
     file_url: status === 'ready' ? `${logoPath(organisation)}/file` : null,
   };
 }
-
-function currentLogo(ctx: OperationContext, organisation: string) {
-  if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
-  const item = ctx.prefetched(keys.organisationLogo(organisation));
-  return { item, version: Number(item?.version ?? 0) };
-}
-
-const prefetch = ({ organisation }: { organisation: string }) => [keys.organisation(organisation), keys.organisationLogo(organisation)];
 
 export const getOrganisationLogo = operation({
   id: 'getOrganisationLogo',
@@ -132,31 +123,6 @@ export const uploadOrganisationLogo = operation({
   },
 });
 
-export const getOrganisationLogoFile = operation({
-  id: 'getOrganisationLogoFile',
-  group: 'organisations',
-  method: 'GET',
-  path: '/organisations/{organisation}/logo/file',
-  summary: 'The ready logo file (private, no-store); 404 while it is in quarantine, failed or missing.',
-  credential: ['organisation'],
-  permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'read',
-  success: 200,
-  params: OrganisationParams,
-  query: NoQuery,
-  response: z.never(),
-  produces: PROFILE.types,
-  uses: { files: true },
-  errors: [422],
-  sideEffects: [],
-  prefetch,
-  handle: async (ctx, { params }) => {
-    const file = await readyFile(currentLogo(ctx, params.organisation).item);
-    if (!file) throw notFound('The logo is not ready.');
-    return { data: undefined as never, file };
-  },
-});
-
 export const createOrganisationLogoUploadSession = uploadSessionOperation({
   id: 'createOrganisationLogoUploadSession',
   group: 'organisations',
@@ -172,4 +138,4 @@ export const createOrganisationLogoUploadSession = uploadSessionOperation({
   },
 });
 
-export const logoOperations = [getOrganisationLogo, uploadOrganisationLogo, getOrganisationLogoFile, createOrganisationLogoUploadSession];
+export const logoOperations = [getOrganisationLogo, uploadOrganisationLogo, createOrganisationLogoUploadSession];

@@ -1,20 +1,16 @@
-import { z } from 'zod';
-import { acceptUpload, ownerShows, readyFile } from '../files/accept.js';
-import { PROFILES } from '../files/profiles.js';
+import * as z from 'zod';
+import { acceptUpload, ownerShows } from '../files/accept.js';
 import { consumeSessionWrite } from '../files/sessions.js';
 import { requireVersion } from '../http/etag.js';
-import { notFound } from '../http/errors.js';
 import { keys } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';
 import { NoQuery } from './common.js';
-import { operation, type OperationContext } from './operation.js';
+import { operation } from './operation.js';
 import {
-  ProjectParams,
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
   SetupProjectParams,
-  boundProjectOf,
   requireEditable,
   setupEtag,
   setupPrefetch,
@@ -25,7 +21,6 @@ import {
 } from './project-access.js';
 import { formFile, UploadForm, uploadDescription, uploadFormSchema, uploadSessionOperation } from './upload-form.js';
 
-const PROFILE = PROFILES['network-diagram'];
 /** Seed, Other lifecycles: a diagram is pending, failed or ready; the scan pipeline's statuses map onto these. */
 const STATUS = { quarantine: 'pending', error: 'failed', ready: 'ready' } as const;
 
@@ -173,49 +168,4 @@ export const createNetworkDiagramUploadSession = uploadSessionOperation({
   },
 });
 
-/** Only a ready diagram is served (seed: 404 while pending, failed or missing). */
-async function diagramFile(ctx: OperationContext, projectId: string) {
-  const file = await readyFile(ctx.prefetched(keys.projectDiagram(projectId)));
-  if (!file) throw notFound('The network diagram is not ready.');
-  return { data: undefined as never, file };
-}
-
-const fileOperation = {
-  method: 'GET' as const,
-  mode: 'read' as const,
-  success: 200 as const,
-  query: NoQuery,
-  response: z.never(),
-  produces: PROFILE.types,
-  uses: { files: true },
-  errors: [422, 503],
-  sideEffects: [],
-};
-
-export const getSetupNetworkDiagramFile = operation({
-  ...fileOperation,
-  id: 'getSetupNetworkDiagramFile',
-  group: 'setup-projects',
-  path: `${ARTEFACTS_PATH}/network-diagram/file`,
-  summary: 'The ready network diagram (private, no-store); 404 while it is pending, failed or missing.',
-  credential: ['organisation'],
-  permission: { organisation: [['view-projects']] },
-  params: SetupProjectParams,
-  prefetch: (p) => setupPrefetch(p),
-  handle: async (ctx, { params }) => diagramFile(ctx, setupProjectOf(ctx, params).id),
-});
-
-export const getProjectNetworkDiagramFile = operation({
-  ...fileOperation,
-  id: 'getProjectNetworkDiagramFile',
-  group: 'projects',
-  path: '/projects/{project}/artefacts/network-diagram/file',
-  summary: 'The ready network diagram (private, no-store); 404 while it is pending, failed or missing.',
-  credential: ['project'],
-  permission: { project: [['view-projects']] },
-  params: ProjectParams,
-  prefetch: ({ project }) => [keys.project(project), keys.projectDiagram(project)],
-  handle: async (ctx, { params }) => diagramFile(ctx, boundProjectOf(ctx, params.project).id),
-});
-
-export const setupArtefactOperations = [getSetupProjectArtefacts, uploadNetworkDiagram, createNetworkDiagramUploadSession, getSetupNetworkDiagramFile];
+export const setupArtefactOperations = [getSetupProjectArtefacts, uploadNetworkDiagram, createNetworkDiagramUploadSession];

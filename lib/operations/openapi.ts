@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX } from './router.js';
 import type { AnyOperation } from './operation.js';
 import { Meta, PaginatedMeta } from './common.js';

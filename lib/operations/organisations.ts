@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../domain/organisations.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import type { StoredProject } from '../domain/projects.js';
 import { requireVersion } from '../http/etag.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
 import { etagFor } from '../http/etag.js';
 import { forbidden, notFound, preconditionFailed } from '../http/errors.js';

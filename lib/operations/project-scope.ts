@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { Engagement, engagementView, Scope, SCOPE_TECHNOLOGIES, UpdateEngagement, UpdateScope, type ProviderSelection, type StoredProject } from '../domain/projects.js';
 import { etagFor, requireVersion } from '../http/etag.js';
 import { validationFailed } from '../http/errors.js';
@@ -7,27 +6,12 @@ import { getMany, keyString, type Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';
 import { NoQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, projectRecalculation, requireEditable, setupProjectOf } from './project-access.js';
+import { SETUP_PROJECT_PATH, SetupProjectParams, projectRecalculation, requireEditable, setupProjectOf } from './project-access.js';
+import { engagementOf, scopeView } from './scope-views.js';
 
 /* Scope: organisation credentials read and save it with its ETag; project credentials read it without management metadata. */
 
 const SCOPE_KIND = 'project-scope';
-type ScopeView = z.infer<typeof Scope>;
-
-function scopeView(item: Item | undefined, full: boolean): ScopeView {
-  const base = {
-    data: (item?.data as Record<string, unknown> | undefined) ?? {},
-    provider_selections: (item?.provider_selections as ProviderSelection[] | undefined) ?? [],
-    updated_at: (item?.updated_at as string | undefined) ?? null,
-  };
-  if (!full) return base;
-  return {
-    ...base,
-    provider_selections_updated_at: (item?.provider_selections_updated_at as string | undefined) ?? null,
-    provider_selections_updated_by: (item?.provider_selections_updated_by as string | undefined) ?? null,
-  };
-}
-
 /** Selections must name published assurance releases of shared providers. */
 async function checkSelections(selections: readonly ProviderSelection[]): Promise<void> {
   const wanted = selections.map((s) => keys.assuranceRelease(s.provider_id, s.release_id));
@@ -120,36 +104,10 @@ export const updateSetupProjectScope = operation({
   },
 });
 
-export const getProjectScope = operation({
-  id: 'getProjectScope',
-  group: 'projects',
-  method: 'GET',
-  path: '/projects/{project}/scope',
-  summary: 'Read the saved assessment scope, without provider-selection management metadata.',
-  credential: ['project'],
-  permission: { project: [['manage-projects', 'view-projects']] },
-  mode: 'read',
-  success: 200,
-  params: ProjectParams,
-  query: NoQuery,
-  response: Scope,
-  errors: [422],
-  sideEffects: [],
-  prefetch: ({ project }) => [keys.project(project), keys.projectScope(project)],
-  handle: async (ctx, { params }) => {
-    boundProjectOf(ctx, params.project);
-    return { data: scopeView(ctx.prefetched(keys.projectScope(params.project)), false) };
-  },
-});
-
 /* Engagement: organisation credentials read every field (setup-only ones need manage-projects); project credentials the allowlisted subset. */
 
 const ENGAGEMENT_KIND = 'project-engagement';
 const engagementPrefetch = (p: SetupProjectParams) => [keys.project(p.project), keys.projectEngagement(p.project)];
-const engagementOf = (ctx: OperationContext, projectId: string) => {
-  const item = ctx.prefetched(keys.projectEngagement(projectId));
-  return { item, version: Number(item?.version ?? 0), data: item?.data as Record<string, unknown> | undefined, updatedAt: (item?.updated_at as string | undefined) ?? null };
-};
 const viewName = (full: boolean) => (full ? '' : 'allowlisted');
 
 export const getSetupProjectEngagement = operation({
@@ -217,28 +175,4 @@ export const updateSetupProjectEngagement = operation({
   },
 });
 
-export const getProjectEngagement = operation({
-  id: 'getProjectEngagement',
-  group: 'projects',
-  method: 'GET',
-  path: '/projects/{project}/engagement',
-  summary: 'Read the allowlisted engagement details.',
-  credential: ['project'],
-  permission: { project: [['view-projects']] },
-  mode: 'read',
-  success: 200,
-  params: ProjectParams,
-  query: NoQuery,
-  response: Engagement,
-  errors: [422],
-  sideEffects: [],
-  prefetch: ({ project }) => [keys.project(project), keys.projectEngagement(project)],
-  handle: async (ctx, { params }) => {
-    boundProjectOf(ctx, params.project);
-    const e = engagementOf(ctx, params.project);
-    return { data: engagementView(e.data, e.updatedAt, false) };
-  },
-});
-
 export const setupScopeOperations = [getSetupProjectScope, updateSetupProjectScope, getSetupProjectEngagement, updateSetupProjectEngagement];
-export const projectScopeOperations = [getProjectScope, getProjectEngagement];

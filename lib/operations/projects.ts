@@ -1,64 +1,17 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Contact, contactView } from '../domain/contacts.js';
 import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEXT } from '../domain/context.js';
-import { projectHealth, ProjectHealth } from '../domain/health.js';
-import { ProjectInputs, identityOf, type StoredProject } from '../domain/projects.js';
+import { ProjectHealth } from '../domain/health.js';
+import { ProjectInputs, identityOf } from '../domain/projects.js';
 import { contactsPage } from '../store/contacts.js';
-import { countsBy } from '../store/controls.js';
-import { keys, type Key } from '../store/keys.js';
-import { getMany, keyString, type Item } from '../store/read.js';
+import { keys } from '../store/keys.js';
+import { getMany, keyString } from '../store/read.js';
 import { NoParams, NoQuery, PageQuery } from './common.js';
-import { operation, type OperationContext } from './operation.js';
-import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupProjectOf } from './project-access.js';
+import { operation } from './operation.js';
+import { ProjectParams, boundProjectOf } from './project-access.js';
+import { healthKeys, healthOf } from './project-health.js';
 
-/* Health, for both credential types. */
-
-const markerOf = (item: Item | undefined) => (item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : []);
-
-
-/** Health, given the organisation's and system's recalculation markers (the project's own is prefetched). */
-function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | undefined)[]) {
-  // Seed: applicability counts need view-controls; organisation credentials see no control-level health.
-  const controlLevel = ctx.caller.type === 'project' && ctx.caller.permissions.has('view-controls');
-  const summary = ctx.prefetched(keys.projectSummary(project.id));
-  const counts = (name: string) => Number(summary?.[name] ?? 0);
-  return projectHealth({
-    project,
-    markers: [...wider, ctx.prefetched(keys.projectRecalculation(project.id))].flatMap(markerOf),
-    diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
-    ...(controlLevel
-      ? {
-          summary: { controls: counts('controls'), applicable: counts('applicable'), not_applicable: counts('not_applicable'), suggested_exclusions: counts('suggested_exclusions'), conflicts: counts('conflicts') },
-          byState: countsBy(summary, 'state_'),
-        }
-      : {}),
-    controlLevelRedacted: !controlLevel,
-  });
-}
-
-const healthKeys = (projectId: string): Key[] => [keys.project(projectId), keys.projectDiagram(projectId), keys.projectRecalculation(projectId), keys.projectSummary(projectId)];
-
-export const getSetupProjectHealth = operation({
-  id: 'getSetupProjectHealth',
-  group: 'setup-projects',
-  method: 'GET',
-  path: `${SETUP_PROJECT_PATH}/health`,
-  summary: 'Project health: population, recalculation and recommendation freshness, and warnings (no control-level health for organisation credentials).',
-  credential: ['organisation'],
-  permission: { organisation: [['view-projects']] },
-  mode: 'read',
-  success: 200,
-  params: SetupProjectParams,
-  query: NoQuery,
-  response: ProjectHealth,
-  errors: [422],
-  sideEffects: [],
-  prefetch: (p) => [...healthKeys(p.project), keys.organisationRecalculation(p.organisation), keys.applicabilityRecalculation(p.system)],
-  handle: async (ctx, { params }) => {
-    const project = setupProjectOf(ctx, params);
-    return { data: healthOf(ctx, project, [ctx.prefetched(keys.organisationRecalculation(params.organisation)), ctx.prefetched(keys.applicabilityRecalculation(params.system))]) };
-  },
-});
+/* Health as project credentials read it (setup-health.ts declares the organisation credential's). */
 
 export const getProjectHealth = operation({
   id: 'getProjectHealth',
@@ -184,4 +137,3 @@ export const listProjectContacts = operation({
 });
 
 export const projectReadOperations = [listProjects, getProjectInputs, getProjectHealth, getProjectContext, listProjectContacts];
-export const setupHealthOperations = [getSetupProjectHealth];

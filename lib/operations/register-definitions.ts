@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SourceAuthority } from '../domain/register-rows.js';
 import { atSystemLevel, definitionById, manifestOf, REGISTER_DEFINITIONS, RegisterDefinitionView, type RegisterDefinition } from '../domain/registers.js';
 import { notFound } from '../http/errors.js';
@@ -6,7 +6,7 @@ import type { RowScope } from '../store/registers.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, SystemParams, Ulid } from './common.js';
 import { operation, type Caller, type OperationContext } from './operation.js';
-import { systemOf } from './systems.js';
+import { systemOf } from './system-access.js';
 
 export const RegisterParams = SystemParams.extend({ definition: Ulid });
 export type RegisterParams = z.output<typeof RegisterParams>;

@@ -1,42 +1,11 @@
 import type { AnyOperation, Group } from './operation.js';
-import { contactOperations } from './contacts.js';
-import { controlOperations } from './controls.js';
-import { organisationContextOperations, systemContextOperations } from './contexts.js';
-import { logoOperations } from './logo.js';
-import { organisationOperations } from './organisations.js';
-import { registerOperations } from './registers.js';
-import { getSetupOptions } from './setup-options.js';
-import { systemOperations } from './systems.js';
-import { setupArtefactOperations, getProjectNetworkDiagramFile } from './network-diagram.js';
-import { populationOperations } from './population.js';
-import { projectScopeOperations, setupScopeOperations } from './project-scope.js';
-import { projectReadOperations, setupHealthOperations } from './projects.js';
-import { setupProjectOperations } from './setup-projects.js';
-
-/**
- * Every implemented operation, declared once in its group's module. The router of each group
- * function, the API Gateway routes, the local runtime, the OpenAPI document and the
- * authorization matrix tests all derive from this list.
- */
-export const OPERATIONS: readonly AnyOperation[] = [
-  ...organisationOperations,
-  ...organisationContextOperations,
-  getSetupOptions,
-  ...logoOperations,
-  ...systemOperations,
-  ...systemContextOperations,
-  ...contactOperations,
-  ...registerOperations,
-  ...setupProjectOperations,
-  ...setupHealthOperations,
-  ...setupScopeOperations,
-  ...setupArtefactOperations,
-  ...populationOperations,
-  ...projectReadOperations,
-  ...projectScopeOperations,
-  getProjectNetworkDiagramFile,
-  ...controlOperations,
-] as unknown as AnyOperation[];
+import { operations as controls } from './groups/controls.js';
+import { operations as downloads } from './groups/downloads.js';
+import { operations as organisations } from './groups/organisations.js';
+import { operations as projects } from './groups/projects.js';
+import { operations as registers } from './groups/registers.js';
+import { operations as setupProjects } from './groups/setup-projects.js';
+import { operations as systems } from './groups/systems.js';
 
 /**
  * The Lambda function that serves an operation: its group's, or, for operations that answer a
@@ -44,6 +13,33 @@ export const OPERATIONS: readonly AnyOperation[] = [
  */
 export type FunctionName = Group | 'downloads';
 export const functionOf = (op: AnyOperation): FunctionName => (op.produces ? 'downloads' : op.group);
+
+/**
+ * Each function's operations, as its entry under functions/http imports them: one module per
+ * function (groups/), so that a function bundles its own operations and no other's. Nothing here
+ * may be imported from functions/.
+ */
+const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
+  organisations,
+  systems,
+  registers,
+  'setup-projects': setupProjects,
+  projects,
+  controls,
+  downloads,
+};
+
+for (const [fn, ops] of Object.entries(SERVED)) {
+  const stray = ops.filter((op) => functionOf(op) !== fn);
+  if (stray.length) throw new Error(`groups/${fn} lists operations another function serves: ${stray.map((op) => op.id).join(', ')}`);
+}
+
+/**
+ * Every implemented operation, declared once in its group's module and listed once in its
+ * function's. The local runtime, the API Gateway routes, the OpenAPI document and the
+ * authorization matrix tests all derive from this list.
+ */
+export const OPERATIONS: readonly AnyOperation[] = Object.values(SERVED).flat();
 
 export function operationsServedBy(fn: FunctionName): AnyOperation[] {
   return OPERATIONS.filter((op) => functionOf(op) === fn);

@@ -2,27 +2,37 @@ import type { AnyOperation } from './operation.js';
 
 export const API_PREFIX = '/api/v1';
 
-export type RouteMatch =
-  | { kind: 'found'; operation: AnyOperation; params: Record<string, string> }
+/** What a route needs of an operation: the meta function matches bare method and path pairs. */
+export interface Routable {
+  method: string;
+  path: string;
+}
+
+export type RouteMatch<T extends Routable = AnyOperation> =
+  | { kind: 'found'; operation: T; params: Record<string, string> }
   | { kind: 'wrong-method'; allow: string[] }
   | { kind: 'unknown' };
 
-interface Route {
+export interface Router<T extends Routable = AnyOperation> {
+  match(method: string, fullPath: string): RouteMatch<T>;
+}
+
+interface Route<T> {
   pattern: RegExp;
   names: string[];
-  byMethod: Map<string, AnyOperation>;
+  byMethod: Map<string, T>;
 }
 
 /** HEAD is GET without the body (RFC 9110 9.3.2): every GET resource takes it. */
-function allowed(route: Route): string[] {
+function allowed<T>(route: Route<T>): string[] {
   const methods = [...route.byMethod.keys()];
   if (route.byMethod.has('GET')) methods.push('HEAD');
   return methods.sort();
 }
 
 /** Matches request paths against the registry's templates; built once per function instance. */
-export function createRouter(operations: readonly AnyOperation[]) {
-  const routes = new Map<string, Route>();
+export function createRouter<T extends Routable = AnyOperation>(operations: readonly T[]): Router<T> {
+  const routes = new Map<string, Route<T>>();
   for (const op of operations) {
     let route = routes.get(op.path);
     if (!route) {
@@ -46,7 +56,7 @@ export function createRouter(operations: readonly AnyOperation[]) {
   const ordered = [...routes.values()].sort((a, b) => a.names.length - b.names.length);
 
   return {
-    match(method: string, fullPath: string): RouteMatch {
+    match(method: string, fullPath: string): RouteMatch<T> {
       if (!fullPath.startsWith(API_PREFIX + '/')) return { kind: 'unknown' };
       const path = fullPath.slice(API_PREFIX.length);
       for (const route of ordered) {
@@ -66,4 +76,3 @@ export function createRouter(operations: readonly AnyOperation[]) {
     },
   };
 }
-export type Router = ReturnType<typeof createRouter>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { getOne } from '../store/read.js';
 import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../domain/projects.js';

@@ -1,25 +1,19 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { CreateSystem, System, systemView, UpdateSystem, type StoredSystem } from '../domain/systems.js';
 import { etagFor, requireVersion } from '../http/etag.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { keys } from '../store/keys.js';
-import { createSystemWrites, systemsPage, toSystem, updateSystemWrites } from '../store/systems.js';
+import { createSystemWrites, systemsPage, updateSystemWrites } from '../store/systems.js';
 import { NoQuery, OrganisationParams, PageQuery, SystemParams } from './common.js';
-import { operation, type OperationContext } from './operation.js';
+import { operation } from './operation.js';
+import { systemOf } from './system-access.js';
 
 const ETAG_KIND = 'system';
 const etagOf = (s: StoredSystem) => etagFor(ETAG_KIND, s.id, s.version);
 const codeTaken = () => conflict('short_code_taken', 'Another system of this organisation already uses this short code.');
 const licenceLimitReached = () => forbidden('licence_limit_reached', 'The organisation licence allows no more systems.');
-
-/** The system, when it belongs to the organisation in the path; 404 otherwise. */
-export function systemOf(ctx: OperationContext, organisationId: string, systemId: string): StoredSystem {
-  const item = ctx.prefetched(keys.system(organisationId, systemId));
-  if (!item) throw notFound();
-  return toSystem(item);
-}
 
 export const listSystems = operation({
   id: 'listSystems',

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import type { IncomingFile } from '../files/accept.js';
 import { PROFILES, type ProfileId } from '../files/profiles.js';
 import { createSession, readSession, UploadSession } from '../files/sessions.js';
 import type { Key } from '../store/keys.js';

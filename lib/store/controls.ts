@@ -161,7 +161,9 @@ export const controlIndexItem = (projectId: string, controls: readonly Pick<Cont
   written_at: at,
 });
 
-class SummaryMoved extends Error {}
+class SummaryMoved extends Error {
+  override readonly name = 'SummaryMoved';
+}
 
 /**
  * Gives every control the attention keys its values call for (controls written before the index

@@ -35,7 +35,9 @@ export interface TokenRecord {
   secret_hash: string;
 }
 
-export class EmailTakenError extends Error {}
+export class EmailTakenError extends Error {
+  override readonly name = 'EmailTakenError';
+}
 
 export async function createUser(input: { email: string; name: string; superUser: boolean }, now: Date): Promise<UserRecord> {
   const user: UserRecord = {

@@ -55,7 +55,9 @@ export function matchReceipt(item: Item | undefined, scope: ReceiptScope, nowSec
   return same ? { kind: 'replay', response: item.response as StoredResponse } : { kind: 'conflict' };
 }
 
-export class ReceiptRaceError extends Error {}
+export class ReceiptRaceError extends Error {
+  override readonly name = 'ReceiptRaceError';
+}
 
 export function receiptWrite(scope: ReceiptScope, keyDigest: string, response: StoredResponse, nowSeconds: number): WriteItem {
   const expires = nowSeconds + RECEIPT_SECONDS;

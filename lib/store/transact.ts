@@ -22,8 +22,12 @@ export type WriteItem =
   | { kind: 'delete'; key: Key; condition?: Condition; onConditionFailed?: OnConditionFailed }
   | { kind: 'check'; key: Key; condition: Condition; onConditionFailed?: OnConditionFailed };
 
-export class TransactionConflictError extends Error {}
-export class UnmappedConditionError extends Error {}
+export class TransactionConflictError extends Error {
+  override readonly name = 'TransactionConflictError';
+}
+export class UnmappedConditionError extends Error {
+  override readonly name = 'UnmappedConditionError';
+}
 
 const MAX_ATTEMPTS = 8;
 

@@ -1,137 +1,32 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { build } from 'esbuild';
+import type { APIGatewayProxyResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../infra/bundling.js';
 import { SCAN_RESULT_DETAIL_TYPE } from '../../infra/malware-protection.js';
 import { queueUrl } from '../../lib/jobs/queues.js';
 import { sqs } from '../../lib/jobs/sqs.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
+import { buildBundles, gatewayEvent as event, type Bundles } from '../support/bundles.js';
 import { form, png } from '../support/files.js';
 import { useTestServices } from '../support/services.js';
 
-const run = promisify(execFile);
-const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
 /** Bundle name -> entry under functions/, built the way the CDK app builds them. */
 const ENTRIES = { meta: 'http/meta', organisations: 'http/organisations', downloads: 'http/downloads', scan: 'workers/scan', verdict: 'workers/scan-verdict' } as const;
 type BundleName = keyof typeof ENTRIES;
 
-/**
- * Loads a bundle in a plain Node process, outside vitest's module runner and away from the
- * repository's node_modules, the way the Lambda runtime does: a dependency left out of the bundle
- * or a CommonJS `require` the ESM output cannot serve fails here.
- */
-const DRIVER = `
-import { writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-// A streaming function gets Lambda's awslambda global; this one records the metadata and the body.
-const streamed = { chunks: [] };
-if (process.env.STREAMING) {
-  globalThis.awslambda = {
-    streamifyResponse: (handler) => handler,
-    HttpResponseStream: { from: (stream, metadata) => { streamed.metadata = metadata; return stream; } },
-  };
-}
-const mod = await import(pathToFileURL(process.env.BUNDLE).href);
-const out = { handlerType: typeof mod.handler };
-if (process.env.EVENT) {
-  const context = { awsRequestId: 'test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 28000 };
-  if (process.env.STREAMING) {
-    const sink = new Writable({ write(chunk, _encoding, done) { streamed.chunks.push(chunk); done(); } });
-    await mod.handler(JSON.parse(process.env.EVENT), sink, context);
-    out.result = { statusCode: streamed.metadata.statusCode, headers: streamed.metadata.headers, body: Buffer.concat(streamed.chunks).toString('utf8') };
-  } else {
-    out.result = await mod.handler(JSON.parse(process.env.EVENT), context);
-  }
-}
-writeFileSync(process.env.RESULT_FILE, JSON.stringify(out));
-`;
-
-interface DriverOutput<R> {
-  handlerType: string;
-  result?: R;
-}
-
-const SDK_ENV = {
-  AWS_REGION: 'ap-southeast-2',
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
-
-let dir: string;
+let bundles: Bundles;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'assessment-ops-bundle-'));
-  await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => build(esbuildOptions(`${FUNCTIONS}${entry}.ts`, join(dir, name, 'index.mjs')))));
+  bundles = await buildBundles(ENTRIES);
 }, 60_000);
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await bundles.remove();
 });
 
-async function loadBundle<R>(name: BundleName, env: Record<string, string>, event?: unknown): Promise<DriverOutput<R>> {
-  const resultFile = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
-  await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', DRIVER], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...SDK_ENV,
-      ...env,
-      BUNDLE: join(dir, name, 'index.mjs'),
-      RESULT_FILE: resultFile,
-      LOG_LEVEL: 'ERROR',
-      ...(event === undefined ? {} : { EVENT: JSON.stringify(event) }),
-      ...(name === 'downloads' ? { STREAMING: '1' } : {}),
-    },
-    timeout: 20_000,
-  });
-  return JSON.parse(await readFile(resultFile, 'utf8')) as DriverOutput<R>;
-}
-
-function event(method: string, path: string, token?: string): APIGatewayProxyEvent {
-  const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-  return {
-    httpMethod: method,
-    path,
-    resource: '/{proxy+}',
-    body: null,
-    isBase64Encoded: false,
-    headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'api',
-      authorizer: null,
-      protocol: 'HTTP/1.1',
-      httpMethod: method,
-      path: `/prod${path}`,
-      stage: 'prod',
-      requestId: 'gateway-request-id',
-      requestTimeEpoch: Date.now(),
-      resourceId: 'resource',
-      resourcePath: '/{proxy+}',
-      identity: {
-        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
-        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
-        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '203.0.113.7', user: null,
-        userAgent: 'bundle-test', userArn: null,
-      },
-    },
-  };
-}
+const loadBundle = <R>(name: BundleName, env: Record<string, string>, request?: unknown) => bundles.load<R>(name, env, request);
 
 describe('bundled HTTP functions', () => {
   let services: Record<string, string>;
@@ -143,7 +38,7 @@ describe('bundled HTTP functions', () => {
     services = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, TABLE_NAME: tableName, TOKEN_HASH_SECRET: secret };
   }, 60_000);
 
-  const load = (name: BundleName, request?: APIGatewayProxyEvent) => loadBundle<APIGatewayProxyResult>(name, services, request);
+  const load = (name: BundleName, request?: unknown) => loadBundle<APIGatewayProxyResult>(name, services, request);
 
   it('serves the OpenAPI 3.1 document from the meta bundle', async () => {
     const { result } = await load('meta', event('GET', '/api/v1/openapi.json'));
@@ -160,7 +55,7 @@ describe('bundled HTTP functions', () => {
   }, 30_000);
 
   it('answers a real read from the organisations bundle, authenticated against the table', async () => {
-    const { handlerType, result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`, operator.org));
+    const { handlerType, result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`, { token: operator.org }));
     expect(handlerType).toBe('function');
     expect(result?.statusCode).toBe(200);
     expect(result?.headers?.ETag).toMatch(/^"1-/);
@@ -168,7 +63,7 @@ describe('bundled HTTP functions', () => {
   }, 30_000);
 
   it('streams the answer of the downloads bundle: metadata first, then the body', async () => {
-    const { result } = await load('downloads', event('GET', `/api/v1/organisations/${operator.organisationId}/logo/file`, operator.org));
+    const { result } = await load('downloads', event('GET', `/api/v1/organisations/${operator.organisationId}/logo/file`, { token: operator.org }));
     expect(result?.statusCode).toBe(404);
     expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
     expect(JSON.parse(result!.body)).toMatchObject({ status: 404, detail: 'The logo is not ready.' });
@@ -178,6 +73,87 @@ describe('bundled HTTP functions', () => {
     const { result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`));
     expect(result?.statusCode).toBe(401);
     expect(JSON.parse(result!.body)).toMatchObject({ code: 'unauthenticated' });
+  }, 30_000);
+});
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** A port nothing listens on: storage that is down. */
+async function closedEndpoint(): Promise<string> {
+  const server = createServer();
+  const endpoint = await listen(server);
+  await new Promise((resolve) => server.close(resolve));
+  return endpoint;
+}
+
+/**
+ * DynamoDB Local behind a proxy that cancels every TransactWriteItems for a conflicting
+ * transaction, as DynamoDB does under contention; every other call goes through.
+ */
+function conflictingDynamoDb(target: string): Server {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.headers['x-amz-target'] === 'DynamoDB_20120810.TransactWriteItems') {
+        res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0' });
+        res.end(
+          JSON.stringify({
+            __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+            message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+            CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }],
+          }),
+        );
+        return;
+      }
+      const url = new URL(target);
+      const forward = httpRequest({ host: url.hostname, port: url.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.end(Buffer.concat(chunks));
+    });
+  });
+}
+
+/** The minified error mapper: classes are renamed in the bundle, so only names and codes can tell a storage failure. */
+describe('storage failures through a bundled function', () => {
+  let services: Record<string, string>;
+  let operator: Awaited<ReturnType<typeof fixtures.operator>>;
+  let proxy: Server;
+  let proxied: string;
+
+  beforeAll(async () => {
+    const { tableName, secret } = await useTestServices();
+    operator = await fixtures.operator();
+    services = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, TABLE_NAME: tableName, TOKEN_HASH_SECRET: secret };
+    proxy = conflictingDynamoDb(process.env.DYNAMODB_ENDPOINT!);
+    proxied = await listen(proxy);
+  }, 60_000);
+
+  afterAll(() => new Promise((resolve) => proxy.close(resolve)));
+
+  it('answers a transaction that keeps conflicting with 503 storage_unavailable problem+json', async () => {
+    const env = { ...services, DYNAMODB_ENDPOINT: proxied };
+    const path = `/api/v1/organisations/${operator.organisationId}`;
+    const read = await loadBundle<APIGatewayProxyResult>('organisations', env, event('GET', path, { token: operator.org }));
+    const etag = String(read.result?.headers?.ETag);
+    const { result } = await loadBundle<APIGatewayProxyResult>('organisations', env, event('PATCH', path, { token: operator.org, headers: { 'If-Match': etag }, body: { notes: 'conflicting' } }));
+    expect(result?.statusCode).toBe(503);
+    expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
+    expect(result?.headers?.['X-Request-ID']).toEqual(expect.any(String));
+    expect(JSON.parse(result!.body)).toMatchObject({ status: 503, code: 'storage_unavailable' });
+  }, 30_000);
+
+  it('answers 503 storage_unavailable with a request id when DynamoDB is unreachable', async () => {
+    const env = { ...services, DYNAMODB_ENDPOINT: await closedEndpoint() };
+    const { result } = await loadBundle<APIGatewayProxyResult>('organisations', env, event('GET', `/api/v1/organisations/${operator.organisationId}`, { token: operator.org }));
+    expect(result?.statusCode).toBe(503);
+    expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
+    expect(result?.headers?.['X-Request-ID']).toEqual(expect.any(String));
+    expect(JSON.parse(result!.body)).toMatchObject({ status: 503, code: 'storage_unavailable' });
   }, 30_000);
 });
 

@@ -1,10 +1,9 @@
 import { logger } from '../../log.js';
 import { writeAudit, writeSampledRateLimitAudit, type AuditRecord } from '../../store/audit.js';
-import { ApiError, serviceUnavailable } from '../errors.js';
+import { ApiError, storageUnavailable } from '../errors.js';
 import { internalError, problemResponse } from '../problem.js';
 import type { Middleware, PipelineRequest } from '../state.js';
-
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TransactionConflictError']);
+import { isStorageUnavailable } from '../storage-errors.js';
 
 /**
  * Step 11: every thrown error becomes application/problem+json; anything unexpected is logged
@@ -16,8 +15,10 @@ export function errorMapper(): Middleware {
       const error = request.error;
       let apiError: ApiError;
       if (error instanceof ApiError) apiError = error;
-      else if (error && (THROTTLING.has(error.name) || error.constructor?.name === 'TransactionConflictError')) apiError = serviceUnavailable();
-      else {
+      else if (isStorageUnavailable(error)) {
+        logger.warn('storage unavailable', { request_id: request.state?.requestId, error: error as Error });
+        apiError = storageUnavailable();
+      } else {
         logger.error('unhandled error', { request_id: request.state?.requestId, error: error as Error });
         apiError = internalError();
       }

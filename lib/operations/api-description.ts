@@ -1,0 +1,11 @@
+import type { ApiDescription } from '../http/meta.js';
+import { buildOpenApi } from './openapi.js';
+import type { AnyOperation } from './operation.js';
+
+/** What the meta function serves, derived from the operations: computed at bundle time, or once at local start. */
+export function describeApi(operations: readonly AnyOperation[]): ApiDescription {
+  return {
+    document: JSON.stringify(buildOpenApi(operations)),
+    routes: operations.map(({ method, path }) => ({ method, path })),
+  };
+}

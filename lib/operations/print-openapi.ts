@@ -1,0 +1,5 @@
+import { buildOpenApi } from './openapi.js';
+import { OPERATIONS } from './registry.js';
+
+/** `npm run --silent openapi`: the OpenAPI document the API serves, on stdout. */
+console.log(JSON.stringify(buildOpenApi(OPERATIONS), null, 2));

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../../lib/operations/registry.js';
+import { buildBundles, type Bundles } from '../support/bundles.js';
+
+/**
+ * What each HTTP function's bundle holds, built the way the CDK app builds it: its own
+ * operations and no other function's, and never the registry that aggregates them all.
+ */
+const FUNCTIONS = activeFunctions();
+let bundles: Bundles;
+
+beforeAll(async () => {
+  bundles = await buildBundles(Object.fromEntries([...FUNCTIONS, 'meta'].map((name) => [name, `http/${name}`])));
+}, 120_000);
+
+afterAll(async () => {
+  await bundles.remove();
+});
+
+/** Operation ids are string literals in the declarations, so they survive minification as quoted strings. */
+const holdsId = (code: string, id: string) => new RegExp(`["'\`]${id}["'\`]`).test(code);
+const servedBy = (fn: FunctionName) => OPERATIONS.filter((op) => functionOf(op) === fn);
+
+describe('HTTP function bundles', () => {
+  it.each(FUNCTIONS)('%s holds no operation id of another function', async (fn) => {
+    const code = await bundles.code(fn);
+    expect(OPERATIONS.filter((op) => functionOf(op) !== fn && holdsId(code, op.id)).map((op) => op.id)).toEqual([]);
+  });
+
+  it.each(FUNCTIONS)('%s holds its own operation ids', async (fn) => {
+    const code = await bundles.code(fn);
+    expect(servedBy(fn).some((op) => holdsId(code, op.id))).toBe(true);
+  });
+
+  it.each([...FUNCTIONS, 'meta'])('%s does not bundle the operation registry', (fn) => {
+    expect(bundles.inputs(fn).filter((input) => input.endsWith('lib/operations/registry.ts'))).toEqual([]);
+  });
+
+  it.each([...FUNCTIONS, 'meta'])('%s carries no credential source but the environment', (fn) => {
+    expect(bundles.inputs(fn).filter((input) => /credential-provider|nested-clients/.test(input))).toEqual([]);
+  });
+
+  it('meta bundles no operation module: the document and routes come in generated at build time', () => {
+    const operationModules = bundles.inputs('meta').filter((input) => input.startsWith('lib/operations/') && !input.endsWith('lib/operations/router.ts'));
+    expect(operationModules).toEqual([]);
+  });
+});

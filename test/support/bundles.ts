@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { build, type Metafile } from 'esbuild';
+import { esbuildOptions } from '../../infra/bundling.js';
+
+const run = promisify(execFile);
+const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
+
+/**
+ * Loads a bundle in a plain Node process, outside vitest's module runner and away from the
+ * repository's node_modules, the way the Lambda runtime does: a dependency left out of the bundle
+ * or a CommonJS `require` the ESM output cannot serve fails here.
+ */
+const DRIVER = `
+import { writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+// A streaming function gets Lambda's awslambda global; this one records the metadata and the body.
+const streamed = { chunks: [] };
+if (process.env.STREAMING) {
+  globalThis.awslambda = {
+    streamifyResponse: (handler) => handler,
+    HttpResponseStream: { from: (stream, metadata) => { streamed.metadata = metadata; return stream; } },
+  };
+}
+const mod = await import(pathToFileURL(process.env.BUNDLE).href);
+const out = { handlerType: typeof mod.handler };
+if (process.env.EVENT) {
+  const context = { awsRequestId: 'test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 28000 };
+  if (process.env.STREAMING) {
+    const sink = new Writable({ write(chunk, _encoding, done) { streamed.chunks.push(chunk); done(); } });
+    await mod.handler(JSON.parse(process.env.EVENT), sink, context);
+    out.result = { statusCode: streamed.metadata.statusCode, headers: streamed.metadata.headers, body: Buffer.concat(streamed.chunks).toString('utf8') };
+  } else {
+    out.result = await mod.handler(JSON.parse(process.env.EVENT), context);
+  }
+}
+writeFileSync(process.env.RESULT_FILE, JSON.stringify(out));
+`;
+
+export interface DriverOutput<R> {
+  handlerType: string;
+  result?: R;
+}
+
+const SDK_ENV = {
+  AWS_REGION: 'ap-southeast-2',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
+export interface Bundles {
+  dir: string;
+  /** The bundle's code, as it would be deployed. */
+  code(name: string): Promise<string>;
+  /** The source files the bundle holds, relative to the repository (esbuild's metafile). */
+  inputs(name: string): string[];
+  load<R>(name: string, env: Record<string, string>, event?: unknown): Promise<DriverOutput<R>>;
+  remove(): Promise<void>;
+}
+
+/** Builds the named entries under functions/ (bundle name -> entry) the way the CDK app builds them. */
+export async function buildBundles(entries: Record<string, string>): Promise<Bundles> {
+  const dir = await mkdtemp(join(tmpdir(), 'assessment-ops-bundle-'));
+  const outfile = (name: string) => join(dir, name, 'index.mjs');
+  const metafiles = new Map<string, Metafile>();
+  await Promise.all(
+    Object.entries(entries).map(async ([name, entry]) => {
+      const { metafile } = await build({ ...esbuildOptions(`${FUNCTIONS}${entry}.ts`, outfile(name)), metafile: true });
+      metafiles.set(name, metafile);
+    }),
+  );
+  return {
+    dir,
+    code: (name) => readFile(outfile(name), 'utf8'),
+    inputs: (name) => Object.keys(metafiles.get(name)?.inputs ?? {}),
+    async load<R>(name: string, env: Record<string, string>, event?: unknown) {
+      const resultFile = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
+      await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', DRIVER], {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...SDK_ENV,
+          ...env,
+          BUNDLE: outfile(name),
+          RESULT_FILE: resultFile,
+          LOG_LEVEL: 'ERROR',
+          ...(event === undefined ? {} : { EVENT: JSON.stringify(event) }),
+          ...(name === 'downloads' ? { STREAMING: '1' } : {}),
+        },
+        timeout: 20_000,
+      });
+      return JSON.parse(await readFile(resultFile, 'utf8')) as DriverOutput<R>;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The REST API proxy event API Gateway would send. */
+export function gatewayEvent(method: string, path: string, options: { token?: string; headers?: Record<string, string>; body?: unknown } = {}): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    ...(options.body === undefined ? {} : { 'Content-Type': 'application/merge-patch+json' }),
+    ...options.headers,
+  };
+  return {
+    httpMethod: method,
+    path,
+    resource: '/{proxy+}',
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+    isBase64Encoded: false,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'api',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: method,
+      path: `/prod${path}`,
+      stage: 'prod',
+      requestId: 'gateway-request-id',
+      requestTimeEpoch: Date.now(),
+      resourceId: 'resource',
+      resourcePath: '/{proxy+}',
+      identity: {
+        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
+        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
+        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '203.0.113.7', user: null,
+        userAgent: 'bundle-test', userArn: null,
+      },
+    },
+  };
+}
