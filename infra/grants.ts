@@ -23,6 +23,7 @@ export interface Permission {
 export const EVENT_SOURCE_ACTIONS = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'] as const;
 
 export class UnmappedCommandError extends Error {
+  override readonly name = 'UnmappedCommandError';
   constructor(command: string) {
     super(`no IAM action is known for the recorded command ${command}: add it to infra/grants.ts`);
   }
