@@ -134,7 +134,7 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
       onConditionFailed: () => new RunMovedOn(),
     },
     // Edits need an active project, which this commit makes it; a recalculation pass that overlaps recounts afterwards.
-    ...(controls ? Object.values(projectIndexItems(project.id, controls, at)).map((item) => ({ kind: 'put' as const, item })) : []),
+    ...(controls ? Object.values(projectIndexItems(project.id, controls, at)).flat().map((item) => ({ kind: 'put' as const, item })) : []),
   ]);
 }
 

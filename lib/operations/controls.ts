@@ -15,7 +15,7 @@ import {
 } from '../domain/controls.js';
 import { stateIds } from '../domain/workflow.js';
 import { forbidden, validationFailed } from '../http/errors.js';
-import { matchingPositions, readIndex, type ListFilter } from '../store/control-filters.js';
+import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../store/control-filters.js';
 import { attentionList, controlList, controlsAt, controlsPage } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery } from './common.js';
@@ -77,7 +77,7 @@ export const listControls = operation({
   paginated: true,
   errors: [422],
   sideEffects: [],
-  prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), keys.projectControlFilters(project)],
+  prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), ...digestKeys(project)],
   handle: async (ctx, { params, query }) => {
     const project = boundProjectOf(ctx, params.project);
     const state = query['filter[workflow_state]'];
@@ -92,7 +92,7 @@ export const listControls = operation({
       const page = await controlsPage(project.id, index, ctx.page);
       return { data: page.map(controlListItem), total: index.positions.length };
     }
-    const matched = attention ? undefined : matchingPositions(index, ctx.prefetched(keys.projectControlFilters(project.id)), filterOf(query));
+    const matched = attention ? undefined : matchingPositions(index, digestKeys(project.id).map(ctx.prefetched), filterOf(query));
     if (index && matched) {
       const page = await controlsAt(project.id, index.positions, matched.slice(from, from + ctx.page.size));
       return { data: page.map(controlListItem), total: matched.length };

@@ -3,7 +3,7 @@ import { controlWorkflow } from '../config.js';
 import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
-import { filterDigestItem, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
+import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
 import { updateIf } from './update.js';
 import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
 import { getMany, keyString, queryAll, type Item } from './read.js';
@@ -170,7 +170,7 @@ export const controlIndexItem = (projectId: string, controls: readonly ControlAp
 export const projectIndexItems = (projectId: string, controls: readonly ControlApplicability[], at: string) => ({
   summary: summaryItem(projectId, controls, at),
   index: controlIndexItem(projectId, controls, at),
-  filters: filterDigestItem(projectId, controls, at),
+  digest: filterDigestItems(projectId, controls, at),
 });
 
 class SummaryMoved extends Error {}
@@ -206,19 +206,14 @@ function recounted(item: Item & { revision: number }, before: Item | undefined):
  * count starts over.
  */
 export async function recountProject(projectId: string, now: Date): Promise<void> {
-  const counted = [keys.projectSummary(projectId), keys.projectControlFilters(projectId)];
   for (let attempt = 0; attempt < 10; attempt++) {
-    const before = await getMany(counted);
+    const before = await getMany([keys.projectSummary(projectId), ...digestKeys(projectId)]);
     const controls = await projectApplicability(projectId);
     // Attention keys are not counted, so repairing them does not change what this count sees.
     if (attempt === 0) await indexAttention(projectId, controls);
-    const { summary, index, filters } = projectIndexItems(projectId, controls, now.toISOString());
+    const { summary, index, digest } = projectIndexItems(projectId, controls, now.toISOString());
     try {
-      await commit([
-        recounted(summary, before.get(keyString(counted[0]!))),
-        recounted(filters, before.get(keyString(counted[1]!))),
-        { kind: 'put', item: index },
-      ]);
+      await commit([...[summary, ...digest].map((item) => recounted(item, before.get(keyString(item)))), { kind: 'put', item: index }]);
       return;
     } catch (error) {
       if (!(error instanceof SummaryMoved)) throw error;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterDigestDelta, filterDigestItem, indexEntries, matchingPositions, positionCode, positionOfCode, rangesFor, readIndex, type ListFilter } from '../../../lib/store/control-filters.js';
+import { DIGEST_SHARDS, filterDigestDelta, filterDigestItems, indexEntries, matchingPositions, positionCode, positionOfCode, rangesFor, readIndex, type ListFilter } from '../../../lib/store/control-filters.js';
 import { controlPositionKey } from '../../../lib/store/projects.js';
 
 const base = { position: 70, workflow_state: 'editing', implementation_status: null, applicability: 'y' as const };
@@ -11,20 +11,23 @@ describe('filter digest', () => {
     for (const p of [0, 1, 63, 64, 1105, 4095, 4096, 70_000]) expect(positionOfCode(positionCode(p))).toBe(p);
   });
 
-  it('puts each control in the set of its state, its status and its exclusion', () => {
-    const item = filterDigestItem('P', [base, { ...base, position: 71, implementation_status: 'planned', applicability: 'n' }], 'now');
-    expect(item).toMatchObject({
-      's:editing': new Set([positionCode(70), positionCode(71)]),
-      'i:planned': new Set([positionCode(71)]),
-      'a:n': new Set([positionCode(71)]),
-      count: 2,
+  it('puts each control in the set of its state, its status and its exclusion, in the shard of its position', () => {
+    const shard = 70 % DIGEST_SHARDS;
+    const items = filterDigestItems('P', [base, { ...base, position: 70 + DIGEST_SHARDS, implementation_status: 'planned', applicability: 'n' }, { ...base, position: 71 }], 'now');
+    expect(items).toHaveLength(DIGEST_SHARDS);
+    expect(items[shard]).toMatchObject({
+      SK: `INDEX#FILTERS#${shard}`,
+      's:editing': new Set([positionCode(70), positionCode(70 + DIGEST_SHARDS)]),
+      'i:planned': new Set([positionCode(70 + DIGEST_SHARDS)]),
+      'a:n': new Set([positionCode(70 + DIGEST_SHARDS)]),
       written_at: 'now',
     });
+    expect(items[(shard + 1) % DIGEST_SHARDS]).toMatchObject({ 's:editing': new Set([positionCode(71)]) });
   });
 
   it('moves a control out of the sets it left and into those it joined, with the revision', () => {
     const delta = filterDigestDelta('P', base, { ...base, workflow_state: 'ready_for_assessment', implementation_status: 'implemented' });
-    expect(delta).toMatchObject({ kind: 'update', update: 'ADD #j0 :j0, #j1 :j1, #rev :one DELETE #l0 :l0' });
+    expect(delta).toMatchObject({ kind: 'update', key: { SK: `INDEX#FILTERS#${70 % DIGEST_SHARDS}` }, update: 'ADD #j0 :j0, #j1 :j1, #rev :one DELETE #l0 :l0' });
     expect(delta!.kind === 'update' && delta!.names).toMatchObject({ '#j0': 's:ready_for_assessment', '#j1': 'i:implemented', '#l0': 's:editing' });
   });
 
@@ -36,7 +39,7 @@ describe('filter digest', () => {
 describe('control index', () => {
   const entry = { position: 3, catalogue_id: 'ism-principle-gov-01', label: 'GOV-01', title: 'Executive Accountability', essential_eight: ['ML2', 'ML3'] };
   const index = (label = 'GOV-01') => readIndex({ PK: 'P', SK: 'I', entries: new Uint8Array(indexEntries([{ ...entry, position: 900 }, { ...entry, label }, { ...entry, position: 4 }])) });
-  const digest = { PK: 'P', SK: 'F', written_at: 'now', 's:editing': new Set([3, 4, 900].map(positionCode)) };
+  const digest = Array.from({ length: DIGEST_SHARDS }, (_, shard) => ({ PK: 'P', SK: `F${shard}`, written_at: 'now', 's:editing': new Set([3, 4, 900].filter((p) => p % DIGEST_SHARDS === shard).map(positionCode)) }));
 
   it('keeps the positions in catalogue order', () => {
     expect(index()?.positions).toEqual([3, 4, 900].map(controlPositionKey));
@@ -51,9 +54,14 @@ describe('control index', () => {
     expect(three('GOV-01', { essential_eight: 'ML1' })).toBe(false);
   });
 
-  it('cannot answer without a complete digest', () => {
-    const { written_at: _, ...partial } = digest;
-    expect(matchingPositions(index(), partial, { text: 'gov' })).toBeUndefined();
+  it('finds the controls of a state across the shards', () => {
+    expect(matchingPositions(index(), digest, { workflow_state: 'editing' })).toEqual([3, 4, 900].map(controlPositionKey));
+  });
+
+  it('cannot answer without every shard of the digest, complete', () => {
+    const { written_at: _, ...partial } = digest[1]!;
+    expect(matchingPositions(index(), [digest[0], partial, ...digest.slice(2)], { text: 'gov' })).toBeUndefined();
+    expect(matchingPositions(index(), [undefined, ...digest.slice(1)], { text: 'gov' })).toBeUndefined();
   });
 
   it('pages but cannot filter from an index written before it carried the entries', () => {
