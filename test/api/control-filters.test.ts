@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { DIGEST_SHARDS, digestKeys, positionCode } from '../../lib/store/control-filters.js';
+import { recountProject } from '../../lib/store/controls.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
 import { type Api } from '../support/api.js';
@@ -70,6 +71,14 @@ describe('filtered control lists', () => {
     const { p, token, patch } = await arrangeControls(api, world);
     const edited = ['sample-9001', 'sample-9004', 'sample-9005', 'sample-9006', 'sample-9007', 'sample-9010'];
     const answers = await Promise.all(edited.map((c, i) => patch(c, i % 2 ? IMPLEMENTED : { implementation_status: 'planned', applicability: 'n', applicability_comment: 'Out of scope.' })));
+    expect(answers.map((r) => r.status)).toEqual(edited.map(() => 200));
+    await expectExactFilters(p.id, token);
+  });
+
+  it('stay exact when edits land during a recount', async () => {
+    const { p, token, patch } = await arrangeControls(api, world);
+    const edited = ['sample-9002', 'sample-9005', 'sample-9011', 'sample-9013'];
+    const [, ...answers] = await Promise.all([recountProject(p.id, new Date()), ...edited.map((c) => patch(c, IMPLEMENTED))]);
     expect(answers.map((r) => r.status)).toEqual(edited.map(() => 200));
     await expectExactFilters(p.id, token);
   });
