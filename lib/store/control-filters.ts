@@ -6,8 +6,9 @@ import type { Item } from './read.js';
 import type { WriteItem } from './transact.js';
 
 /**
- * What filtered control lists read instead of the project's controls: two small items, both
- * prefetched with authentication, from which a filter and its exact total are worked out in memory.
+ * What filtered control lists read instead of the project's controls: the control index and the
+ * filter digest, small items prefetched with authentication, from which a filter and its exact
+ * total are worked out in memory.
  *
  * - The control index (INDEX#CONTROLS) holds what never changes between recounts, compressed: the
  *   positions and each control's identifier, title and Essential Eight levels (2.4 KB for the 992
