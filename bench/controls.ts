@@ -8,11 +8,24 @@ import { Client, etagOf } from './workload.js';
 /** The fixed request counts of the controls workload, on the populated PROTECTED project. */
 export const CONTROL_COUNTS = { listPages: 50, deepPages: 50, attention: 20, filtered: 20, gets: 100, edits: 50 } as const;
 
+/** One phase per filter kind, after the edits and transitions, so that states and statuses vary. */
+const FILTERED = [
+  ['@filtered', 'filter[workflow_state]=editing&filter[q]=patch'],
+  ['@state', 'filter[workflow_state]=editing'],
+  ['@state_moved', 'filter[workflow_state]=ready_for_assessment'],
+  ['@status', 'filter[implementation_status]=implemented'],
+  ['@status_not_set', 'filter[implementation_status]=not_set'],
+  ['@applicability', 'filter[applicability]=y'],
+  ['@essential_eight', 'filter[essential_eight]=ML2'],
+  ['@text', 'filter[q]=ism-17'],
+  ['@text_deep', 'filter[q]=ism-1&page[number]=5'],
+] as const;
+
 /**
- * The controls workload: list pages (the first and one deep in the project), attention and other
- * filtered lists,
- * control reads, implementation edits and one transition per edited control, all recorded by
- * operation so that the table shows requests, round trips and capacity per request.
+ * The controls workload: list pages (the first and one deep in the project) and attention lists,
+ * control reads, implementation edits and one transition per edited control, then each kind of
+ * filtered list, all recorded by operation so that the table shows requests, round trips and
+ * capacity per request.
  */
 export async function runControlsWorkload(base: string, demo: DemoCredentials, projectId: string, recorder: TraceRecorder, log: (line: string) => void): Promise<Map<string, number[]>> {
   const now = new Date();
@@ -40,9 +53,6 @@ export async function runControlsWorkload(base: string, demo: DemoCredentials, p
   recorder.phase = '@attention';
   log(`listControls: ${CONTROL_COUNTS.attention} by applicability attention (conflicts)`);
   for (let i = 0; i < CONTROL_COUNTS.attention; i++) await list('filter[applicability_attention]=conflicts');
-  recorder.phase = '@filtered';
-  log(`listControls: ${CONTROL_COUNTS.filtered} filtered by workflow state and text`);
-  for (let i = 0; i < CONTROL_COUNTS.filtered; i++) await list('filter[workflow_state]=editing&filter[q]=patch');
   recorder.phase = '';
   log(`getControl: ${CONTROL_COUNTS.gets} sequential`);
   for (let i = 0; i < CONTROL_COUNTS.gets; i++) await get(all[(i * 7) % all.length]!);
@@ -61,6 +71,11 @@ export async function runControlsWorkload(base: string, demo: DemoCredentials, p
       operation: 'transitionControl', method: 'POST', path: `${controls}/${id}/transitions`, token, expect: 200,
       headers: { 'If-Match': etagOf(edited, 'updateControlImplementation') }, body: { transition: 'editing_to_ready_for_assessment' },
     });
+  }
+  for (const [phase, query] of FILTERED) {
+    recorder.phase = phase;
+    log(`listControls: ${CONTROL_COUNTS.filtered} with ${query}`);
+    for (let i = 0; i < CONTROL_COUNTS.filtered; i++) await list(query);
   }
   recorder.phase = undefined;
   return client.latencies;

@@ -8,7 +8,10 @@ import { ensureDemo, type DemoCredentials } from '../lib/local/demo.js';
 import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from '../lib/local/emulators.js';
 import { ensureQueues, startPollers, type Pollers } from '../lib/jobs/local.js';
 import { formatBundles, measureBundles } from './bundles.js';
+import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
+import { counterWrites, formatCounters } from './counters.js';
+import { benchIdempotency, formatIdempotency } from './idempotency.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
@@ -17,7 +20,7 @@ import { resetSqsClient } from '../lib/jobs/sqs.js';
 import { ensureTable } from '../lib/store/schema.js';
 import { TraceRecorder } from './recorder.js';
 import { formatJson, formatTable, summarise } from './stats.js';
-import { runWorkload } from './workload.js';
+import { COUNTS, runWorkload } from './workload.js';
 
 /** `npm run bench [-- --json]`: a fixed workload against the local runtime, in-process. */
 const TABLE_NAME = 'assessment-operations-bench';
@@ -67,17 +70,33 @@ async function main(): Promise<number> {
     const latencies = await runWorkload(`http://127.0.0.1:${port}`, credentials, recorder, log);
     await recorder.settled();
     log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log(`raw GetItem: ${COUNTS.get} sequential, strongly consistent`);
+    const getItem = await rawGetItem(COUNTS.get);
     const population = await benchPopulation(`http://127.0.0.1:${port}`, credentials, pollers, log);
     if (population) {
       for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log)) latencies.set(label, times);
       await recorder.settled();
     }
 
+    log(`idempotent creates: ${COUNTS.create} with a receipt, ${COUNTS.create} with Powertools idempotency`);
+    const idempotency = await benchIdempotency(credentials.user_id, COUNTS.create);
+
     const summary = summarise(latencies, recorder.traces);
+    const getOrganisation = summary.operations.get('getOrganisation')!.p50_ms;
+    const baseline = { get_item: getItem, get_organisation_p50_ms: getOrganisation, ratio: Math.round((getOrganisation / getItem.p50_ms) * 100) / 100 };
+    const counters = counterWrites(summary);
     console.log(formatTable(summary));
+    console.log(
+      `\nP2, raw GetItem (small item, strongly consistent, sequential, ${getItem.samples} samples, same DynamoDB Local): p50 ${getItem.p50_ms} ms, p95 ${getItem.p95_ms} ms; getOrganisation p50 / GetItem p50 = ${baseline.ratio}`,
+    );
+    console.log(formatIdempotency(idempotency));
+    console.log(formatCounters(counters));
     if (population) console.log(formatPopulation(population));
     console.log(formatBundles(bundles));
-    if (json) console.log(JSON.stringify({ ...(JSON.parse(formatJson(summary)) as object), ...(population ? { population } : {}), bundles }, null, 2));
+    if (json) {
+      const figures = { ...(JSON.parse(formatJson(summary)) as object), baseline, idempotency, budget_counters: counters, ...(population ? { population } : {}), bundles };
+      console.log(JSON.stringify(figures, null, 2));
+    }
     if (summary.scans.length > 0) {
       console.error('[bench] FAILED: a Scan reached DynamoDB; every access pattern must be a key lookup or Query.');
       return 1;

@@ -8,7 +8,7 @@ import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
 import { and, attributeEquals, leaseFree, quietSince, type Condition } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
-import { controlIndexItem, newControlItem, projectApplicability, summaryItem } from '../store/controls.js';
+import { newControlItem, projectApplicability, projectIndexItems } from '../store/controls.js';
 import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
@@ -137,12 +137,7 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
       onConditionFailed: () => new RunMovedOn(),
     },
     // Edits need an active project, which this commit makes it; a recalculation pass that overlaps recounts afterwards.
-    ...(controls
-      ? [
-          { kind: 'put' as const, item: summaryItem(project.id, controls, at) },
-          { kind: 'put' as const, item: controlIndexItem(project.id, controls, at) },
-        ]
-      : []),
+    ...(controls ? Object.values(projectIndexItems(project.id, controls, at)).flat().map((item) => ({ kind: 'put' as const, item })) : []),
   ]);
 }
 

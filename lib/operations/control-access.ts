@@ -7,6 +7,7 @@ import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Tr
 import { etagFor, requireVersion } from '../http/etag.js';
 import { ApiError, forbidden, notFound, validationFailed } from '../http/errors.js';
 import { and, attributeEquals, memberEquals } from '../store/conditions.js';
+import { filterDigestDelta } from '../store/control-filters.js';
 import { controlItem, summaryDelta, toControl } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
@@ -122,16 +123,16 @@ function projectStillAllows(project: StoredProject, transition?: Transition): Wr
 /** DynamoDB refuses items over 400 KB; long texts are refused first, as bad input (422). */
 const MAX_CONTROL_BYTES = 350_000;
 
-/** The control write every edit and transition makes, with the summary counters it moves. */
+/** The control write every edit and transition makes, with the summary counters and filter digest it moves. */
 export function controlWrites(project: StoredProject, current: StoredControl, next: StoredControl, transition?: Transition): WriteItem[] {
   const item = controlItem(next);
   if (Buffer.byteLength(JSON.stringify(item)) > MAX_CONTROL_BYTES) {
     throw validationFailed([{ pointer: '', code: 'control_too_large', detail: `The control would exceed ${MAX_CONTROL_BYTES} bytes stored; shorten its texts.` }]);
   }
-  const delta = summaryDelta(project.id, current, next);
+  const moved = [summaryDelta(project.id, current, next), filterDigestDelta(project.id, current, next)].filter((w) => w !== undefined);
   return [
     replaceVersioned(item, current.version),
-    ...(delta ? [delta] : []),
+    ...moved,
     projectStillAllows(project, transition),
   ];
 }

@@ -16,7 +16,8 @@ import {
 import { stateIds } from '../domain/workflow.js';
 import { forbidden, validationFailed } from '../http/errors.js';
 import { singleLine } from '../http/validation.js';
-import { attentionList, controlList, controlsPage } from '../store/controls.js';
+import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../store/control-filters.js';
+import { attentionList, controlList, controlsAt, controlsPage } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery } from './common.js';
 import { ACTIONS, BASE, ControlParams, controlOf, controlPrefetch, controlWrites, detail, requireCurrent, requireEditable, seesAssessment } from './control-access.js';
@@ -52,13 +53,21 @@ function matcher(q: ListQuery): ((c: StoredControl) => boolean) | undefined {
   return tests.length ? (c) => tests.every((t) => t(c)) : undefined;
 }
 
+const filterOf = (q: ListQuery): ListFilter => ({
+  workflow_state: q['filter[workflow_state]'],
+  applicability: q['filter[applicability]'],
+  implementation_status: q['filter[implementation_status]'],
+  essential_eight: q['filter[essential_eight]'],
+  text: q['filter[q]']?.toLowerCase(),
+});
+
 export const listControls = operation({
   id: 'listControls',
   group: 'controls',
   method: 'GET',
   path: BASE,
   summary: "The project's controls in catalogue order, filtered by applicability attention, workflow state, applicability, implementation status, Essential Eight level or text.",
-  description: 'Filters combine (all must hold). An unfiltered page reads only its own controls; an attention filter reads only the controls that need that attention; other filters read the project\'s list fields once.',
+  description: 'Filters combine (all must hold). A page reads only its own controls; an attention filter reads only the controls that need that attention.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
   mode: 'read',
@@ -69,7 +78,7 @@ export const listControls = operation({
   paginated: true,
   errors: [422],
   sideEffects: [],
-  prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project)],
+  prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), ...digestKeys(project)],
   handle: async (ctx, { params, query }) => {
     const project = boundProjectOf(ctx, params.project);
     const state = query['filter[workflow_state]'];
@@ -78,16 +87,21 @@ export const listControls = operation({
     }
     const matches = matcher(query);
     const attention = query['filter[applicability_attention]'];
-    const index = ctx.prefetched(keys.projectControlIndex(project.id));
+    const index = readIndex(ctx.prefetched(keys.projectControlIndex(project.id)));
+    const from = (ctx.page.number - 1) * ctx.page.size;
     if (!matches && !attention && index) {
       const page = await controlsPage(project.id, index, ctx.page);
-      return { data: page.map(controlListItem), total: Number(index.count) };
+      return { data: page.map(controlListItem), total: index.positions.length };
     }
-    // Attention reads only the controls that need it; other filters, or a project still being
-    // populated (no index yet), read the list fields of every control once.
+    const matched = attention ? undefined : matchingPositions(index, digestKeys(project.id).map(ctx.prefetched), filterOf(query));
+    if (index && matched) {
+      const page = await controlsAt(project.id, index.positions, matched.slice(from, from + ctx.page.size));
+      return { data: page.map(controlListItem), total: matched.length };
+    }
+    // Attention reads only the controls that need it; a project whose index or digest is not
+    // written yet (being populated, or populated before they existed) reads every control once.
     const candidates = attention ? await attentionList(project.id, attention === 'conflicts' ? 'conflict' : 'suggested_exclusion') : await controlList(project.id);
     const all = candidates.filter(matches ?? (() => true));
-    const from = (ctx.page.number - 1) * ctx.page.size;
     return { data: all.slice(from, from + ctx.page.size).map(controlListItem), total: all.length };
   },
 });

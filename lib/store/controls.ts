@@ -3,9 +3,10 @@ import { controlWorkflow } from '../config.js';
 import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
+import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
 import { updateIf } from './update.js';
 import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
-import { getOne, queryAll, type Item } from './read.js';
+import { getMany, keyString, queryAll, type Item } from './read.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
 import { commit, type WriteItem } from './transact.js';
 
@@ -59,10 +60,14 @@ export function attentionKeys(projectId: string, c: Pick<StoredControl, 'applica
 /** A control item as every whole-item write stores it: keys, the record and its attention keys. */
 export const controlItem = (c: StoredControl) => ({ ...keys.control(c.project_id, c.id), entity: 'control', ...c, ...attentionKeys(c.project_id, c) });
 
-/** The fields that place a control in the project summary. */
+/** The fields that place a control in the project summary, the control index and the filter digest. */
 export interface ControlApplicability {
   id: string;
   catalogue_id: string;
+  label: string;
+  title: string;
+  essential_eight: string[];
+  implementation_status: StoredControl['implementation_status'];
   position: number;
   path: string[];
   applicability: 'y' | 'n';
@@ -79,8 +84,8 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
-    ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version' },
-    ProjectionExpression: 'id, catalogue_id, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v, GSI1PK',
+    ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version', '#t': 'title' },
+    ProjectionExpression: 'id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v, GSI1PK',
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });
@@ -149,16 +154,23 @@ export const summaryItem = (projectId: string, controls: readonly Counted[], at:
 });
 
 /**
- * The project's control positions in catalogue order, four base-32 characters each (about 4 KB
- * for a thousand controls): page N of the control list is one key-range Query, not a read of
- * everything before it. Written by population and by every recount.
+ * The project's control positions in catalogue order (page N of the control list is one key-range
+ * Query, not a read of everything before it) and what the text and Essential Eight filters match,
+ * compressed into one read unit. Written by population and by every recount.
  */
-export const controlIndexItem = (projectId: string, controls: readonly Pick<ControlApplicability, 'position'>[], at: string) => ({
+export const controlIndexItem = (projectId: string, controls: readonly ControlApplicability[], at: string) => ({
   ...keys.projectControlIndex(projectId),
   entity: 'project-control-index',
-  positions: [...controls].sort((a, b) => a.position - b.position).map((c) => controlPositionKey(c.position)).join(''),
+  entries: indexEntries(controls),
   count: controls.length,
   written_at: at,
+});
+
+/** What population and recounts write from the controls as they are: summary, index and filter digest. */
+export const projectIndexItems = (projectId: string, controls: readonly ControlApplicability[], at: string) => ({
+  summary: summaryItem(projectId, controls, at),
+  index: controlIndexItem(projectId, controls, at),
+  digest: filterDigestItems(projectId, controls, at),
 });
 
 class SummaryMoved extends Error {
@@ -178,29 +190,32 @@ async function indexAttention(projectId: string, controls: readonly ControlAppli
   }
 }
 
+/** A put of a counted item, conditional on the revision it had when the count started. */
+function recounted(item: Item & { revision: number }, before: Item | undefined): WriteItem {
+  const revision = before ? Number(before.revision ?? 0) : undefined;
+  return {
+    kind: 'put',
+    item: { ...item, revision: (revision ?? 0) + 1 },
+    condition: revision === undefined ? itemAbsent() : attributeEquals('revision', revision),
+    onConditionFailed: () => new SummaryMoved(),
+  };
+}
+
 /**
- * Recounts the summary and rewrites the control index from the controls as they are (after a
- * recalculation pass or a fill). Conditional on the summary revision read first: a control write
- * that lands during the count moves the revision, and the count starts over.
+ * Recounts the summary and rewrites the control index and filter digest from the controls as they
+ * are (after a recalculation pass or a fill). Conditional on the summary's and the digest's
+ * revisions read first: a control write that lands during the count moves one of them, and the
+ * count starts over.
  */
 export async function recountProject(projectId: string, now: Date): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const current = await getOne(keys.projectSummary(projectId));
-    const revision = current ? Number(current.revision ?? 0) : undefined;
+    const before = await getMany([keys.projectSummary(projectId), ...digestKeys(projectId)]);
     const controls = await projectApplicability(projectId);
     // Attention keys are not counted, so repairing them does not change what this count sees.
     if (attempt === 0) await indexAttention(projectId, controls);
-    const at = now.toISOString();
+    const { summary, index, digest } = projectIndexItems(projectId, controls, now.toISOString());
     try {
-      await commit([
-        {
-          kind: 'put',
-          item: summaryItem(projectId, controls, at, (revision ?? 0) + 1),
-          condition: revision === undefined ? itemAbsent() : attributeEquals('revision', revision),
-          onConditionFailed: () => new SummaryMoved(),
-        },
-        { kind: 'put', item: controlIndexItem(projectId, controls, at) },
-      ]);
+      await commit([...[summary, ...digest].map((item) => recounted(item, before.get(keyString(item)))), { kind: 'put', item: index }]);
       return;
     } catch (error) {
       if (!(error instanceof SummaryMoved)) throw error;
@@ -211,20 +226,29 @@ export async function recountProject(projectId: string, now: Date): Promise<void
 }
 
 /** What the control list shows (and filters on); the statement and the assessment stay behind. */
-const LIST_FIELDS = ['id', 'catalogue_id', 'label', 'kind', 'title', 'path', 'essential_eight', 'applicability', 'applicability_origin', 'recommendation', 'implementation_status', 'workflow_state', 'updated_at'];
+const LIST_FIELDS = ['id', 'position', 'catalogue_id', 'label', 'kind', 'title', 'path', 'essential_eight', 'applicability', 'applicability_origin', 'recommendation', 'implementation_status', 'workflow_state', 'updated_at'];
 const listProjection = {
   ProjectionExpression: LIST_FIELDS.map((_, i) => `#f${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(LIST_FIELDS.map((f, i) => [`#f${i}`, f])),
 };
 
+/** The controls at the wanted positions (position keys of the index), in catalogue order: one round trip of key-range Queries. */
+export async function controlsAt(projectId: string, all: readonly string[], wanted: readonly string[]): Promise<StoredControl[]> {
+  const pk = keys.project(projectId).PK;
+  const reads = rangesFor(all, wanted).map(({ from, to }) => {
+    const range = controlRange(projectId, from, to);
+    return queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to', ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to }, ...listProjection });
+  });
+  const keep = new Set(wanted);
+  return (await Promise.all(reads)).flat().map(toControl).filter((c) => keep.has(controlPositionKey(c.position)));
+}
+
 /** Page `page` of the project's controls in catalogue order, by the control index: one key-range Query. */
-export async function controlsPage(projectId: string, index: Item, page: { number: number; size: number }): Promise<StoredControl[]> {
-  const positions = String(index.positions ?? '');
-  const count = positions.length / 4;
+export async function controlsPage(projectId: string, index: ControlIndex, page: { number: number; size: number }): Promise<StoredControl[]> {
+  const { positions } = index;
   const from = (page.number - 1) * page.size;
-  if (from >= count) return [];
-  const to = Math.min(from + page.size, count) - 1;
-  const range = controlRange(projectId, positions.slice(from * 4, from * 4 + 4), positions.slice(to * 4, to * 4 + 4));
+  if (from >= positions.length) return [];
+  const range = controlRange(projectId, positions[from]!, positions[Math.min(from + page.size, positions.length) - 1]!);
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':from': range.from, ':to': range.to },

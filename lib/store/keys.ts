@@ -34,6 +34,8 @@ export const keys = {
   projectSummary: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'SUMMARY' }),
   /** The project's control positions in catalogue order, for key-range pages of the control list. */
   projectControlIndex: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'INDEX#CONTROLS' }),
+  /** Which controls are in each workflow state, implementation status and exclusion, one shard of positions: moved by every control write, for filtered lists. */
+  projectControlFilters: (projectId: string, shard: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `INDEX#FILTERS#${shard}` }),
   /** A durable request to recalculate this project's applicability (a scope change). */
   projectRecalculation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'APPLICABILITY#PENDING' }),
   /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */

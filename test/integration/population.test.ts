@@ -9,10 +9,11 @@ import { putAll } from '../../lib/store/batch.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { recalculate } from '../../lib/jobs/recalculation.js';
 import { recalculationMarker } from '../../lib/jobs/recalculation-requests.js';
-import { ddb, tableName } from '../../lib/store/client.js';
+import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
+import { digestKeys, filterDigestItems, readIndex } from '../../lib/store/control-filters.js';
 import { controlsPage, projectApplicability } from '../../lib/store/controls.js';
 import { createUser, grantAccess } from '../../lib/store/identity.js';
-import { keys } from '../../lib/store/keys.js';
+import { keys, type Key } from '../../lib/store/keys.js';
 import { startRunWrites } from '../../lib/store/population.js';
 import { createProjectWrites, toProject } from '../../lib/store/projects.js';
 import { getOne } from '../../lib/store/read.js';
@@ -109,6 +110,17 @@ describe('population from the official release', () => {
     expect(await getOne(keys.projectSummary(project.id))).toMatchObject({ controls: count, applicable: count });
   });
 
+  it('keeps the control index and each filter digest shard of the largest project within one read unit, also once every control has moved', async () => {
+    const { project, runId } = await startedProject('TS');
+    await populate({ project_id: project.id, run_id: runId }, new Date());
+    const readUnits = async (key: Key) => (await traceDdb(() => getOne(key))).calls[0]!.rcu;
+    expect(await readUnits(keys.projectControlIndex(project.id))).toBe(1);
+    for (const key of digestKeys(project.id)) expect(await readUnits(key)).toBe(1);
+    const worked = (await projectApplicability(project.id)).map((c) => ({ ...c, workflow_state: 'ready_for_assessment', implementation_status: 'partially_implemented' as const }));
+    await putAll(filterDigestItems(project.id, worked, new Date().toISOString()));
+    for (const key of digestKeys(project.id)) expect(await readUnits(key)).toBe(1);
+  });
+
   it('carries each control’s Essential Eight tags: an ML2 target finds its 87 controls, all inside PROTECTED', async () => {
     const { project, runId } = await startedProject('P', 'ML2');
     await populate({ project_id: project.id, run_id: runId }, new Date());
@@ -156,7 +168,7 @@ describe('population from the official release', () => {
     expect(await getOne(keys.projectSummary(project.id))).toMatchObject({ controls: after.length, applicable: after.length, state_editing: after.length, revision: 1 });
     const index = (await getOne(keys.projectControlIndex(project.id)))!;
     expect(index.count).toBe(after.length);
-    const lastPage = await controlsPage(project.id, index, { number: Math.ceil(after.length / 50), size: 50 });
+    const lastPage = await controlsPage(project.id, readIndex(index)!, { number: Math.ceil(after.length / 50), size: 50 });
     expect(lastPage.map((c) => c.id)).toEqual(after.slice(Math.floor((after.length - 1) / 50) * 50).map((c) => c.id));
   });
 
