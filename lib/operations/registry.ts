@@ -1,4 +1,5 @@
-import type { AnyOperation, Group } from './operation.js';
+import { functionOf, type FunctionName } from './function-of.js';
+import type { AnyOperation } from './operation.js';
 import { operations as controls } from './groups/controls.js';
 import { operations as downloads } from './groups/downloads.js';
 import { operations as organisations } from './groups/organisations.js';
@@ -7,12 +8,7 @@ import { operations as registers } from './groups/registers.js';
 import { operations as setupProjects } from './groups/setup-projects.js';
 import { operations as systems } from './groups/systems.js';
 
-/**
- * The Lambda function that serves an operation: its group's, or, for operations that answer a
- * file, the downloads function, which streams its responses (DESIGN.md section 8).
- */
-export type FunctionName = Group | 'downloads';
-export const functionOf = (op: AnyOperation): FunctionName => (op.produces ? 'downloads' : op.group);
+export { functionOf, type FunctionName };
 
 /**
  * Each function's operations, as its entry under functions/http imports them: one module per

@@ -44,11 +44,13 @@ describe('ApiStack routes', () => {
     routes = routesOf(s);
   }, 60_000);
 
-  it('has one route per registry operation, to its group function, or to the downloads function for files', () => {
-    const expected = new Set(OPERATIONS.map((op) => `${op.method} ${API_PREFIX}${op.path} -> ${functionOf(op)}`));
+  it('has one route per registry operation, and a HEAD beside each GET, to its group function, or to the downloads function for files', () => {
+    const expected = new Set(
+      OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]).map((method) => `${method} ${API_PREFIX}${op.path} -> ${functionOf(op)}`)),
+    );
     const actual = new Set(routes.filter((r) => r.target !== 'meta').map((r) => `${r.method} ${r.path} -> ${r.target}`));
     expect(actual).toEqual(expected);
-    expect(routes.filter((r) => r.target !== 'meta')).toHaveLength(OPERATIONS.length);
+    expect(routes.filter((r) => r.target !== 'meta')).toHaveLength(expected.size);
   });
 
   it('sends ANY on every registry path, the root and a root greedy proxy to the meta function', () => {
