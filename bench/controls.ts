@@ -1,4 +1,4 @@
-import { permissionsOf } from '../lib/auth/permissions.js';
+import { permissionsOf } from '../lib/domain/permissions.js';
 import { issueToken } from '../lib/auth/issue.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
 import { grantAccess } from '../lib/store/identity.js';

@@ -1,5 +1,5 @@
 import type { Integration, IResource, RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { OPENAPI_PATH } from '../lib/http/meta.js';
+import { OPENAPI_PATH } from '../lib/operations/router.js';
 import { OPERATIONS, functionOf, type FunctionName } from '../lib/operations/registry.js';
 import { API_PREFIX } from '../lib/operations/router.js';
 

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { InitializeHandler, InitializeHandlerArguments, InitializeHandlerOutput, MiddlewareStack } from '@smithy/types';
-import { QUEUES, queueUrlVariable, type QueueName } from './jobs/queues.js';
 
 /**
  * Which AWS commands each Lambda function issues, recorded while the integration and API tests
@@ -65,7 +64,7 @@ export function sortedManifest(manifest: CommandManifest): CommandManifest {
   return Object.fromEntries(sortedEntries(manifest).map(([fn, commands]) => [fn, Object.fromEntries(sortedEntries(commands).map(([c, r]) => [c, [...new Set(r)].sort()]))]));
 }
 
-type Describe = (command: string, input: Record<string, unknown>) => IssuedCommand[];
+export type Describe = (command: string, input: Record<string, unknown>) => IssuedCommand[];
 
 /**
  * A DynamoDB command on the table or the index it queries. A transaction is recorded item by item
@@ -87,13 +86,6 @@ export const describeS3: Describe = (command, input) => {
     return [{ command: `s3:${command}`, resource: `${areaOf(source.slice(source.indexOf('/') + 1))} -> ${areaOf(String(input.Key))}` }];
   }
   return [{ command: `s3:${command}`, resource: typeof input.Key === 'string' ? areaOf(input.Key) : 'bucket' }];
-};
-
-/** An SQS command on the job queue (lib/jobs/queues.ts) whose URL it names. */
-export const describeSqs: Describe = (command, input) => {
-  const url = String(input.QueueUrl ?? '');
-  const queue = (Object.keys(QUEUES) as QueueName[]).find((name) => process.env[queueUrlVariable(name)] === url);
-  return [{ command: `sqs:${command}`, resource: queue ?? url.slice(url.lastIndexOf('/') + 1) }];
 };
 
 /**

@@ -1,4 +1,5 @@
-import { createMetaHandler, type ApiDescription } from '../../lib/http/meta.js';
+import { createMetaHandler } from '../../lib/http/meta.js';
+import type { ApiDescription } from '../../lib/operations/router.js';
 
 /** Generated from the operation registry when the function is bundled (esbuild inject, infra/bundling.ts). */
 declare const API_DESCRIPTION: ApiDescription;

@@ -1,4 +1,4 @@
-import { dependenciesOf, isPermission, permissionsOf, type CredentialType, type Permission } from './permissions.js';
+import { dependenciesOf, isPermission, permissionsOf, type CredentialType, type Permission } from '../domain/permissions.js';
 
 /**
  * Seed, Authentication part 3: a permission counts only when the credential selected it, the actor

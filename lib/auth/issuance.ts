@@ -7,7 +7,7 @@ import {
   permissionsOf,
   type CredentialType,
   type Permission,
-} from './permissions.js';
+} from '../domain/permissions.js';
 
 /** The web issuance form of the seed's Authentication part 6. */
 export interface IssuanceRequest {

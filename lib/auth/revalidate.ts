@@ -1,5 +1,5 @@
 import { effectivePermissions } from './authority.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../domain/permissions.js';
 import { accessKey, asToken, asUser, type AccessScope } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getMany, keyString } from '../store/read.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { CatalogFile, CatalogueError, parseRelease, ProfileFile, type Baseline, type ParsedRelease } from './oscal.js';
+import { CatalogFile, CatalogueError, parseRelease, ProfileFile, type Baseline, type ParsedRelease } from '../domain/oscal.js';
 
 /** File name part of each baseline profile, as ASD names them (ISM_PROTECTED-baseline_profile.json). */
 const PROFILE_NAMES: Record<string, Baseline> = {

@@ -6,7 +6,7 @@ import { ddb, tableName } from '../store/client.js';
 import { conditionFields, itemAbsent } from '../store/conditions.js';
 import { keys, prefixes, withoutKeys } from '../store/keys.js';
 import { getOne, queryAll, type Item } from '../store/read.js';
-import { CatalogueError, type CatalogueEntry, type ParsedRelease } from './oscal.js';
+import { CatalogueError, type CatalogueEntry, type ParsedRelease } from '../domain/oscal.js';
 
 export interface Release {
   id: string;

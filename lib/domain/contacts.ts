@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { singleLine } from '../http/validation.js';
+import { singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /** A contact of one system (seed: same-system active contacts; deleted contacts are absent). */

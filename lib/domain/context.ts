@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine } from '../http/validation.js';
+import { multiLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /**

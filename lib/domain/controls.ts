@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { inConflict, type Origin, type Recommendation } from '../catalogue/applicability.js';
-import { MATURITY_LEVELS } from '../catalogue/oscal.js';
-import type { FieldError } from '../http/errors.js';
-import { multiLine, singleLine } from '../http/validation.js';
+import { inConflict, type Origin, type Recommendation } from './applicability.js';
+import { MATURITY_LEVELS } from './oscal.js';
+import type { FieldError } from '../errors.js';
+import { multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 import type { EvidenceItem } from './evidence-capture.js';
 

@@ -1,5 +1,5 @@
 import { isValid as isUlid } from 'ulid';
-import { singleLine } from '../http/validation.js';
+import { singleLine } from './validation.js';
 
 /** Resource identifiers are ULIDs (seed, Conventions), in paths and wherever a body names a resource. */
 export const Ulid = singleLine()

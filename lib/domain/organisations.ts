@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from '../http/validation.js';
+import { multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /** Organisation identity rules (seed, Resources: name and timezone on create; allowlisted edits). */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from '../http/validation.js';
+import { multiLine, singleLine } from './validation.js';
 import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from '../http/validation.js';
+import { multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 import { isValid as isUlid } from 'ulid';
 import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, type RegisterDefinition } from './registers.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from '../http/validation.js';
+import { multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /** System identity (seed: name, short_code normalised to upper case and unique per organisation). */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { permissionsOf, type Permission } from '../auth/permissions.js';
+import { permissionsOf, type Permission } from './permissions.js';
 
 /**
  * The control workflow as configuration data (seed, States: "the control workflow is configured

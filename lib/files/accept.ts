@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../domain/permissions.js';
 import type { AccessScope } from '../store/identity.js';
 import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
-import { validationFailed } from '../http/errors.js';
+import { validationFailed } from '../errors.js';
 import { attributeEquals, itemAbsent } from '../store/conditions.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';

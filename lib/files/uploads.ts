@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../domain/permissions.js';
 import { ddb, tableName } from '../store/client.js';
 import { itemAbsent } from '../store/conditions.js';
 import type { AccessScope } from '../store/identity.js';

@@ -5,7 +5,7 @@ import { keys, type Key } from '../store/keys.js';
 import { getOne, keyString } from '../store/read.js';
 import { matchReceipt, receiptWrite, ReceiptRaceError, type StoredResponse } from '../store/receipts.js';
 import { commit } from '../store/transact.js';
-import { RetryableConflict } from './errors.js';
+import { RetryableConflict } from '../errors.js';
 import { header } from './event.js';
 import { receiptConflict } from './middlewares/receipt.js';
 import { matched, type PipelineRequest } from './state.js';

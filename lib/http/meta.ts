@@ -1,22 +1,10 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { API_PREFIX, createRouter, type Routable } from '../operations/router.js';
-import { methodNotAllowed, notFound } from './errors.js';
+import { createRouter, OPENAPI_PATH, type ApiDescription } from '../operations/router.js';
+import { methodNotAllowed, notFound } from '../errors.js';
 import { errorMapper } from './middlewares/error-mapper.js';
 import { responseHeaders } from './middlewares/response-headers.js';
 import type { ApiHandler } from './pipeline.js';
-
-export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
-
-/**
- * What the meta function knows of the operations: the OpenAPI document, serialised, and every
- * method and path. The bundle gets it at build time (infra/bundling.ts), so that the function
- * carries no operation code; the local runtime derives it from the registry at start.
- */
-export interface ApiDescription {
-  document: string;
-  routes: readonly Routable[];
-}
 
 /**
  * The function behind the OpenAPI document and every path or method no group serves, so that

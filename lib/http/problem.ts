@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 export const PROBLEM_TYPE_BASE = 'https://assessment-operations.example/problems/';
 

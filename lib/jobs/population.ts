@@ -1,6 +1,6 @@
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
-import { plannedControls, type Facts, type PlannedControl } from '../catalogue/applicability.js';
-import type { MaturityLevel } from '../catalogue/oscal.js';
+import { plannedControls, type Facts, type PlannedControl } from '../domain/applicability.js';
+import type { MaturityLevel } from '../domain/oscal.js';
 import { releaseEntries } from '../catalogue/store.js';
 import type { StoredProject } from '../domain/projects.js';
 import { runAsFunction } from '../command-recording.js';

@@ -1,4 +1,4 @@
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../domain/permissions.js';
 import type { AccessScope } from '../store/identity.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';

@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
-import { recalculated, recommendationFor, type Origin, type Recommendation } from '../catalogue/applicability.js';
+import { recalculated, recommendationFor, type Origin, type Recommendation } from '../domain/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';

@@ -1,9 +1,16 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { addCommandRecording, describeSqs } from '../command-recording.js';
+import { addCommandRecording, type Describe } from '../command-recording.js';
 import { settings } from '../config.js';
-import { queueUrl, type QueueName } from './queues.js';
+import { QUEUES, queueUrl, queueUrlVariable, type QueueName } from './queues.js';
 
 let client: SQSClient | undefined;
+
+/** An SQS command on the job queue (lib/jobs/queues.ts) whose URL it names. */
+export const describeSqs: Describe = (command, input) => {
+  const url = String(input.QueueUrl ?? '');
+  const queue = (Object.keys(QUEUES) as QueueName[]).find((name) => process.env[queueUrlVariable(name)] === url);
+  return [{ command: `sqs:${command}`, resource: queue ?? url.slice(url.lastIndexOf('/') + 1) }];
+};
 
 export function sqs(): SQSClient {
   client ??= createClient();

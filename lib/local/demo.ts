@@ -5,7 +5,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { issueToken } from '../auth/issue.js';
 import { tokenHashSecret } from '../auth/secret.js';
 import { verifiedClaims } from '../auth/tokens.js';
-import { CATALOGUE, permissionsOf } from '../auth/permissions.js';
+import { CATALOGUE, permissionsOf } from '../domain/permissions.js';
 import { ddb, tableName } from '../store/client.js';
 import { conditionFields, itemAbsent } from '../store/conditions.js';
 import { createUser, grantAccess } from '../store/identity.js';
@@ -13,7 +13,7 @@ import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { createOrganisationWrites, newOrganisation } from '../store/organisations.js';
-import { forbidden } from '../http/errors.js';
+import { forbidden } from '../errors.js';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../catalogue/files.js';
 import { importRelease, listReleases } from '../catalogue/store.js';
 

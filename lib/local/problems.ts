@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ulid } from 'ulid';
-import { ApiError, payloadTooLarge } from '../http/errors.js';
+import { ApiError, payloadTooLarge } from '../errors.js';
 import { problemResponse } from '../http/problem.js';
 
 /**

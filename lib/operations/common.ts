@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 import { Ulid } from '../domain/ids.js';
-import { singleLine } from '../http/validation.js';
+import { singleLine } from '../domain/validation.js';
 
 export { Ulid };
 

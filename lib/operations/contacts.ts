@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../domain/contacts.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { notFound } from '../http/errors.js';
+import { etagFor, requireVersion } from './etag.js';
+import { notFound } from '../errors.js';
 import { activeContact, contactsPage, createContactWrites, updateContactWrites } from '../store/contacts.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery, SystemParams, Ulid } from './common.js';

@@ -9,8 +9,8 @@ import {
   type ContextData,
   type ContextDefinition,
 } from '../domain/context.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { notFound } from '../http/errors.js';
+import { etagFor, requireVersion } from './etag.js';
+import { notFound } from '../errors.js';
 import type { Key } from '../store/keys.js';
 import { recalculationMarker, type RecalculationSubject } from '../jobs/recalculation-requests.js';
 import type { WriteItem } from '../store/transact.js';

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../domain/permissions.js';
 import { controlWorkflow } from '../config.js';
 import { controlView, type StoredControl } from '../domain/controls.js';
 import { workflowSettingsOf, type StoredProject } from '../domain/projects.js';
 import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Transition } from '../domain/workflow.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { ApiError, forbidden, notFound, validationFailed } from '../http/errors.js';
+import { etagFor, requireVersion } from './etag.js';
+import { ApiError, forbidden, notFound, validationFailed } from '../errors.js';
 import { and, attributeEquals, memberEquals } from '../store/conditions.js';
 import { filterDigestDelta } from '../store/control-filters.js';
 import { controlItem, summaryDelta, toControl } from '../store/controls.js';

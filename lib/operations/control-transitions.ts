@@ -1,8 +1,8 @@
-import { dependenciesOf, type Permission } from '../auth/permissions.js';
+import { dependenciesOf, type Permission } from '../domain/permissions.js';
 import { Control, matrixMissing, preparationMissing, TransitionRequest, type StoredControl } from '../domain/controls.js';
 import { captureEvidence } from '../domain/evidence-capture.js';
 import type { Gate } from '../domain/workflow.js';
-import { ApiError, conflict, forbidden, unauthorized, validationFailed, type FieldError } from '../http/errors.js';
+import { ApiError, conflict, forbidden, unauthorized, validationFailed, type FieldError } from '../errors.js';
 import { and, attributeAfter, attributeEquals, containsAll, itemPresent } from '../store/conditions.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { controlWorkflow } from '../config.js';
-import { MATURITY_LEVELS } from '../catalogue/oscal.js';
+import { MATURITY_LEVELS } from '../domain/oscal.js';
 import {
   applyAssessment,
   applyImplementation,
@@ -14,8 +14,8 @@ import {
   type StoredControl,
 } from '../domain/controls.js';
 import { stateIds } from '../domain/workflow.js';
-import { forbidden, validationFailed } from '../http/errors.js';
-import { singleLine } from '../http/validation.js';
+import { forbidden, validationFailed } from '../errors.js';
+import { singleLine } from '../domain/validation.js';
 import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../store/control-filters.js';
 import { attentionList, controlList, controlsAt, controlsPage } from '../store/controls.js';
 import { keys } from '../store/keys.js';

@@ -1,4 +1,4 @@
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { OperationContext } from './operation.js';
 

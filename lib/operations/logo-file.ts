@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { readyFile } from '../files/accept.js';
 import { PROFILES } from '../files/profiles.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { NoQuery, OrganisationParams } from './common.js';
 import { currentLogo, prefetch } from './logo-access.js';
 import { operation } from './operation.js';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { acceptUpload, ownerShows } from '../files/accept.js';
 import { consumeSessionWrite } from '../files/sessions.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { notFound } from '../http/errors.js';
+import { etagFor, requireVersion } from './etag.js';
+import { notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { readyFile } from '../files/accept.js';
 import { PROFILES } from '../files/profiles.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { NoQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { acceptUpload, ownerShows } from '../files/accept.js';
 import { consumeSessionWrite } from '../files/sessions.js';
-import { requireVersion } from '../http/etag.js';
+import { requireVersion } from './etag.js';
 import { keys } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CredentialType, Permission } from '../auth/permissions.js';
+import type { CredentialType, Permission } from '../domain/permissions.js';
 import type { TokenClaims } from '../auth/tokens.js';
 import type { Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../domain/organisations.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { conflict, forbidden, notFound, RetryableConflict } from '../http/errors.js';
+import { etagFor, requireVersion } from './etag.js';
+import { conflict, forbidden, notFound, RetryableConflict } from '../errors.js';
 import { keys } from '../store/keys.js';
 import {
   createOrganisationWrites,

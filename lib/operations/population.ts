@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
 import type { StoredProject } from '../domain/projects.js';
-import { requireVersion } from '../http/etag.js';
-import { conflict } from '../http/errors.js';
+import { requireVersion } from './etag.js';
+import { conflict } from '../errors.js';
 import { sendJob } from '../jobs/sqs.js';
 import { keys } from '../store/keys.js';
 import { startRunWrites } from '../store/population.js';

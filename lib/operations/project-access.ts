@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
-import { etagFor } from '../http/etag.js';
-import { forbidden, notFound, preconditionFailed } from '../http/errors.js';
+import { etagFor } from './etag.js';
+import { forbidden, notFound, preconditionFailed } from '../errors.js';
 import { itemAbsent, versionIs } from '../store/conditions.js';
 import type { WriteItem } from '../store/transact.js';
 import { toProject } from '../store/projects.js';

@@ -1,6 +1,6 @@
 import { Engagement, engagementView, Scope, SCOPE_TECHNOLOGIES, UpdateEngagement, UpdateScope, type ProviderSelection, type StoredProject } from '../domain/projects.js';
-import { etagFor, requireVersion } from '../http/etag.js';
-import { validationFailed } from '../http/errors.js';
+import { etagFor, requireVersion } from './etag.js';
+import { validationFailed } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';

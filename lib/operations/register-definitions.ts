@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { SourceAuthority } from '../domain/register-rows.js';
 import { atSystemLevel, definitionById, manifestOf, REGISTER_DEFINITIONS, RegisterDefinitionView, type RegisterDefinition } from '../domain/registers.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import type { RowScope } from '../store/registers.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, SystemParams, Ulid } from './common.js';

@@ -16,9 +16,9 @@ import {
   type StoredRegisterRow,
 } from '../domain/register-rows.js';
 import type { RegisterDefinition } from '../domain/registers.js';
-import { etagFor, etagVersion, requireVersion } from '../http/etag.js';
-import { conflict, notFound, validationFailed } from '../http/errors.js';
-import { bodyErrors, singleLine } from '../http/validation.js';
+import { etagFor, etagVersion, requireVersion } from './etag.js';
+import { conflict, notFound, validationFailed } from '../errors.js';
+import { bodyErrors, singleLine } from '../domain/validation.js';
 import { keys } from '../store/keys.js';
 import { activeContactIds, countersKey, createRowWrites, rowCount, rowKey, rowsPage, toRow, updateRowWrites, type RowScope } from '../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from './common.js';

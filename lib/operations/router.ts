@@ -8,6 +8,19 @@ export interface Routable {
   path: string;
 }
 
+/** Served by the meta function, beside the registry's paths. */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+/**
+ * What the meta function knows of the operations: the OpenAPI document, serialised, and every
+ * method and path. The bundle gets it at build time (infra/bundling.ts), so that the function
+ * carries no operation code; the local runtime derives it from the registry at start.
+ */
+export interface ApiDescription {
+  document: string;
+  routes: readonly Routable[];
+}
+
 export type RouteMatch<T extends Routable = AnyOperation> =
   | { kind: 'found'; operation: T; params: Record<string, string> }
   | { kind: 'wrong-method'; allow: string[] }

@@ -1,5 +1,5 @@
 import { ASSESSMENT_TYPES, ESSENTIAL_EIGHT_TARGETS, licensedClassifications, SetupOptions } from '../domain/setup-options.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { listReleases } from '../catalogue/store.js';
 import { NoQuery, OrganisationParams } from './common.js';

@@ -1,5 +1,5 @@
 import type { StoredSystem } from '../domain/systems.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { toSystem } from '../store/systems.js';
 import type { OperationContext } from './operation.js';

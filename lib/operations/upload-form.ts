@@ -3,7 +3,7 @@ import type { IncomingFile } from '../files/accept.js';
 import { PROFILES, type ProfileId } from '../files/profiles.js';
 import { createSession, readSession, UploadSession } from '../files/sessions.js';
 import type { Key } from '../store/keys.js';
-import { singleLine } from '../http/validation.js';
+import { singleLine } from '../domain/validation.js';
 import { Ulid } from './common.js';
 import { operation, type Group, type OperationContext } from './operation.js';
 

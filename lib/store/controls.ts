@@ -1,4 +1,4 @@
-import type { Origin, PlannedControl, Recommendation } from '../catalogue/applicability.js';
+import type { Origin, PlannedControl, Recommendation } from '../domain/applicability.js';
 import { controlWorkflow } from '../config.js';
 import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CredentialType, Permission } from '../auth/permissions.js';
+import type { CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { conditionFields, itemAbsent, itemPresent } from './conditions.js';
 import { gsi1, keys, type Key } from './keys.js';

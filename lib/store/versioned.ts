@@ -1,4 +1,4 @@
-import { notFound, preconditionFailed } from '../http/errors.js';
+import { notFound, preconditionFailed } from '../errors.js';
 import { belowLimit, itemAbsent, versionIs } from './conditions.js';
 import type { Key } from './keys.js';
 import type { WriteItem } from './transact.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { satisfies } from '../../lib/auth/authority.js';
-import { CREDENTIAL_TYPES, dependenciesOf, permissionsOf, type CredentialType, type Permission } from '../../lib/auth/permissions.js';
+import { CREDENTIAL_TYPES, dependenciesOf, permissionsOf, type CredentialType, type Permission } from '../../lib/domain/permissions.js';
 import type { AnyOperation } from '../../lib/operations/operation.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { fixtures, startApi, type Api } from '../support/api.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { transitionControl } from '../../lib/operations/control-transitions.js';
 import type { OperationContext } from '../../lib/operations/operation.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { recountProject } from '../../lib/store/controls.js';
 import { keys } from '../../lib/store/keys.js';

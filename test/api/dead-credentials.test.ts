@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { parseToken } from '../../lib/auth/tokens.js';
 import { deleteToken, setUserStatus } from '../../lib/store/identity.js';
 import { fixtures, startApi, type Api } from '../support/api.js';

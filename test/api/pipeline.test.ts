@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { deleteToken, setUserStatus } from '../../lib/store/identity.js';
 import { parseToken } from '../../lib/auth/tokens.js';
 import { fixtures, startApi, type Api } from '../support/api.js';

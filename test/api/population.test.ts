@@ -74,7 +74,7 @@ describe('population', () => {
     const p = await world.project();
     const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
     const { revokeAccess, grantAccess } = await import('../../lib/store/identity.js');
-    const { permissionsOf } = await import('../../lib/auth/permissions.js');
+    const { permissionsOf } = await import('../../lib/domain/permissions.js');
     await revokeAccess(world.op.userId, { kind: 'organisation', id: world.op.organisationId });
     await api.drainJobs();
     await grantAccess(world.op.userId, { kind: 'organisation', id: world.op.organisationId }, permissionsOf('organisation'), new Date());
@@ -223,7 +223,7 @@ describe('population', () => {
   it('stops a recalculation whose requester lost authority, and a later request by someone else restarts it', async () => {
     const p = await world.populated();
     const { fixtures } = await import('../support/api.js');
-    const { permissionsOf } = await import('../../lib/auth/permissions.js');
+    const { permissionsOf } = await import('../../lib/domain/permissions.js');
     const { revokeAccess } = await import('../../lib/store/identity.js');
     const colleague = await fixtures.user();
     await fixtures.grant(colleague, { kind: 'organisation', id: world.op.organisationId }, permissionsOf('organisation'));

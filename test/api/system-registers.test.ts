@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';

@@ -19,7 +19,7 @@ import { createProjectWrites, toProject } from '../../lib/store/projects.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
 import { issueToken } from '../../lib/auth/issue.js';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { useTestServices } from '../support/services.js';
 import { fixtures } from '../support/api.js';
 

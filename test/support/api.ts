@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
-import { permissionsOf, type CredentialType, type Permission } from '../../lib/auth/permissions.js';
+import { permissionsOf, type CredentialType, type Permission } from '../../lib/domain/permissions.js';
 import { createLocalServer } from '../../lib/local/server.js';
 import { startPollers } from '../../lib/jobs/local.js';
 import { createUser, grantAccess, type AccessScope } from '../../lib/store/identity.js';

@@ -1,4 +1,4 @@
-import { permissionsOf, type Permission } from '../../lib/auth/permissions.js';
+import { permissionsOf, type Permission } from '../../lib/domain/permissions.js';
 import type { Api } from './api.js';
 import type { World } from './projects.js';
 

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { OPENAPI_PATH } from '../../lib/http/meta.js';
+import { OPENAPI_PATH } from '../../lib/operations/router.js';
 import { buildOpenApi } from '../../lib/operations/openapi.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { createRouter } from '../../lib/operations/router.js';

@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
-import { permissionsOf } from '../../lib/auth/permissions.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
 import { fixtures, startApi, type Api } from './api.js';

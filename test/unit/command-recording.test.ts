@@ -3,13 +3,13 @@ import {
   attributeTo,
   describeDynamoDb,
   describeS3,
-  describeSqs,
   recordCommands,
   recordedCommands,
   runAsFunction,
   sortedManifest,
   startRecording,
 } from '../../lib/command-recording.js';
+import { describeSqs } from '../../lib/jobs/sqs.js';
 
 describe('describing commands', () => {
   afterEach(() => {

@@ -7,7 +7,7 @@ import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { countHits, uncountHits } from '../../store/rate-limits.js';
 import { callerHits, withLimit } from '../budgets.js';
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../../errors.js';
 import { confirmLive, forgetLive } from '../live-credentials.js';
 import { matched, type Middleware, type PipelineRequest } from '../state.js';
 

@@ -1,9 +1,9 @@
 import { effectivePermissions, satisfies } from '../../auth/authority.js';
-import type { CredentialType } from '../../auth/permissions.js';
+import type { CredentialType } from '../../domain/permissions.js';
 import { asToken, asUser } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
-import { forbidden, notFound, unauthorized } from '../errors.js';
+import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { matched, type Middleware } from '../state.js';
 import { claimedAccessKey } from './load.js';
 

@@ -1,6 +1,6 @@
 import { logger } from '../../log.js';
 import { writeAudit, writeSampledRateLimitAudit, type AuditRecord } from '../../store/audit.js';
-import { ApiError, storageUnavailable } from '../errors.js';
+import { ApiError, storageUnavailable } from '../../errors.js';
 import { internalError, problemResponse } from '../problem.js';
 import type { Middleware, PipelineRequest } from '../state.js';
 import { isStorageUnavailable } from '../storage-errors.js';

@@ -1,4 +1,4 @@
-import { badRequest, preconditionRequired } from '../errors.js';
+import { badRequest, preconditionRequired } from '../../errors.js';
 import { header } from '../event.js';
 import { matched, type Middleware } from '../state.js';
 import { validIdempotencyKey } from './load.js';

@@ -1,4 +1,4 @@
-import { tooManyRequests } from '../errors.js';
+import { tooManyRequests } from '../../errors.js';
 import type { BudgetCount, Middleware, PipelineRequest } from '../state.js';
 
 function enforce(request: PipelineRequest, select: (b: BudgetCount) => boolean): void {

@@ -1,7 +1,7 @@
 import { keys } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { canonicalHash, idempotencyDigest, matchReceipt, type ReceiptScope } from '../../store/receipts.js';
-import { conflict } from '../errors.js';
+import { conflict } from '../../errors.js';
 import { header } from '../event.js';
 import { matched, type Middleware } from '../state.js';
 

@@ -1,5 +1,5 @@
 import type { Router } from '../../operations/router.js';
-import { methodNotAllowed, notFound } from '../errors.js';
+import { methodNotAllowed, notFound } from '../../errors.js';
 import type { Middleware } from '../state.js';
 
 /** Finds the declared operation; unknown paths are 404 and known paths with another method 405. */

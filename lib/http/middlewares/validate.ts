@@ -1,9 +1,9 @@
 import { INLINE_UPLOAD_LIMIT } from '../../files/profiles.js';
 import { MultipartError, parseMultipart } from '../../files/multipart.js';
-import { ApiError, payloadTooLarge, unsupportedMediaType, validationFailed, type FieldError } from '../errors.js';
+import { ApiError, payloadTooLarge, unsupportedMediaType, validationFailed, type FieldError } from '../../errors.js';
 import { header, mediaType, queryParams, rawBody } from '../event.js';
 import { matched, type Middleware } from '../state.js';
-import { bodyErrors, parameterErrors, pointerSegment } from '../validation.js';
+import { bodyErrors, parameterErrors, pointerSegment } from '../../domain/validation.js';
 
 /** Step 7: path, query and body against the operation's zod schemas; 422 names every offence. */
 export function validate(): Middleware {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, CREDENTIAL_TYPES, EXPLICIT_ONLY, PERMISSIONS, dependenciesOf, permissionsOf, preset } from '../../../lib/auth/permissions.js';
+import { CATALOGUE, CREDENTIAL_TYPES, EXPLICIT_ONLY, PERMISSIONS, dependenciesOf, permissionsOf, preset } from '../../../lib/domain/permissions.js';
 
 describe('permission catalogue', () => {
   it('has 20 permission names', () => {

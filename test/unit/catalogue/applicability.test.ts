@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inConflict, plannedControls, recalculated, recommendationFor, type Facts } from '../../../lib/catalogue/applicability.js';
-import type { CatalogueEntry } from '../../../lib/catalogue/oscal.js';
+import { inConflict, plannedControls, recalculated, recommendationFor, type Facts } from '../../../lib/domain/applicability.js';
+import type { CatalogueEntry } from '../../../lib/domain/oscal.js';
 
 const NONE: Facts = { organisation: {}, system: {}, scope: {} };
 const entry = (over: Partial<CatalogueEntry>): CatalogueEntry => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_CATALOGUE_DIR, readReleaseDirectory } from '../../../lib/catalogue/files.js';
-import { CatalogueError, parseRelease, type CatalogFile, type ProfileFile } from '../../../lib/catalogue/oscal.js';
+import { CatalogueError, parseRelease, type CatalogFile, type ProfileFile } from '../../../lib/domain/oscal.js';
 
 const sample = (name: string) => JSON.parse(readFileSync(join(SAMPLE_CATALOGUE_DIR, name), 'utf8'));
 

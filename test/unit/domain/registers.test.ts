@@ -13,7 +13,7 @@ import {
   type StoredRegisterRow,
 } from '../../../lib/domain/register-rows.js';
 import { atSystemLevel, definitionById, manifestOf, REGISTER_DEFINITION_IDS as IDS, REGISTER_DEFINITIONS, type RegisterDefinition } from '../../../lib/domain/registers.js';
-import { bodyErrors } from '../../../lib/http/validation.js';
+import { bodyErrors } from '../../../lib/domain/validation.js';
 
 const def = (id: string): RegisterDefinition => definitionById(id)!;
 const asset = def(IDS.assetRegister);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionsOf } from '../../../lib/auth/permissions.js';
+import { permissionsOf } from '../../../lib/domain/permissions.js';
 import { availableTransitions, configuredFrom, DEFAULT_SETTINGS, DEFAULT_WORKFLOW, parseWorkflow } from '../../../lib/domain/workflow.js';
 
 const everything = { editable: true, mutation: true, permissions: new Set(permissionsOf('project')) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bodyErrors, multiLine, parameterErrors, singleLine } from '../../../lib/http/validation.js';
+import { bodyErrors, multiLine, parameterErrors, singleLine } from '../../../lib/domain/validation.js';
 
 const REFUSED_EVERYWHERE = [
   ['NUL', '\u0000'],

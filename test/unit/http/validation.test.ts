@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { bodyErrors, parameterErrors } from '../../../lib/http/validation.js';
+import { bodyErrors, parameterErrors } from '../../../lib/domain/validation.js';
 
 describe('validation errors', () => {
   it('points into nested body properties with RFC 6901 escaping', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rowBodySchema } from '../../../lib/domain/register-rows.js';
 import { REGISTER_DEFINITIONS } from '../../../lib/domain/registers.js';
-import { carriesTextRule, singleLine } from '../../../lib/http/validation.js';
+import { carriesTextRule, singleLine } from '../../../lib/domain/validation.js';
 import { OPERATIONS } from '../../../lib/operations/registry.js';
 
 /** zod's own formats whose patterns admit printable ASCII only. */

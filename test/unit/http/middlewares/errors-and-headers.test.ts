@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient } from '../../../../lib/store/client.js';
 import { errorMapper } from '../../../../lib/http/middlewares/error-mapper.js';
 import { responseHeaders } from '../../../../lib/http/middlewares/response-headers.js';
-import { notFound, tooManyRequests, validationFailed } from '../../../../lib/http/errors.js';
+import { notFound, tooManyRequests, validationFailed } from '../../../../lib/errors.js';
 import { pipelineRequest } from '../../../support/pipeline.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

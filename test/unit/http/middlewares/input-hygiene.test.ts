@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldError } from '../../../../lib/http/errors.js';
+import type { FieldError } from '../../../../lib/errors.js';
 import { validate } from '../../../../lib/http/middlewares/validate.js';
 import type { AnyOperation } from '../../../../lib/operations/operation.js';
 import { createOrganisation, listOrganisations } from '../../../../lib/operations/organisations.js';

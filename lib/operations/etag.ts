@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { preconditionFailed } from './errors.js';
+import { preconditionFailed } from '../errors.js';
 
 /**
  * Strong ETags (RFC 9110 8.8.3): the stored version plus a digest of what identifies the

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { FieldError } from './errors.js';
+import type { FieldError } from '../errors.js';
 
 /*
  * Text hygiene, one rule for every string a caller can send. Control characters, bidirectional

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CLASSIFICATION_CODES, type Classification } from '../domain/classifications.js';
+import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
 
 /**
  * Reads an ISM release from its OSCAL files: the catalog (controls and principles, nested in
