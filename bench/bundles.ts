@@ -48,7 +48,9 @@ const PROBE_ENV = {
 };
 
 async function entries(): Promise<string[]> {
-  const names = await Promise.all(KINDS.map(async (kind) => (await readdir(join(FUNCTIONS, kind))).filter((f) => f.endsWith('.ts')).map((f) => `${kind}/${f.slice(0, -3)}`)));
+  const names = await Promise.all(
+    KINDS.map(async (kind) => (await readdir(join(FUNCTIONS, kind))).filter((f) => f.endsWith('.ts')).map((f) => `${kind}/${f.slice(0, -3)}`)),
+  );
   return names.flat().sort();
 }
 
@@ -73,7 +75,12 @@ export async function measureBundles(log: (line: string) => void): Promise<Bundl
       const times: [number, number][] = [];
       // One at a time: parallel processes would time each other's CPU contention.
       for (let i = 0; i < INIT_RUNS; i++) times.push(await initMs(outfile));
-      figures.push({ function: name, bytes: (await stat(outfile)).size, init_ms: median(times.map(([wall]) => wall)), init_cpu_ms: median(times.map(([, cpu]) => cpu)) });
+      figures.push({
+        function: name,
+        bytes: (await stat(outfile)).size,
+        init_ms: median(times.map(([wall]) => wall)),
+        init_cpu_ms: median(times.map(([, cpu]) => cpu)),
+      });
     }
     log(`bundled and timed ${figures.length} functions`);
     return figures;
@@ -88,7 +95,8 @@ export function formatBundles(figures: readonly BundleFigures[]): string {
     '',
     `Function bundles (minified, as the CDK app builds them; init = median module import of ${INIT_RUNS} fresh node processes, wall and CPU; * = a group over ${TARGETS.bytes / 1024} KB or ${TARGETS.init_ms} ms):`,
     ...figures.map(
-      (f) => `  ${f.function.padEnd(22)} ${(f.bytes / 1024).toFixed(0).padStart(6)} KB ${f.init_ms.toFixed(1).padStart(8)} ms ${f.init_cpu_ms.toFixed(1).padStart(8)} ms CPU${over(f) ? ' *' : ''}`,
+      (f) =>
+        `  ${f.function.padEnd(22)} ${(f.bytes / 1024).toFixed(0).padStart(6)} KB ${f.init_ms.toFixed(1).padStart(8)} ms ${f.init_cpu_ms.toFixed(1).padStart(8)} ms CPU${over(f) ? ' *' : ''}`,
     ),
   ].join('\n');
 }

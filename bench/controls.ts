@@ -27,10 +27,20 @@ const FILTERED = [
  * filtered list, all recorded by operation so that the table shows requests, round trips and
  * capacity per request.
  */
-export async function runControlsWorkload(base: string, demo: DemoCredentials, projectId: string, recorder: TraceRecorder, log: (line: string) => void): Promise<Map<string, number[]>> {
+export async function runControlsWorkload(
+  base: string,
+  demo: DemoCredentials,
+  projectId: string,
+  recorder: TraceRecorder,
+  log: (line: string) => void,
+): Promise<Map<string, number[]>> {
   const now = new Date();
   await grantAccess(demo.user_id, { kind: 'project', id: projectId }, permissionsOf('project'), now);
-  const { token } = await issueToken(demo.user_id, { token_type: 'project', project_id: projectId, name: 'Bench project token', abilities: permissionsOf('project'), read_only: false }, now);
+  const { token } = await issueToken(
+    demo.user_id,
+    { token_type: 'project', project_id: projectId, name: 'Bench project token', abilities: permissionsOf('project'), read_only: false },
+    now,
+  );
   const client = new Client(base, recorder);
   const controls = `/api/v1/projects/${projectId}/controls`;
   const list = (query: string) => client.send({ operation: 'listControls', method: 'GET', path: `${controls}?${query}`, token, expect: 200 });
@@ -63,13 +73,22 @@ export async function runControlsWorkload(base: string, demo: DemoCredentials, p
     const read = await get(id);
     recorder.phase = '';
     const edited = await client.send({
-      operation: 'updateControlImplementation', method: 'PATCH', path: `${controls}/${id}/implementation`, token, expect: 200,
+      operation: 'updateControlImplementation',
+      method: 'PATCH',
+      path: `${controls}/${id}/implementation`,
+      token,
+      expect: 200,
       headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': etagOf(read, 'getControl') },
       body: { implementation_status: 'implemented', implementation_description: `Benchmark implementation ${i}` },
     });
     await client.send({
-      operation: 'transitionControl', method: 'POST', path: `${controls}/${id}/transitions`, token, expect: 200,
-      headers: { 'If-Match': etagOf(edited, 'updateControlImplementation') }, body: { transition: 'editing_to_ready_for_assessment' },
+      operation: 'transitionControl',
+      method: 'POST',
+      path: `${controls}/${id}/transitions`,
+      token,
+      expect: 200,
+      headers: { 'If-Match': etagOf(edited, 'updateControlImplementation') },
+      body: { transition: 'editing_to_ready_for_assessment' },
     });
   }
   for (const [phase, query] of FILTERED) {

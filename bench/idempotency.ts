@@ -32,7 +32,17 @@ async function organisationWrites(userId: string, name: string) {
   const slug = (await slugTaken(wanted)) ? `${wanted.slice(0, 50)}-${id.slice(-8).toLowerCase()}` : wanted;
   const now = new Date();
   const org = newOrganisation({ id, name, slug, timezone: 'Australia/Sydney', createdBy: userId, now });
-  const audit: AuditRecord = { kind: 'CREATE_ORGANISATION', request_id: ulid(), operation_id: 'createOrganisation', method: 'POST', route: '/api/v1/organisations', status: 201, actor_id: userId, organisation_id: id, target: { organisation: id } };
+  const audit: AuditRecord = {
+    kind: 'CREATE_ORGANISATION',
+    request_id: ulid(),
+    operation_id: 'createOrganisation',
+    method: 'POST',
+    route: '/api/v1/organisations',
+    status: 201,
+    actor_id: userId,
+    organisation_id: id,
+    target: { organisation: id },
+  };
   return { org, now, writes: [...createOrganisationWrites(org, 1_000_000, refused, refused), auditWrite(audit, now)] };
 }
 
@@ -73,7 +83,13 @@ export async function benchIdempotency(userId: string, creates: number): Promise
   const config = new IdempotencyConfig({ eventKeyJmesPath: 'key', expiresAfterSeconds: 24 * 60 * 60 });
   // As in a Lambda function: the lock record expires with the invocation's remaining time.
   config.registerLambdaContext({ getRemainingTimeInMillis: () => 30_000 } as Context);
-  const persistenceStore = new DynamoDBPersistenceLayer({ tableName: tableName(), keyAttr: 'PK', sortKeyAttr: 'SK', staticPkValue: 'IDEMPOTENCY#bench', awsSdkV3Client: ddb() });
+  const persistenceStore = new DynamoDBPersistenceLayer({
+    tableName: tableName(),
+    keyAttr: 'PK',
+    sortKeyAttr: 'SK',
+    staticPkValue: 'IDEMPOTENCY#bench',
+    awsSdkV3Client: ddb(),
+  });
   const create = makeIdempotent(
     async (input: { key: string; name: string }) => {
       const { org, writes } = await organisationWrites(userId, input.name);
@@ -92,7 +108,11 @@ export async function benchIdempotency(userId: string, creates: number): Promise
 
 export function formatIdempotency(f: { receipt: CreateFigures; powertools: CreateFigures }): string {
   const row = (name: string, c: CreateFigures) =>
-    `  ${name.padEnd(44)}  ${c.ddb_sequential_round_trips.toFixed(2).padStart(10)}  ${c.ddb_requests.toFixed(2).padStart(8)}  ${c.wcu.toFixed(2).padStart(6)}  ${c.rcu.toFixed(2).padStart(6)}  ${Object.entries(c.requests_by_command).map(([k, v]) => `${k} x${v}`).join(', ')}`;
+    `  ${name.padEnd(44)}  ${c.ddb_sequential_round_trips.toFixed(2).padStart(10)}  ${c.ddb_requests.toFixed(2).padStart(8)}  ${c.wcu.toFixed(2).padStart(6)}  ${c.rcu.toFixed(2).padStart(6)}  ${Object.entries(
+      c.requests_by_command,
+    )
+      .map(([k, v]) => `${k} x${v}`)
+      .join(', ')}`;
   return [
     '',
     `P3, idempotent createOrganisation past authentication (${f.receipt.creates} creates each, in-process, same domain write):`,

@@ -35,7 +35,12 @@ async function call(base: string, token: string, method: string, path: string, i
  * worker (run by the local poller), timing the run from the POST to completion and tracing the
  * worker's DynamoDB requests and capacity.
  */
-export async function benchPopulation(base: string, demo: DemoCredentials, pollers: Pollers, log: (line: string) => void): Promise<PopulationFigures | undefined> {
+export async function benchPopulation(
+  base: string,
+  demo: DemoCredentials,
+  pollers: Pollers,
+  log: (line: string) => void,
+): Promise<PopulationFigures | undefined> {
   if (!existsSync(ISM_RELEASE_DIR)) {
     log(`population: skipped, no ISM release at ${ISM_RELEASE_DIR}`);
     return undefined;
@@ -43,7 +48,11 @@ export async function benchPopulation(base: string, demo: DemoCredentials, polle
   const release = await importRelease(readReleaseDirectory(ISM_RELEASE_DIR), { sample: false }, new Date());
   const token = demo.organisation_token;
   const org = `/api/v1/organisations/${demo.organisation_id}`;
-  const system = await call(base, token, 'POST', `${org}/systems`, { expect: 201, headers: { 'Idempotency-Key': 'bench-system' }, body: { name: 'Bench system', short_code: 'BENCH' } });
+  const system = await call(base, token, 'POST', `${org}/systems`, {
+    expect: 201,
+    headers: { 'Idempotency-Key': 'bench-system' },
+    body: { name: 'Bench system', short_code: 'BENCH' },
+  });
   const projects = `${org}/systems/${String(system.json!.data.id)}/projects`;
   const project = await call(base, token, 'POST', projects, {
     expect: 201,
@@ -73,7 +82,9 @@ export async function benchPopulation(base: string, demo: DemoCredentials, polle
 }
 
 export function formatPopulation(f: PopulationFigures): string {
-  const mix = Object.entries(f.requests_by_command).map(([k, v]) => `${k} ${v}`).join(', ');
+  const mix = Object.entries(f.requests_by_command)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   return [
     '',
     'Population of a PROTECTED project (ISM 2025.12.9), POST to completed, through the population worker:',

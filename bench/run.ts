@@ -74,7 +74,8 @@ async function main(): Promise<number> {
     const getItem = await rawGetItem(COUNTS.get);
     const population = await benchPopulation(`http://127.0.0.1:${port}`, credentials, pollers, log);
     if (population) {
-      for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log)) latencies.set(label, times);
+      for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
+        latencies.set(label, times);
       await recorder.settled();
     }
 
@@ -94,7 +95,14 @@ async function main(): Promise<number> {
     if (population) console.log(formatPopulation(population));
     console.log(formatBundles(bundles));
     if (json) {
-      const figures = { ...(JSON.parse(formatJson(summary)) as object), baseline, idempotency, budget_counters: counters, ...(population ? { population } : {}), bundles };
+      const figures = {
+        ...(JSON.parse(formatJson(summary)) as object),
+        baseline,
+        idempotency,
+        budget_counters: counters,
+        ...(population ? { population } : {}),
+        bundles,
+      };
       console.log(JSON.stringify(figures, null, 2));
     }
     if (summary.scans.length > 0) {

@@ -91,16 +91,28 @@ export function summarise(latencies: Map<string, number[]>, traces: RequestTrace
       wcu: round2(mean(group.map((t) => t.calls.reduce((s, c) => s + c.wcu, 0)))),
     });
     server.set(label, {
-      server_p50_ms: round2(percentile(group.map((t) => t.finishedAt - t.startedAt), 50)),
-      ddb_p50_ms: round2(percentile(group.map((t) => busyTime(t.calls)), 50)),
+      server_p50_ms: round2(
+        percentile(
+          group.map((t) => t.finishedAt - t.startedAt),
+          50,
+        ),
+      ),
+      ddb_p50_ms: round2(
+        percentile(
+          group.map((t) => busyTime(t.calls)),
+          50,
+        ),
+      ),
     });
     const mix = new Map<string, CommandFigures>();
     for (const call of group.flatMap((t) => t.calls)) {
       const m = mix.get(call.command) ?? { count: 0, rcu: 0, wcu: 0 };
       mix.set(call.command, { count: m.count + 1, rcu: m.rcu + call.rcu, wcu: m.wcu + call.wcu });
     }
-    const perRequest = ([c, m]: [string, CommandFigures]): [string, CommandFigures] =>
-      [c, { count: round2(m.count / group.length), rcu: round2(m.rcu / group.length), wcu: round2(m.wcu / group.length) }];
+    const perRequest = ([c, m]: [string, CommandFigures]): [string, CommandFigures] => [
+      c,
+      { count: round2(m.count / group.length), rcu: round2(m.rcu / group.length), wcu: round2(m.wcu / group.length) },
+    ];
     commandMix.set(label, new Map([...mix].sort(([a], [b]) => a.localeCompare(b)).map(perRequest)));
   }
   const unexpected = [...byLabel.keys()].filter((label) => !latencies.has(label));
@@ -140,11 +152,7 @@ export function formatTable(summary: Summary): string {
     out.push(`  ${label.padEnd(widths[0]!)}  ${parts.join(', ') || 'none'}`);
   }
   out.push('');
-  out.push(
-    summary.scans.length === 0
-      ? 'Scan: none'
-      : `Scan: FOUND (${summary.scans.map((s) => `${s.label} x${s.count}`).join(', ')})`,
-  );
+  out.push(summary.scans.length === 0 ? 'Scan: none' : `Scan: FOUND (${summary.scans.map((s) => `${s.label} x${s.count}`).join(', ')})`);
   if (summary.lateCalls.length > 0) {
     out.push(`DynamoDB calls started after the response was sent: ${summary.lateCalls.map((s) => `${s.label} x${s.count}`).join(', ')}`);
   }

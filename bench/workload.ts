@@ -76,19 +76,28 @@ export async function runWorkload(base: string, demo: DemoCredentials, recorder:
 
   const create = async (key: string, name: string): Promise<string> => {
     const reply = await client.send({
-      operation: 'createOrganisation', method: 'POST', path: ORGS, token: admin, expect: 201,
-      headers: { 'Idempotency-Key': key }, body: { name, timezone: 'Australia/Sydney' },
+      operation: 'createOrganisation',
+      method: 'POST',
+      path: ORGS,
+      token: admin,
+      expect: 201,
+      headers: { 'Idempotency-Key': key },
+      body: { name, timezone: 'Australia/Sydney' },
     });
     const id = reply.json?.data?.id;
     if (!id) throw new Error('createOrganisation answered without data.id');
     return id;
   };
-  const get = (id: string, token = admin) =>
-    client.send({ operation: 'getOrganisation', method: 'GET', path: `${ORGS}/${id}`, token, expect: 200 });
+  const get = (id: string, token = admin) => client.send({ operation: 'getOrganisation', method: 'GET', path: `${ORGS}/${id}`, token, expect: 200 });
   const update = async (etag: string, i: number): Promise<string> => {
     const reply = await client.send({
-      operation: 'updateOrganisation', method: 'PATCH', path: demoPath, token: orgToken, expect: 200,
-      headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': etag }, body: { notes: `Benchmark edit ${i}` },
+      operation: 'updateOrganisation',
+      method: 'PATCH',
+      path: demoPath,
+      token: orgToken,
+      expect: 200,
+      headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': etag },
+      body: { notes: `Benchmark edit ${i}` },
     });
     return etagOf(reply, 'updateOrganisation');
   };

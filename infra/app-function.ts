@@ -65,9 +65,7 @@ export class AppFunction extends Construct {
       tracing: Tracing.ACTIVE,
       bundling: lambdaBundling(),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-      ...(props.asyncFailures
-        ? { deadLetterQueue: props.asyncFailures.deadLetterQueue, retryAttempts: props.asyncFailures.retryAttempts }
-        : {}),
+      ...(props.asyncFailures ? { deadLetterQueue: props.asyncFailures.deadLetterQueue, retryAttempts: props.asyncFailures.retryAttempts } : {}),
     });
 
     Validations.of(this.function).acknowledge({
@@ -77,7 +75,8 @@ export class AppFunction extends Construct {
     });
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions; this is the only wildcard in the role.',
+      reason:
+        'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions; this is the only wildcard in the role.',
     });
   }
 
@@ -97,7 +96,8 @@ export class AppFunction extends Construct {
       if (!byAction.has(p.action)) byAction.set(p.action, new Set());
       byAction.get(p.action)!.add(arn);
       if (p.resource.kind === 'objects' && p.resource.area.endsWith('/')) areas.add(p.resource.area);
-      if (p.resource.kind === 'queue') this.function.addEnvironment(queueUrlVariable(p.resource.name as QueueName), targets.queues!.get(p.resource.name as QueueName)!.queueUrl);
+      if (p.resource.kind === 'queue')
+        this.function.addEnvironment(queueUrlVariable(p.resource.name as QueueName), targets.queues!.get(p.resource.name as QueueName)!.queueUrl);
     }
     for (const [action, resources] of byAction) this.role.addToPrincipalPolicy(new PolicyStatement({ actions: [action], resources: [...resources] }));
     if (targets.bucket && areas.size > 0) Validations.of(this.role).acknowledge(...areaAcknowledgements(targets.bucket, [...areas]));
@@ -113,7 +113,9 @@ export class AppFunction extends Construct {
       case 'bucket':
       case 'objects': {
         if (!targets.bucket) throw missing('the files bucket');
-        return resource.kind === 'bucket' ? targets.bucket.bucketArn : targets.bucket.arnForObjects(resource.area.endsWith('/') ? `${resource.area}*` : resource.area);
+        return resource.kind === 'bucket'
+          ? targets.bucket.bucketArn
+          : targets.bucket.arnForObjects(resource.area.endsWith('/') ? `${resource.area}*` : resource.area);
       }
       case 'queue': {
         const queue = targets.queues?.get(resource.name as QueueName);

@@ -12,8 +12,7 @@ import { OPERATIONS } from '../lib/operations/registry.js';
  * banner gives the module a real `require`. The alias avoids a clash with a bundled module that
  * imports `createRequire` itself.
  */
-const REQUIRE_BANNER =
-  "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
+const REQUIRE_BANNER = "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
 
 export const BUNDLE = {
   target: 'node22',

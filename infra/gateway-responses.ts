@@ -18,8 +18,18 @@ interface GatewayProblem {
  */
 export function problemGatewayResponses(wafRetryAfterSeconds: number): GatewayProblem[] {
   return [
-    { type: ResponseType.DEFAULT_4XX, code: 'request_rejected', title: 'Request Rejected', detail: 'The gateway rejected the request before it reached the API.' },
-    { type: ResponseType.DEFAULT_5XX, code: 'gateway_error', title: 'Gateway Error', detail: 'The request could not be completed. Quote the request id when reporting this.' },
+    {
+      type: ResponseType.DEFAULT_4XX,
+      code: 'request_rejected',
+      title: 'Request Rejected',
+      detail: 'The gateway rejected the request before it reached the API.',
+    },
+    {
+      type: ResponseType.DEFAULT_5XX,
+      code: 'gateway_error',
+      title: 'Gateway Error',
+      detail: 'The request could not be completed. Quote the request id when reporting this.',
+    },
     // Backstop for paths below a declared resource, where the root greedy proxy is not consulted.
     { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: 'not_found', title: 'Not Found', detail: 'No operation exists at this path.' },
     // The only WAF rule is the coarse per-IP rate rule, so a WAF block is a rate limit.
@@ -31,14 +41,39 @@ export function problemGatewayResponses(wafRetryAfterSeconds: number): GatewayPr
       detail: 'Too many requests from this address; retry after the Retry-After delay.',
       retryAfter: wafRetryAfterSeconds,
     },
-    { type: ResponseType.THROTTLED, status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: 'The API is throttling requests; retry after the Retry-After delay.', retryAfter: 1 },
+    {
+      type: ResponseType.THROTTLED,
+      status: 429,
+      code: 'rate_limited',
+      title: 'Too Many Requests',
+      detail: 'The API is throttling requests; retry after the Retry-After delay.',
+      retryAfter: 1,
+    },
     // Only a usage plan has a quota, and its period (a day, a week, a month) is no Retry-After.
     { type: ResponseType.QUOTA_EXCEEDED, status: 429, code: 'quota_exceeded', title: 'Too Many Requests', detail: 'The usage quota of this period is spent.' },
     // The local front door (lib/local/problems.ts) answers a larger body with the same problem.
-    { type: ResponseType.REQUEST_TOO_LARGE, status: 413, code: 'payload_too_large', title: 'Content Too Large', detail: 'The request exceeds the 10 MB gateway limit; send large files through an upload session.' },
-    { type: ResponseType.INTEGRATION_TIMEOUT, status: 504, code: 'gateway_timeout', title: 'Gateway Timeout', detail: 'The request took too long to complete. Quote the request id when reporting this.' },
+    {
+      type: ResponseType.REQUEST_TOO_LARGE,
+      status: 413,
+      code: 'payload_too_large',
+      title: 'Content Too Large',
+      detail: 'The request exceeds the 10 MB gateway limit; send large files through an upload session.',
+    },
+    {
+      type: ResponseType.INTEGRATION_TIMEOUT,
+      status: 504,
+      code: 'gateway_timeout',
+      title: 'Gateway Timeout',
+      detail: 'The request took too long to complete. Quote the request id when reporting this.',
+    },
     // AWS answers 504 by default, but a failed integration is no timeout (seed, Errors part 2).
-    { type: ResponseType.INTEGRATION_FAILURE, status: 502, code: 'gateway_error', title: 'Bad Gateway', detail: 'The request could not be completed. Quote the request id when reporting this.' },
+    {
+      type: ResponseType.INTEGRATION_FAILURE,
+      status: 502,
+      code: 'gateway_error',
+      title: 'Bad Gateway',
+      detail: 'The request could not be completed. Quote the request id when reporting this.',
+    },
   ];
 }
 

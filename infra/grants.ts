@@ -20,7 +20,13 @@ export interface Permission {
  * What an SQS event source mapping grants its function by itself (CDK's SqsEventSource calls
  * grantConsumeMessages): a worker's calls on its own queue among these need no grant of ours.
  */
-export const EVENT_SOURCE_ACTIONS = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'] as const;
+export const EVENT_SOURCE_ACTIONS = [
+  'sqs:ChangeMessageVisibility',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+  'sqs:ReceiveMessage',
+] as const;
 
 export class UnmappedCommandError extends Error {
   override readonly name = 'UnmappedCommandError';
@@ -96,7 +102,8 @@ export function permissionsOf(command: string, resource: string): Permission[] {
   throw new UnmappedCommandError(command);
 }
 
-export const resourceKey = (r: ResourceRef): string => (r.kind === 'table' || r.kind === 'bucket' ? r.kind : `${r.kind}:${r.kind === 'index' ? r.name : r.kind === 'objects' ? r.area : r.name}`);
+export const resourceKey = (r: ResourceRef): string =>
+  r.kind === 'table' || r.kind === 'bucket' ? r.kind : `${r.kind}:${r.kind === 'index' ? r.name : r.kind === 'objects' ? r.area : r.name}`;
 
 /**
  * Every permission a function's recorded commands need, once each, sorted; without those its

@@ -90,7 +90,12 @@ export class WorkersStack extends Stack {
       this.jobs.set(name, { queue, deadLetters, worker });
 
       alarms.push(
-        deadLettersAlarm(this, `DeadLettersAlarm-${name}`, deadLetters, `Jobs of the ${name} queue failed ${spec.maxReceiveCount} times and were dead-lettered`),
+        deadLettersAlarm(
+          this,
+          `DeadLettersAlarm-${name}`,
+          deadLetters,
+          `Jobs of the ${name} queue failed ${spec.maxReceiveCount} times and were dead-lettered`,
+        ),
         functionErrorsAlarm(this, `WorkerErrors-${name}`, worker.function, `The ${name} worker crashed or timed out`),
       );
     }
@@ -99,7 +104,12 @@ export class WorkersStack extends Stack {
 
     this.malwareProtection = new MalwareProtection(this, 'MalwareProtection', { table: props.table, bucket });
     alarms.push(
-      deadLettersAlarm(this, 'DeadLettersAlarm-verdicts', this.malwareProtection.deadLetters, 'GuardDuty scan results could not be applied and were dead-lettered'),
+      deadLettersAlarm(
+        this,
+        'DeadLettersAlarm-verdicts',
+        this.malwareProtection.deadLetters,
+        'GuardDuty scan results could not be applied and were dead-lettered',
+      ),
       functionErrorsAlarm(this, 'VerdictErrors', this.malwareProtection.verdict.function, 'The verdict function failed to apply a GuardDuty scan result'),
     );
     notify(this, alarms, props.alarmTopicArn);

@@ -61,7 +61,9 @@ export function recordedCommands(): CommandManifest {
 
 export function sortedManifest(manifest: CommandManifest): CommandManifest {
   const sortedEntries = <V>(o: Record<string, V>) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(sortedEntries(manifest).map(([fn, commands]) => [fn, Object.fromEntries(sortedEntries(commands).map(([c, r]) => [c, [...new Set(r)].sort()]))]));
+  return Object.fromEntries(
+    sortedEntries(manifest).map(([fn, commands]) => [fn, Object.fromEntries(sortedEntries(commands).map(([c, r]) => [c, [...new Set(r)].sort()]))]),
+  );
 }
 
 export type Describe = (command: string, input: Record<string, unknown>) => IssuedCommand[];
@@ -96,7 +98,8 @@ export function addCommandRecording<I extends object, O extends object>(stack: M
   stack.add(
     (next: InitializeHandler<I, O>, context) =>
       async (args: InitializeHandlerArguments<I>): Promise<InitializeHandlerOutput<O>> => {
-        if (scope.getStore() && recorded) recordCommands(describe((context.commandName ?? 'unknown').replace(/Command$/, ''), args.input as Record<string, unknown>));
+        if (scope.getStore() && recorded)
+          recordCommands(describe((context.commandName ?? 'unknown').replace(/Command$/, ''), args.input as Record<string, unknown>));
         return next(args);
       },
     { step: 'initialize', name: 'commandRecording' },

@@ -28,16 +28,13 @@ export const unauthorized = () =>
     headers: { 'WWW-Authenticate': 'Bearer realm="api"' },
   });
 export const forbidden = (code: string, detail: string) => new ApiError(403, code, 'Forbidden', detail);
-export const notFound = (detail = 'The resource does not exist or is not available to this credential.') =>
-  new ApiError(404, 'not_found', 'Not Found', detail);
+export const notFound = (detail = 'The resource does not exist or is not available to this credential.') => new ApiError(404, 'not_found', 'Not Found', detail);
 export const methodNotAllowed = (allow: string[]) =>
   new ApiError(405, 'method_not_allowed', 'Method Not Allowed', 'The resource does not support this method.', {
     headers: { Allow: allow.join(', ') },
   });
-export const notAcceptable = () =>
-  new ApiError(406, 'not_acceptable', 'Not Acceptable', 'This endpoint answers with application/json only.');
-export const conflict = (code: string, detail: string, members?: Record<string, unknown>) =>
-  new ApiError(409, code, 'Conflict', detail, { members });
+export const notAcceptable = () => new ApiError(406, 'not_acceptable', 'Not Acceptable', 'This endpoint answers with application/json only.');
+export const conflict = (code: string, detail: string, members?: Record<string, unknown>) => new ApiError(409, code, 'Conflict', detail, { members });
 export const preconditionFailed = () =>
   new ApiError(412, 'etag_mismatch', 'Precondition Failed', 'The If-Match ETag is stale: read the resource again, reconcile and retry with its current ETag.');
 export const payloadTooLarge = (detail: string) => new ApiError(413, 'payload_too_large', 'Content Too Large', detail);

@@ -8,7 +8,12 @@
  */
 export function defaultProvider() {
   return async () => {
-    const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken, AWS_CREDENTIAL_EXPIRATION: expiration } = process.env;
+    const {
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      AWS_SESSION_TOKEN: sessionToken,
+      AWS_CREDENTIAL_EXPIRATION: expiration,
+    } = process.env;
     if (!accessKeyId || !secretAccessKey) throw new Error('No AWS credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).');
     return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}), ...(expiration ? { expiration: new Date(expiration) } : {}) };
   };

@@ -61,7 +61,11 @@ function required(values: Values, name: keyof Values): string {
   return v;
 }
 
-const list = (csv: string) => csv.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (csv: string) =>
+  csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function scopeOf(values: Values): AccessScope {
   const chosen = [values.installation ? 'i' : '', values.organisation ? 'o' : '', values.project ? 'p' : ''].filter(Boolean);
@@ -124,14 +128,29 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
         },
         now,
       );
-      await writeAudit({ kind: 'TOKEN_ISSUED', request_id: `cli-${issued.id}`, method: 'CLI', route: 'admin token issue', status: 0, actor_id: userId, token_id: issued.id }, now);
+      await writeAudit(
+        { kind: 'TOKEN_ISSUED', request_id: `cli-${issued.id}`, method: 'CLI', route: 'admin token issue', status: 0, actor_id: userId, token_id: issued.id },
+        now,
+      );
       return { id: issued.id, token: issued.token, expires_at: issued.expires_at };
     }
     case 'token revoke': {
       const id = required(values, 'id');
       const removed = await deleteToken(id);
       if (!removed) throw new UsageError(`no token ${id}`);
-      await writeAudit({ kind: 'TOKEN_REVOKED', request_id: `cli-${id}`, method: 'CLI', route: 'admin token revoke', status: 0, actor_id: 'operator', token_id: id, details: { owner_id: removed.user_id } }, now);
+      await writeAudit(
+        {
+          kind: 'TOKEN_REVOKED',
+          request_id: `cli-${id}`,
+          method: 'CLI',
+          route: 'admin token revoke',
+          status: 0,
+          actor_id: 'operator',
+          token_id: id,
+          details: { owner_id: removed.user_id },
+        },
+        now,
+      );
       return { id, revoked: true };
     }
     case 'catalogue import': {
@@ -173,7 +192,7 @@ async function connect(): Promise<Emulator | undefined> {
 async function main(): Promise<number> {
   // Node 20 is supported locally (DESIGN); Lambda runs Node 22, so the SDK's notice is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {

@@ -155,10 +155,20 @@ export function issuerShortfall(v: ValidIssuance, issuerLive: ReadonlySet<string
  * would not be issued today (retired, unknown, mixed, wildcard or out-of-type abilities, missing
  * dependencies, no stored mode, a binding that does not fit its type) is invalid and must be reissued.
  */
-export function storedCredentialValid(token: { type: CredentialType; abilities: unknown; read_only: unknown; organisation_id?: string; project_id?: string }): boolean {
+export function storedCredentialValid(token: {
+  type: CredentialType;
+  abilities: unknown;
+  read_only: unknown;
+  organisation_id?: string;
+  project_id?: string;
+}): boolean {
   if (typeof token.read_only !== 'boolean') return false;
   const bindingFits =
-    token.type === 'administration' ? !token.organisation_id && !token.project_id : token.type === 'organisation' ? !!token.organisation_id && !token.project_id : !!token.project_id;
+    token.type === 'administration'
+      ? !token.organisation_id && !token.project_id
+      : token.type === 'organisation'
+        ? !!token.organisation_id && !token.project_id
+        : !!token.project_id;
   if (!bindingFits) return false;
   try {
     checkAbilities(token.type, token.abilities);

@@ -27,7 +27,7 @@ export async function issueToken(userId: string, request: IssuanceRequest, now: 
     administrationDays: s.TOKEN_ADMINISTRATION_MAX_DAYS,
   });
   const user = await getUser(userId);
-  if (!user || user.status !== 'active') throw new IssuanceError('inactive_user', 'tokens are issued only to active users');
+  if (user?.status !== 'active') throw new IssuanceError('inactive_user', 'tokens are issued only to active users');
 
   let organisationId = valid.organisationId;
   let scope: AccessScope = { kind: 'installation' };

@@ -25,7 +25,7 @@ export async function stillAuthorised(job: Attribution, now: Date): Promise<bool
   const user = asUser(items.get(keyString(userKey)));
   const grant = items.get(keyString(access));
   if (!token || token.user_id !== job.userId || Date.parse(token.expires_at) <= now.getTime()) return false;
-  if (!user || user.status !== 'active' || !grant) return false;
+  if (user?.status !== 'active' || !grant) return false;
   const effective = effectivePermissions(token.type, token.abilities, (grant.permissions as string[]) ?? []);
   return job.permissions.every((p) => effective.has(p));
 }

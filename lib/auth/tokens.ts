@@ -26,8 +26,7 @@ export interface TokenClaims {
 }
 
 export function mintToken(claims: TokenClaims, key: string): string {
-  const body =
-    TOKEN_PREFIX + claims.tokenId + claims.userId + (claims.organisationId ?? NONE) + (claims.projectId ?? NONE) + randomBase62(NONCE_LENGTH);
+  const body = TOKEN_PREFIX + claims.tokenId + claims.userId + (claims.organisationId ?? NONE) + (claims.projectId ?? NONE) + randomBase62(NONCE_LENGTH);
   return body + mac(body, key);
 }
 

@@ -28,7 +28,10 @@ function readJson(path: string): unknown {
   }
 }
 
-function parsed<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, path: string): T {
+function parsed<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  path: string,
+): T {
   const result = schema.safeParse(readJson(path));
   if (!result.success) {
     const issue = result.error.issues[0]!;

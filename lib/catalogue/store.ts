@@ -73,7 +73,10 @@ export async function importRelease(parsed: ParsedRelease, options: { sample: bo
   }
   const put = (r: Release) => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.catalogueRelease(id), entity: 'catalogue-release', ...r } }));
   await put(release);
-  await putAll(parsed.entries.map((e) => ({ ...keys.catalogueEntry(id, e.position), entity: 'catalogue-entry', ...e })), 8);
+  await putAll(
+    parsed.entries.map((e) => ({ ...keys.catalogueEntry(id, e.position), entity: 'catalogue-entry', ...e })),
+    8,
+  );
   const complete: Release = { ...release, status: 'complete' };
   await put(complete);
   entriesCache.delete(id);

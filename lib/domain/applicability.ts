@@ -59,10 +59,34 @@ const RULES: readonly Rule[] = [
     reason: 'No third party holds privileged access to the system.',
     applies: (f) => f.system.third_party_privileged_access === 'no',
   },
-  { id: 'no-wireless-networks', depth: 1, title: /^Wireless networks$/, reason: 'The scope has no wireless networks.', applies: (f) => f.scope.wireless_networks === 'no' },
-  { id: 'no-mobile-devices', depth: 0, title: /enterprise mobility$/i, reason: 'The scope has no mobile devices.', applies: (f) => f.scope.mobile_devices === 'no' },
-  { id: 'no-email-services', depth: 1, title: /^Email gateways and servers$/, reason: 'The scope runs no email services.', applies: (f) => f.scope.email_services === 'no' },
-  { id: 'no-software-development', depth: 0, title: /software development$/i, reason: 'The scope includes no software development.', applies: (f) => f.scope.software_development === 'no' },
+  {
+    id: 'no-wireless-networks',
+    depth: 1,
+    title: /^Wireless networks$/,
+    reason: 'The scope has no wireless networks.',
+    applies: (f) => f.scope.wireless_networks === 'no',
+  },
+  {
+    id: 'no-mobile-devices',
+    depth: 0,
+    title: /enterprise mobility$/i,
+    reason: 'The scope has no mobile devices.',
+    applies: (f) => f.scope.mobile_devices === 'no',
+  },
+  {
+    id: 'no-email-services',
+    depth: 1,
+    title: /^Email gateways and servers$/,
+    reason: 'The scope runs no email services.',
+    applies: (f) => f.scope.email_services === 'no',
+  },
+  {
+    id: 'no-software-development',
+    depth: 0,
+    title: /software development$/i,
+    reason: 'The scope includes no software development.',
+    applies: (f) => f.scope.software_development === 'no',
+  },
 ];
 
 export function recommendationFor(entry: Pick<CatalogueEntry, 'path'>, facts: Facts): Recommendation | null {
@@ -84,7 +108,12 @@ export interface PlannedControl {
  * classification until someone decides otherwise). Levels are matched by each entry's own tags,
  * since they are not strictly nested.
  */
-export function plannedControls(entries: readonly CatalogueEntry[], classification: Classification, target: MaturityLevel | 'none', facts: Facts): PlannedControl[] {
+export function plannedControls(
+  entries: readonly CatalogueEntry[],
+  classification: Classification,
+  target: MaturityLevel | 'none',
+  facts: Facts,
+): PlannedControl[] {
   const planned: PlannedControl[] = [];
   for (const entry of entries) {
     const inClassification = entry.classifications.includes(classification);
@@ -103,7 +132,10 @@ export function plannedControls(entries: readonly CatalogueEntry[], classificati
  * provenance is unknown, which may have been choices) and classification exclusions stay; values
  * the system set follow the new recommendation.
  */
-export function recalculated(current: { applicability: Applicability; origin: Origin }, recommendation: Recommendation | null): { applicability: Applicability; origin: Origin } {
+export function recalculated(
+  current: { applicability: Applicability; origin: Origin },
+  recommendation: Recommendation | null,
+): { applicability: Applicability; origin: Origin } {
   if (current.origin !== 'default_inclusion' && current.origin !== 'initial_recommendation') return current;
   return recommendation ? { applicability: recommendation.value, origin: 'initial_recommendation' } : { applicability: 'y', origin: 'default_inclusion' };
 }

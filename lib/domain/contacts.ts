@@ -7,7 +7,9 @@ const Name = singleLine().trim().min(1, 'must not be blank').max(200);
 const Optional = {
   role: singleLine().trim().min(1).max(200).nullable(),
   email: z.email().max(254).nullable(),
-  phone: singleLine().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
+  phone: singleLine()
+    .regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number')
+    .nullable(),
   organisation_name: singleLine().trim().min(1).max(200).nullable(),
 };
 

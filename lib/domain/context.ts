@@ -72,7 +72,9 @@ export type ContextData = Record<string, string | null>;
 const fieldSchema = (f: ContextField) =>
   f.type === 'option'
     ? z.enum(f.options!.map((o) => o.value) as [string, ...string[]]).nullable()
-    : multiLine().max(f.max_length ?? 5000).nullable();
+    : multiLine()
+        .max(f.max_length ?? 5000)
+        .nullable();
 
 /** PATCH body: `data` merges per field (null clears), `edit_reason` is kept in the audit trail. */
 export function contextPatchSchema(definition: ContextDefinition, name: string) {

@@ -56,7 +56,11 @@ export interface StoredControl {
   last_transition?: { id: string; from: string; to: string; comment: string | null; by: string; at: string; assessment: boolean } | null;
   /** Kept on the control by the evidence operations, so that detail reads stay one round trip. */
   evidence_items?: EvidenceItem[];
-  evidence_snapshot?: { captured_at: string; versions: { evidence_id: string; version: number; sha256: string | null }[]; acknowledged_warnings: string[] } | null;
+  evidence_snapshot?: {
+    captured_at: string;
+    versions: { evidence_id: string; version: number; sha256: string | null }[];
+    acknowledged_warnings: string[];
+  } | null;
   provider_guidance?: { provider_id: string; release_id: string; guidance: string }[];
   created_at: string;
   updated_at: string;
@@ -70,9 +74,18 @@ const Comment = multiLine().max(5000).nullable().optional();
 
 /** Assessment conclusions: written through PATCH …/assessment only. */
 const ASSESSMENT_FIELDS = {
-  overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional().meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
+  overall_assessed_outcome: z
+    .enum(OUTCOMES)
+    .nullable()
+    .optional()
+    .meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
   overall_assessed_rationale: Text(20_000),
-  evidence_references: z.array(singleLine().trim().min(1).max(1000)).max(100).nullable().optional().meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
+  evidence_references: z
+    .array(singleLine().trim().min(1).max(1000))
+    .max(100)
+    .nullable()
+    .optional()
+    .meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
   finding_severity: z.enum(SEVERITIES).nullable().optional().meta({ description: 'Needed by the outcomes ineffective, no_visibility and not_implemented.' }),
   assessor_notes: Text(20_000),
   maturity_assessed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
@@ -95,11 +108,17 @@ export const UpdateControlImplementation = z
     overall_proposed_rationale: Text(20_000),
     maturity_proposed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
     ...Object.fromEntries(
-      ASSESSED_PROPERTIES.map((p) => [p, z.unknown().optional().meta({ description: 'Refused here: 403 without assessment authority, 422 with it (use PATCH …/assessment).' })]),
+      ASSESSED_PROPERTIES.map((p) => [
+        p,
+        z.unknown().optional().meta({ description: 'Refused here: 403 without assessment authority, 422 with it (use PATCH …/assessment).' }),
+      ]),
     ),
   })
   .refine(...changesSomething('property'))
-  .meta({ id: 'UpdateControlImplementation', description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.' });
+  .meta({
+    id: 'UpdateControlImplementation',
+    description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.',
+  });
 type ImplementationPatch = z.output<typeof UpdateControlImplementation>;
 
 export const UpdateControlAssessment = z
@@ -111,7 +130,10 @@ type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
 export const TransitionRequest = z
   .strictObject({
     transition: singleLine().min(1).max(64).meta({ description: 'An ID from allowed_transitions.' }),
-    comment: multiLine().max(5000).optional().meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
+    comment: multiLine()
+      .max(5000)
+      .optional()
+      .meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
     acknowledge_evidence_warnings: z.boolean().optional(),
   })
   .meta({ id: 'ControlTransitionRequest' });
@@ -130,7 +152,11 @@ const essentialEight = (c: Pick<StoredControl, 'essential_eight'>) => c.essentia
  * the value is unchanged; an exclusion, or a choice that differs from the recommendation, needs a
  * comment (seed, controls table). Returns the next control or the 422 pointers.
  */
-export function applyImplementation(current: StoredControl, patch: ImplementationPatch, actor: { userId: string; at: string }): { next: StoredControl; errors: FieldError[] } {
+export function applyImplementation(
+  current: StoredControl,
+  patch: ImplementationPatch,
+  actor: { userId: string; at: string },
+): { next: StoredControl; errors: FieldError[] } {
   const { applicability, ...rest } = patch;
   const next: StoredControl = { ...current };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
@@ -179,12 +205,15 @@ export function applyAssessment(current: StoredControl, patch: AssessmentPatch):
 export function matrixMissing(c: StoredControl): FieldError[] {
   const missing: FieldError[] = [];
   const outcome = c.overall_assessed_outcome ?? null;
-  if (outcome === null || outcome === 'not_assessed') missing.push({ pointer: '/overall_assessed_outcome', code: 'required', detail: 'An overall outcome other than not_assessed.' });
-  else if (outcome === 'common_control' && !sspRow(c)) missing.push({ pointer: '/overall_assessed_outcome', code: 'not_an_ssp_control_row', detail: 'Common Control applies to SSP control rows only.' });
+  if (outcome === null || outcome === 'not_assessed')
+    missing.push({ pointer: '/overall_assessed_outcome', code: 'required', detail: 'An overall outcome other than not_assessed.' });
+  else if (outcome === 'common_control' && !sspRow(c))
+    missing.push({ pointer: '/overall_assessed_outcome', code: 'not_an_ssp_control_row', detail: 'Common Control applies to SSP control rows only.' });
   if (blank(c.overall_assessed_rationale) && (c.evidence_references ?? []).length === 0) {
     missing.push({ pointer: '/overall_assessed_rationale', code: 'required', detail: 'An overall rationale or evidence references.' });
   }
-  if (outcome && NEEDS_SEVERITY.includes(outcome) && !c.finding_severity) missing.push({ pointer: '/finding_severity', code: 'required', detail: `The outcome ${outcome} needs a finding severity.` });
+  if (outcome && NEEDS_SEVERITY.includes(outcome) && !c.finding_severity)
+    missing.push({ pointer: '/finding_severity', code: 'required', detail: `The outcome ${outcome} needs a finding severity.` });
   return missing;
 }
 
@@ -206,7 +235,7 @@ export function attentionOf(c: Pick<StoredControl, 'applicability' | 'applicabil
 
 /* Responses -------------------------------------------------------------------------------- */
 
-const Recommendation = z.object({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
+const RecommendationView = z.object({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
 const Attention = z.enum(['conflict', 'suggested_exclusion']).nullable();
 
 const Identity = {
@@ -240,8 +269,10 @@ export const Control = z
     classifications: z.array(z.string()),
     applicability_comment: z.string().nullable(),
     applicability_context: z.object({
-      origin: z.string().meta({ description: 'default_inclusion, initial_recommendation, explicit_user_choice, classification_exclusion or unknown_historical_provenance.' }),
-      recommendation: Recommendation.nullable(),
+      origin: z
+        .string()
+        .meta({ description: 'default_inclusion, initial_recommendation, explicit_user_choice, classification_exclusion or unknown_historical_provenance.' }),
+      recommendation: RecommendationView.nullable(),
       recommended_at: z.string().nullable(),
       attention: Attention,
       decided_at: z.string().nullable(),
@@ -256,7 +287,9 @@ export const Control = z
       .object({ id: z.string(), from: z.string(), to: z.string(), comment: z.string().nullable(), by: z.string(), at: z.string() })
       .nullable()
       .optional()
-      .meta({ description: 'The latest transition with its decision comment; absent to readers without the assessment view when it was an assessment transition.' }),
+      .meta({
+        description: 'The latest transition with its decision comment; absent to readers without the assessment view when it was an assessment transition.',
+      }),
     allowed_actions: z.array(z.string()).meta({ description: 'Operation IDs this caller may call on the control now.' }),
     allowed_transitions: z.array(AllowedTransition).meta({ description: 'Transitions this caller may take now; send one ID to POST …/transitions.' }),
     provider_guidance: z.array(z.object({ provider_id: z.string(), release_id: z.string(), guidance: z.string() })).meta({ description: 'Read-only.' }),
@@ -270,13 +303,20 @@ export const Control = z
     maturity_assessed_level: z.string().nullable().optional(),
     assessment_matrix_completeness: Pointers.optional(),
     evidence_snapshot: z
-      .object({ captured_at: z.string(), versions: z.array(z.object({ evidence_id: z.string(), version: z.number().int(), sha256: z.string().nullable() })), acknowledged_warnings: z.array(z.string()) })
+      .object({
+        captured_at: z.string(),
+        versions: z.array(z.object({ evidence_id: z.string(), version: z.number().int(), sha256: z.string().nullable() })),
+        acknowledged_warnings: z.array(z.string()),
+      })
       .nullable()
       .optional(),
     created_at: z.string(),
     redacted_fields: z.array(z.string()),
   })
-  .meta({ id: 'Control', description: 'Assessment properties need view-control-assessment, selected and held; without it they are absent and named in redacted_fields.' });
+  .meta({
+    id: 'Control',
+    description: 'Assessment properties need view-control-assessment, selected and held; without it they are absent and named in redacted_fields.',
+  });
 export type ControlView = z.infer<typeof Control>;
 
 const ASSESSMENT_VIEW_FIELDS = [...ASSESSMENT_PROPERTIES, 'assessment_matrix_completeness', 'evidence_snapshot'] as const;

@@ -35,7 +35,8 @@ export function captureEvidence(items: readonly EvidenceItem[]): Capture {
   const capture: Capture = { versions: [], warnings: [] };
   for (const item of items) {
     if (item.status !== 'ready') capture.warnings.push({ evidence_id: item.id, reason: 'not_ready' });
-    else if (UNVERIFIABLE_KINDS.includes(item.kind) || (FILE_KINDS.includes(item.kind) && !item.sha256)) capture.warnings.push({ evidence_id: item.id, reason: 'unverified' });
+    else if (UNVERIFIABLE_KINDS.includes(item.kind) || (FILE_KINDS.includes(item.kind) && !item.sha256))
+      capture.warnings.push({ evidence_id: item.id, reason: 'unverified' });
     else capture.versions.push({ evidence_id: item.id, version: item.version, sha256: item.sha256 });
   }
   return capture;

@@ -49,10 +49,13 @@ interface HealthInputs {
 export function projectHealth(h: HealthInputs): ProjectHealth {
   const { project } = h;
   const warnings: z.infer<typeof Warning>[] = [];
-  if (project.population_status === 'failed') warnings.push({ code: 'population_failed', detail: 'Population failed; start a recovery run with the current setup ETag.' });
-  if (h.markers.some((m) => m.stopped)) warnings.push({ code: 'recalculation_stopped', detail: 'A recalculation stopped because its requester lost authority; recommendations are stale.' });
+  if (project.population_status === 'failed')
+    warnings.push({ code: 'population_failed', detail: 'Population failed; start a recovery run with the current setup ETag.' });
+  if (h.markers.some((m) => m.stopped))
+    warnings.push({ code: 'recalculation_stopped', detail: 'A recalculation stopped because its requester lost authority; recommendations are stale.' });
   if (h.diagramStatus === 'error') warnings.push({ code: 'network_diagram_failed', detail: 'The network diagram was refused by scanning; upload another.' });
-  if (h.summary?.conflicts) warnings.push({ code: 'applicability_conflicts', detail: 'Some explicit applicability choices differ from the current recommendation.' });
+  if (h.summary?.conflicts)
+    warnings.push({ code: 'applicability_conflicts', detail: 'Some explicit applicability choices differ from the current recommendation.' });
   if (h.summary?.suggested_exclusions) warnings.push({ code: 'suggested_exclusions', detail: 'Recommendations suggest excluding some applicable controls.' });
   const pending = h.markers.filter((m) => !m.stopped);
   const oldest = [...h.markers].map((m) => m.requested_at).sort()[0] ?? null;

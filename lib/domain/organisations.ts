@@ -63,7 +63,9 @@ export const UpdateOrganisation = z
     timezone: Timezone,
     contact_name: singleLine().trim().min(1).max(200).nullable(),
     contact_email: z.email().max(254).nullable(),
-    contact_phone: singleLine().regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number').nullable(),
+    contact_phone: singleLine()
+      .regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number')
+      .nullable(),
     notes: multiLine().max(5000).nullable(),
   })
   .partial()

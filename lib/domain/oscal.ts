@@ -61,9 +61,7 @@ interface RawGroup {
   groups?: RawGroup[];
   controls?: RawControl[];
 }
-const Group: z.ZodType<RawGroup> = z.lazy(() =>
-  z.object({ title: z.string(), groups: z.array(Group).optional(), controls: z.array(Control).optional() }),
-);
+const Group: z.ZodType<RawGroup> = z.lazy(() => z.object({ title: z.string(), groups: z.array(Group).optional(), controls: z.array(Control).optional() }));
 const Metadata = z.object({ title: z.string(), version: z.string().min(1), published: z.string().optional() });
 
 export const CatalogFile = z.object({ catalog: z.object({ metadata: Metadata, groups: z.array(Group) }) });
@@ -110,12 +108,12 @@ function catalogueEntries(file: CatalogFile): CatalogueEntry[] {
     const here = [...path, group.title];
     const visit = (c: RawControl) => {
       found.push(entryOf(c, here));
-      c.controls?.forEach(visit);
+      for (const child of c.controls ?? []) visit(child);
     };
-    group.controls?.forEach(visit);
-    group.groups?.forEach((g) => walk(g, here));
+    for (const c of group.controls ?? []) visit(c);
+    for (const g of group.groups ?? []) walk(g, here);
   };
-  file.catalog.groups.forEach((g) => walk(g, []));
+  for (const g of file.catalog.groups) walk(g, []);
   const ids = new Set<string>();
   for (const e of found) {
     if (ids.has(e.id)) throw new CatalogueError(`${e.id} appears twice`);

@@ -70,11 +70,7 @@ export const CATALOGUE: Catalogue = {
 };
 
 /** Seed, Authentication part 8: these must always be picked one by one. */
-export const EXPLICIT_ONLY: readonly Permission[] = [
-  'approve-edits',
-  'approve-assessments',
-  'publish-provider-assurance-packages',
-];
+export const EXPLICIT_ONLY: readonly Permission[] = ['approve-edits', 'approve-assessments', 'publish-provider-assurance-packages'];
 
 /**
  * Names that earlier development builds accepted. The seed's Versioning part 3 says they are not

@@ -23,7 +23,10 @@ export const workflowSettingsOf = (p: { control_workflow?: Partial<WorkflowSetti
 
 const ControlWorkflow = z.strictObject({
   edit_approval: z.boolean().optional().meta({ description: 'Implementation goes through approving_edit (an approve-edits decision) before assessment.' }),
-  assessment_approval: z.boolean().optional().meta({ description: 'Assessment goes through approving_assessment (an approve-assessments decision) before assessed.' }),
+  assessment_approval: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Assessment goes through approving_assessment (an approve-assessments decision) before assessed.' }),
 });
 
 export interface StoredProject {
@@ -69,7 +72,9 @@ export const UpdateSetupProject = z
     name: Name.optional(),
     description: Description.optional(),
     essential_eight_target: z.enum(TARGETS).optional(),
-    control_workflow: ControlWorkflow.optional().meta({ description: 'Merged per setting. Controls already waiting for an approval keep their approval transitions.' }),
+    control_workflow: ControlWorkflow.optional().meta({
+      description: 'Merged per setting. Controls already waiting for an approval keep their approval transitions.',
+    }),
     project_edit_reason: multiLine().trim().min(1).max(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
   })
   .refine((v) => Object.keys(v).some((k) => k !== 'project_edit_reason'), { message: 'name at least one property to change' })
@@ -124,7 +129,12 @@ export function identityOf(p: StoredProject): z.infer<typeof ProjectInputs> {
 }
 
 export function setupProjectView(p: StoredProject, full: boolean): SetupProject {
-  const base = { ...identityOf(p), population: { run_id: p.population_run_id, status: p.population_status }, created_at: p.created_at, updated_at: p.updated_at };
+  const base = {
+    ...identityOf(p),
+    population: { run_id: p.population_run_id, status: p.population_status },
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
   if (!full) return { ...base, redacted_fields: [...SETUP_FIELDS] };
   return { ...base, description: p.description, control_workflow: workflowSettingsOf(p), redacted_fields: [] };
 }
@@ -188,7 +198,10 @@ const EngagementData = z
   })
   .refine((d) => !d.start_date || !d.end_date || d.end_date >= d.start_date, { message: 'must not precede start_date', path: ['end_date'] });
 
-export const UpdateEngagement = EngagementData.refine(...changesSomething('property')).meta({ id: 'UpdateEngagement', description: 'JSON merge patch per field.' });
+export const UpdateEngagement = EngagementData.refine(...changesSomething('property')).meta({
+  id: 'UpdateEngagement',
+  description: 'JSON merge patch per field.',
+});
 
 const Field = z.string().nullable();
 export const Engagement = z
@@ -210,7 +223,10 @@ type Engagement = z.infer<typeof Engagement>;
 export function engagementView(data: Record<string, unknown> | undefined, updatedAt: string | null, full: boolean): Engagement {
   const fields = full ? [...ENGAGEMENT_PUBLIC, ...ENGAGEMENT_SETUP_ONLY] : [...ENGAGEMENT_PUBLIC];
   return {
-    ...(Object.fromEntries(fields.map((f) => [f, (data?.[f] as string | null | undefined) ?? null])) as Record<(typeof ENGAGEMENT_PUBLIC)[number], string | null>),
+    ...(Object.fromEntries(fields.map((f) => [f, (data?.[f] as string | null | undefined) ?? null])) as Record<
+      (typeof ENGAGEMENT_PUBLIC)[number],
+      string | null
+    >),
     updated_at: updatedAt,
     redacted_fields: full ? [] : [...ENGAGEMENT_SETUP_ONLY],
   };

@@ -35,7 +35,10 @@ function valueSchema(d: RegisterDefinition, c: RegisterColumn, presence: Presenc
   const error = (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? MISSING[presence] : TYPE_MESSAGE[c.type]);
   switch (c.type) {
     case 'string':
-      return singleLine({ error }).trim().min(1, 'must not be blank').max(c.max_length ?? 200, `must be at most ${c.max_length ?? 200} characters`);
+      return singleLine({ error })
+        .trim()
+        .min(1, 'must not be blank')
+        .max(c.max_length ?? 200, `must be at most ${c.max_length ?? 200} characters`);
     case 'text':
       return multiLine({ error })
         .max(c.max_length ?? 5000, `must be at most ${c.max_length ?? 5000} characters`)
@@ -89,10 +92,12 @@ const SOURCE_OF: Partial<Record<ColumnType, keyof SourceAuthority>> = { contact_
 
 /** Columns whose source this caller cannot read: omitted from data and named in redacted_fields. */
 export function redactedColumns(d: RegisterDefinition, authority: SourceAuthority): string[] {
-  return d.columns.filter((c) => {
-    const source = SOURCE_OF[c.type];
-    return source !== undefined && !authority[source];
-  }).map((c) => c.id);
+  return d.columns
+    .filter((c) => {
+      const source = SOURCE_OF[c.type];
+      return source !== undefined && !authority[source];
+    })
+    .map((c) => c.id);
 }
 
 export interface FieldIssue {
@@ -109,7 +114,11 @@ export function unreadableReferences(d: RegisterDefinition, input: Record<string
   const hidden = new Set(redactedColumns(d, authority));
   return Object.keys(input)
     .filter((column) => hidden.has(column))
-    .map((column) => ({ pointer: `/data/${column}`, detail: 'references a source this credential cannot read, so it cannot be set here', code: 'unreadable_reference' }));
+    .map((column) => ({
+      pointer: `/data/${column}`,
+      detail: 'references a source this credential cannot read, so it cannot be set here',
+      code: 'unreadable_reference',
+    }));
 }
 
 /** The contact IDs a create or patch sets, by column. */
@@ -170,7 +179,15 @@ export interface StoredRegisterRow {
 export function rowView(d: RegisterDefinition, row: StoredRegisterRow, authority: SourceAuthority): RegisterRow {
   const redacted = redactedColumns(d, authority);
   const data = Object.fromEntries(d.columns.filter((c) => !redacted.includes(c.id)).map((c) => [c.id, row.data[c.id] ?? null]));
-  return { id: row.id, definition_id: row.definition_id, owner: row.owner, data, redacted_fields: redacted, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    definition_id: row.definition_id,
+    owner: row.owner,
+    data,
+    redacted_fields: redacted,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 /** The view part of a row's ETag: representations with different redaction never share one. */

@@ -20,7 +20,15 @@ const Choice = z.object({ value: z.string(), label: z.string() });
 
 export const SetupOptions = z
   .object({
-    ism_releases: z.array(z.object({ id: z.string(), version: z.string(), title: z.string(), entries: z.number().int(), sample: z.boolean().meta({ description: 'True for the sample catalogue this product ships (not the ISM).' }) })),
+    ism_releases: z.array(
+      z.object({
+        id: z.string(),
+        version: z.string(),
+        title: z.string(),
+        entries: z.number().int(),
+        sample: z.boolean().meta({ description: 'True for the sample catalogue this product ships (not the ISM).' }),
+      }),
+    ),
     classifications: z.array(z.object({ code: z.enum(CLASSIFICATION_CODES), name: z.string() })),
     scope_choices: z.object({ essential_eight_targets: z.array(Choice), assessment_types: z.array(Choice) }),
     provider_assurance: z.object({

@@ -25,7 +25,10 @@ export const System = z
     updated_at: z.string().optional(),
     redacted_fields: z.array(z.string()),
   })
-  .meta({ id: 'System', description: 'Minimal discovery (without hierarchy authority) lists only id, name and short_code; the rest is named in redacted_fields.' });
+  .meta({
+    id: 'System',
+    description: 'Minimal discovery (without hierarchy authority) lists only id, name and short_code; the rest is named in redacted_fields.',
+  });
 export type System = z.infer<typeof System>;
 
 export const CreateSystem = z.strictObject({ name: Name, short_code: ShortCode, description: Description.optional() }).meta({ id: 'CreateSystem' });

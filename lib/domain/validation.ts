@@ -41,7 +41,8 @@ export const singleLine = (params?: StringParams) => z.string(params).check(SING
 export const multiLine = (params?: StringParams) => z.string(params).check(MULTI_LINE);
 
 /** Whether a string schema was built by singleLine or multiLine (every request string must be). */
-export const carriesTextRule = (schema: z.ZodType) => ((schema._zod.def as { checks?: unknown[] }).checks ?? []).some((c) => c === SINGLE_LINE || c === MULTI_LINE);
+export const carriesTextRule = (schema: z.ZodType) =>
+  ((schema._zod.def as { checks?: unknown[] }).checks ?? []).some((c) => c === SINGLE_LINE || c === MULTI_LINE);
 
 /** One RFC 6901 reference token. */
 export const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -55,7 +56,7 @@ const codeOf = (issue: z.core.$ZodIssue) => {
 /** zod issues as RFC 6901 JSON Pointers into the body, or as parameter names for query and path. */
 export function bodyErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
-    const base = '/' + issue.path.map((seg) => pointerSegment(String(seg))).join('/');
+    const base = `/${issue.path.map((seg) => pointerSegment(String(seg))).join('/')}`;
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({
         pointer: `${base === '/' ? '' : base}/${pointerSegment(k)}`,

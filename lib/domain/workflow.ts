@@ -70,16 +70,69 @@ export const DEFAULT_WORKFLOW: WorkflowConfig = WorkflowConfig.parse({
     { id: 'assessed', edits: [] },
   ],
   transitions: [
-    { id: 'editing_to_ready_for_assessment', from: 'editing', to: 'ready_for_assessment', permissions: IMPLEMENTER, comment: 'rejected', when: { setting: 'edit_approval', is: false }, gates: ['implementation_complete'] },
-    { id: 'editing_to_approving_edit', from: 'editing', to: 'approving_edit', permissions: IMPLEMENTER, comment: 'rejected', when: { setting: 'edit_approval', is: true }, gates: ['implementation_complete'] },
-    { id: 'approving_edit_to_ready_for_assessment', from: 'approving_edit', to: 'ready_for_assessment', permissions: ['approve-edits'], comment: 'required', gates: [] },
+    {
+      id: 'editing_to_ready_for_assessment',
+      from: 'editing',
+      to: 'ready_for_assessment',
+      permissions: IMPLEMENTER,
+      comment: 'rejected',
+      when: { setting: 'edit_approval', is: false },
+      gates: ['implementation_complete'],
+    },
+    {
+      id: 'editing_to_approving_edit',
+      from: 'editing',
+      to: 'approving_edit',
+      permissions: IMPLEMENTER,
+      comment: 'rejected',
+      when: { setting: 'edit_approval', is: true },
+      gates: ['implementation_complete'],
+    },
+    {
+      id: 'approving_edit_to_ready_for_assessment',
+      from: 'approving_edit',
+      to: 'ready_for_assessment',
+      permissions: ['approve-edits'],
+      comment: 'required',
+      gates: [],
+    },
     { id: 'approving_edit_to_editing', from: 'approving_edit', to: 'editing', permissions: ['approve-edits'], comment: 'required', gates: [] },
     { id: 'ready_for_assessment_to_assessing', from: 'ready_for_assessment', to: 'assessing', permissions: ASSESSOR, comment: 'rejected', gates: [] },
     { id: 'ready_for_assessment_to_editing', from: 'ready_for_assessment', to: 'editing', permissions: IMPLEMENTER, comment: 'rejected', gates: [] },
-    { id: 'assessing_to_assessed', from: 'assessing', to: 'assessed', permissions: ASSESSOR, comment: 'rejected', when: { setting: 'assessment_approval', is: false }, gates: ['assessment_matrix_complete', 'evidence_captured'] },
-    { id: 'assessing_to_approving_assessment', from: 'assessing', to: 'approving_assessment', permissions: ASSESSOR, comment: 'rejected', when: { setting: 'assessment_approval', is: true }, gates: ['assessment_matrix_complete'] },
-    { id: 'approving_assessment_to_assessed', from: 'approving_assessment', to: 'assessed', permissions: ['approve-assessments', 'view-control-assessment'], comment: 'required', gates: ['assessment_matrix_complete', 'evidence_captured'] },
-    { id: 'approving_assessment_to_assessing', from: 'approving_assessment', to: 'assessing', permissions: ['approve-assessments', 'view-control-assessment'], comment: 'required', gates: [] },
+    {
+      id: 'assessing_to_assessed',
+      from: 'assessing',
+      to: 'assessed',
+      permissions: ASSESSOR,
+      comment: 'rejected',
+      when: { setting: 'assessment_approval', is: false },
+      gates: ['assessment_matrix_complete', 'evidence_captured'],
+    },
+    {
+      id: 'assessing_to_approving_assessment',
+      from: 'assessing',
+      to: 'approving_assessment',
+      permissions: ASSESSOR,
+      comment: 'rejected',
+      when: { setting: 'assessment_approval', is: true },
+      gates: ['assessment_matrix_complete'],
+    },
+    {
+      id: 'approving_assessment_to_assessed',
+      from: 'approving_assessment',
+      to: 'assessed',
+      permissions: ['approve-assessments', 'view-control-assessment'],
+      comment: 'required',
+      gates: ['assessment_matrix_complete', 'evidence_captured'],
+    },
+    {
+      id: 'approving_assessment_to_assessing',
+      from: 'approving_assessment',
+      to: 'assessing',
+      permissions: ['approve-assessments', 'view-control-assessment'],
+      comment: 'required',
+      gates: [],
+    },
     { id: 'assessed_to_editing', from: 'assessed', to: 'editing', permissions: ASSESSOR, comment: 'rejected', gates: [] },
   ],
 });
@@ -109,7 +162,12 @@ export function configuredFrom(w: WorkflowConfig, state: string, settings: Workf
 }
 
 /** The transitions this caller may take now (seed: allowed_transitions, and what POST transitions accepts). */
-export function availableTransitions(w: WorkflowConfig, state: string, settings: WorkflowSettings, can: { editable: boolean; mutation: boolean; permissions: ReadonlySet<Permission> }): Transition[] {
+export function availableTransitions(
+  w: WorkflowConfig,
+  state: string,
+  settings: WorkflowSettings,
+  can: { editable: boolean; mutation: boolean; permissions: ReadonlySet<Permission> },
+): Transition[] {
   if (!can.editable || !can.mutation) return [];
   return configuredFrom(w, state, settings).filter((t) => t.permissions.every((p) => can.permissions.has(p)));
 }

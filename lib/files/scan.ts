@@ -194,7 +194,10 @@ async function applyVerdictOnce(s3Key: string, verdict: MalwareVerdict, now: Dat
     try {
       await commit([
         { kind: 'check', key: keys.upload(uploadId), condition: itemAbsent(), onConditionFailed: () => new AlreadySettled() },
-        { kind: 'put', item: { ...keys.uploadVerdict(uploadId), entity: 'upload-verdict', verdict, s3_key: s3Key, received_at: now.toISOString(), ttl: expires } },
+        {
+          kind: 'put',
+          item: { ...keys.uploadVerdict(uploadId), entity: 'upload-verdict', verdict, s3_key: s3Key, received_at: now.toISOString(), ttl: expires },
+        },
       ]);
       return;
     } catch (error) {
@@ -210,4 +213,3 @@ async function applyVerdictOnce(s3Key: string, verdict: MalwareVerdict, now: Dat
   if (verdict === 'failed') return fail(upload, 'scan_failed', now);
   await pass(upload, 'malware', undefined, now);
 }
-

@@ -22,7 +22,9 @@ export const UploadSession = z
     file_name: z.string(),
     max_bytes: z.number().int(),
     expires_at: z.string(),
-    upload: z.object({ url: z.string(), fields: z.record(z.string(), z.string()) }).meta({ description: 'POST the file as multipart/form-data to url, with these fields first and the file last (field name "file").' }),
+    upload: z
+      .object({ url: z.string(), fields: z.record(z.string(), z.string()) })
+      .meta({ description: 'POST the file as multipart/form-data to url, with these fields first and the file last (field name "file").' }),
   })
   .meta({ id: 'UploadSession' });
 export type UploadSession = z.infer<typeof UploadSession>;
@@ -66,14 +68,19 @@ export async function createSession(input: { purpose: string; maxBytes: number; 
     expires_at: new Date(expires * 1000).toISOString(),
     upload: { url: post.url, fields: post.fields },
   };
-  const writes: WriteItem[] = [{ kind: 'put', item: { ...keys.uploadSession(id), entity: 'upload-session', ...record, ttl: expires + 86_400 }, condition: itemAbsent() }];
+  const writes: WriteItem[] = [
+    { kind: 'put', item: { ...keys.uploadSession(id), entity: 'upload-session', ...record, ttl: expires + 86_400 }, condition: itemAbsent() },
+  ];
   return { session, writes };
 }
 
 const invalid = (detail: string) => validationFailed([{ pointer: '/upload_session', detail, code: 'invalid_upload_session' }]);
 
 /** The session's file, when the session is this caller's, for this purpose and target, open and filled. */
-export async function readSession(id: string, expect: { purpose: string; organisationId: string; userId: string; now: Date }): Promise<{ record: SessionRecord; file: IncomingFile }> {
+export async function readSession(
+  id: string,
+  expect: { purpose: string; organisationId: string; userId: string; now: Date },
+): Promise<{ record: SessionRecord; file: IncomingFile }> {
   const record = (await getOne(keys.uploadSession(id))) as (SessionRecord & { PK: string }) | undefined;
   if (!record || record.purpose !== expect.purpose || record.organisation_id !== expect.organisationId || record.created_by !== expect.userId) {
     throw invalid('no such upload session for this upload');

@@ -20,7 +20,8 @@ export async function objectSize(key: string): Promise<number | undefined> {
     const head = await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: key }));
     return head.ContentLength;
   } catch (error) {
-    if ((error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+    if ((error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+      return undefined;
     throw error;
   }
 }

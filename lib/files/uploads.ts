@@ -82,7 +82,10 @@ export async function uploadsWithHash(sha: string): Promise<UploadRecord[]> {
  * image dimensions all match. Same checksum and size mean the same bytes, so detected type and
  * dimensions match too once the earlier upload was released.
  */
-export function reusableRelease(candidates: UploadRecord[], next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'uploaded_by' | 'organisation_id' | 'project_id'>) {
+export function reusableRelease(
+  candidates: UploadRecord[],
+  next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'uploaded_by' | 'organisation_id' | 'project_id'>,
+) {
   return candidates.find(
     (c) =>
       c.status === 'ready' &&

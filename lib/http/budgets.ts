@@ -28,9 +28,7 @@ export const ingressHit = (ip: string): CounterHit => ({ budget: 'ingress', subj
  * credential and actor budgets apply (seed: they count against the actor budget).
  */
 export function callerHits(mode: Mode, claims: TokenClaims): CounterHit[] {
-  const hits: CounterHit[] = [
-    { budget: `${mode}-actor`, subject: claims.userId, nested: [{ budget: `${mode}-credential`, subject: claims.tokenId }] },
-  ];
+  const hits: CounterHit[] = [{ budget: `${mode}-actor`, subject: claims.userId, nested: [{ budget: `${mode}-credential`, subject: claims.tokenId }] }];
   if (claims.organisationId) hits.push({ budget: `${mode}-organisation`, subject: claims.organisationId });
   return hits;
 }

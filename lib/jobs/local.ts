@@ -38,11 +38,20 @@ interface Poller {
 /** One receive: runs the batch through the worker and deletes what succeeded. Returns how many arrived. */
 async function pollOnce(p: Poller, waitSeconds: number): Promise<number> {
   // The wait stays below the visibility timeout, or one receive could return a message twice.
-  const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: p.url, MaxNumberOfMessages: p.batchSize, WaitTimeSeconds: waitSeconds, AttributeNames: ['All'] }));
+  const out = await sqs().send(
+    new ReceiveMessageCommand({ QueueUrl: p.url, MaxNumberOfMessages: p.batchSize, WaitTimeSeconds: waitSeconds, AttributeNames: ['All'] }),
+  );
   const messages = out.Messages ?? [];
   if (messages.length === 0) return 0;
   const records = messages.map(
-    (m) => ({ messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body ?? '', attributes: m.Attributes ?? {}, eventSource: 'aws:sqs' }) as unknown as SQSRecord,
+    (m) =>
+      ({
+        messageId: m.MessageId!,
+        receiptHandle: m.ReceiptHandle!,
+        body: m.Body ?? '',
+        attributes: m.Attributes ?? {},
+        eventSource: 'aws:sqs',
+      }) as unknown as SQSRecord,
   );
   const result = await p.handler({ Records: records });
   const failed = new Set(result.batchItemFailures.map((f) => f.itemIdentifier));

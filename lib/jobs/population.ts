@@ -55,7 +55,10 @@ export async function fillMissingControls(
   await checkpoint(0, planned.length, planned.length - missing.length);
   for (let i = 0; i < missing.length; i += CHUNK) {
     const chunk = missing.slice(i, i + CHUNK);
-    await putAll(chunk.map((p) => newControlItem(project, p, runId, now)), 8);
+    await putAll(
+      chunk.map((p) => newControlItem(project, p, runId, now)),
+      8,
+    );
     written += chunk.length;
     await checkpoint(written, planned.length, planned.length - missing.length);
   }
@@ -104,7 +107,8 @@ export async function sweepAbandonedRuns(now: Date): Promise<number> {
       await finish(toProject(projectItem), String(run.run_id), 'failed', now, 'population_abandoned', quietSince(cutoff));
       ended++;
     } catch (error) {
-      if (!(error instanceof RunMovedOn)) logger.error('could not end an abandoned population run', { project_id: projectId, run_id: run.run_id, error: error as Error });
+      if (!(error instanceof RunMovedOn))
+        logger.error('could not end an abandoned population run', { project_id: projectId, run_id: run.run_id, error: error as Error });
     }
   }
   if (ended) logger.warn('abandoned population runs ended as failed', { count: ended });
@@ -137,7 +141,11 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
       onConditionFailed: () => new RunMovedOn(),
     },
     // Edits need an active project, which this commit makes it; a recalculation pass that overlaps recounts afterwards.
-    ...(controls ? Object.values(projectIndexItems(project.id, controls, at)).flat().map((item) => ({ kind: 'put' as const, item })) : []),
+    ...(controls
+      ? Object.values(projectIndexItems(project.id, controls, at))
+          .flat()
+          .map((item) => ({ kind: 'put' as const, item }))
+      : []),
   ]);
 }
 
@@ -166,7 +174,12 @@ async function populateOnce(message: { project_id?: string; run_id?: string }, n
   if (run.status !== 'running') return;
   const project = toProject(projectItem);
   try {
-    await updateRun(projectId, runId, { lease_until: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString(), worker_started_at: now.toISOString() }, { takeLeaseAt: now });
+    await updateRun(
+      projectId,
+      runId,
+      { lease_until: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString(), worker_started_at: now.toISOString() },
+      { takeLeaseAt: now },
+    );
   } catch (error) {
     if (error instanceof RunMovedOn) throw new RetrySoon(`population run ${runId} is leased by another delivery`, 30);
     throw error;

@@ -71,5 +71,7 @@ export function recalculationMarker(r: RecalculationRequest): WriteItem {
  * marker stays, health reports it, and the sweep re-queues pending markers.
  */
 export async function queueRecalculation(subject: RecalculationSubject): Promise<void> {
-  await sendJob('recalculate', subject).catch((error: unknown) => logger.warn('recalculation not queued; the sweep will', { ...subject, error: error as Error }));
+  await sendJob('recalculate', subject).catch((error: unknown) =>
+    logger.warn('recalculation not queued; the sweep will', { ...subject, error: error as Error }),
+  );
 }

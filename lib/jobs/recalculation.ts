@@ -33,12 +33,22 @@ function sameRecommendation(a: Recommendation | null, b: Recommendation | null):
  * project is done, rather than moved per control: concurrent transactions on the one summary item
  * would conflict with each other.
  */
-async function updateControl(projectId: string, control: ControlApplicability, recommendationOf: (c: ControlApplicability) => Recommendation | null, now: Date): Promise<void> {
+async function updateControl(
+  projectId: string,
+  control: ControlApplicability,
+  recommendationOf: (c: ControlApplicability) => Recommendation | null,
+  now: Date,
+): Promise<void> {
   let current: ControlApplicability | undefined = control;
   for (let attempt = 0; current && attempt < 5; attempt++) {
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
-    if (sameRecommendation(current.recommendation, recommendation) && next.applicability === current.applicability && next.origin === current.applicability_origin) return;
+    if (
+      sameRecommendation(current.recommendation, recommendation) &&
+      next.applicability === current.applicability &&
+      next.origin === current.applicability_origin
+    )
+      return;
     const attention = attentionKeys(projectId, { ...current, applicability: next.applicability, applicability_origin: next.origin, recommendation });
     const written = await updateIf(
       keys.control(projectId, current.id),

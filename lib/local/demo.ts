@@ -50,7 +50,9 @@ export async function ensureDemo(dataDir: string, now: Date): Promise<{ created:
     writeFileSync(path, JSON.stringify(await issueDemoTokens(stored.user_id, stored.organisation_id, now), null, 2), { mode: 0o600 });
     return { created: false, path };
   }
-  const userId = marker ? String(marker.user_id) : (await createUser({ email: `operator+${ulid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
+  const userId = marker
+    ? String(marker.user_id)
+    : (await createUser({ email: `operator+${ulid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
   const organisationId = marker ? String(marker.organisation_id) : await createDemoOrganisation(userId, now);
   if (!marker) {
     await grantAccess(userId, { kind: 'installation' }, permissionsOf('administration'), now);
@@ -80,19 +82,27 @@ async function createDemoOrganisation(userId: string, now: Date): Promise<string
 }
 
 async function issueDemoTokens(userId: string, organisationId: string, now: Date): Promise<DemoCredentials> {
-  const admin = await issueToken(userId, {
-    token_type: 'administration',
-    name: 'Demo Administration token',
-    abilities: Object.keys(CATALOGUE.administration),
-    read_only: false,
-  }, now);
-  const org = await issueToken(userId, {
-    token_type: 'organisation',
-    organisation_id: organisationId,
-    name: 'Demo organisation token',
-    abilities: permissionsOf('organisation'),
-    read_only: false,
-  }, now);
+  const admin = await issueToken(
+    userId,
+    {
+      token_type: 'administration',
+      name: 'Demo Administration token',
+      abilities: Object.keys(CATALOGUE.administration),
+      read_only: false,
+    },
+    now,
+  );
+  const org = await issueToken(
+    userId,
+    {
+      token_type: 'organisation',
+      organisation_id: organisationId,
+      name: 'Demo organisation token',
+      abilities: permissionsOf('organisation'),
+      read_only: false,
+    },
+    now,
+  );
   return {
     user_id: userId,
     organisation_id: organisationId,

@@ -68,8 +68,10 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     [
       '-Xrs',
       `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`,
-      '-jar', join(emulatorDir, 'DynamoDBLocal.jar'),
-      '-port', String(port),
+      '-jar',
+      join(emulatorDir, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
       '-disableTelemetry',
       '-sharedDb',
       ...storage,

@@ -80,7 +80,10 @@ async function main(): Promise<void> {
     console.log(`OpenAPI document: http://localhost:${PORT}/api/v1/openapi.json`);
     console.log(`${demo.created ? 'Demo installation created.' : 'Demo installation found.'} Its tokens are in ${demo.path}:`);
     console.log(`  curl -H "Authorization: Bearer $(node -p 'require("${demo.path}").administration_token')" http://localhost:${PORT}/api/v1/organisations`);
-    if (catalogue) console.log(`Loaded the sample catalogue ${catalogue} (not the ISM). Import the official release with: npm run --silent admin -- catalogue import --path DIR`);
+    if (catalogue)
+      console.log(
+        `Loaded the sample catalogue ${catalogue} (not the ISM). Import the official release with: npm run --silent admin -- catalogue import --path DIR`,
+      );
     console.log('Issue more tokens with: npm run --silent admin -- token issue --help');
   } catch (error) {
     console.error(`Could not start: ${(error as Error).message}`);

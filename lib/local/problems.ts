@@ -15,8 +15,7 @@ export const frontDoorErrors = {
     new ApiError(431, 'request_header_fields_too_large', 'Request Header Fields Too Large', 'The request headers are larger than the gateway accepts.'),
   malformed: () => new ApiError(400, 'malformed_request', 'Bad Request', 'The request is not well-formed HTTP.'),
   timeout: () => new ApiError(408, 'request_timeout', 'Request Timeout', 'The request did not arrive in time.'),
-  gatewayError: () =>
-    new ApiError(502, 'gateway_error', 'Bad Gateway', 'The request could not be completed. Quote the request id when reporting this.'),
+  gatewayError: () => new ApiError(502, 'gateway_error', 'Bad Gateway', 'The request could not be completed. Quote the request id when reporting this.'),
 } as const;
 
 /** A problem answer with the headers the pipeline's responseHeaders step gives every answer. */

@@ -17,7 +17,8 @@ const MAX_BODY = 10 * 1024 * 1024;
 async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler | StreamingHandler>; meta: ApiHandler }> {
   // The downloads function finds the streaming runtime where Lambda puts it; other libraries
   // (Powertools' invoke store) may have put their own members on the same global.
-  if (typeof runtimeGlobal.awslambda?.streamifyResponse !== 'function') runtimeGlobal.awslambda = Object.assign(runtimeGlobal.awslambda ?? {}, localStreamingRuntime);
+  if (typeof runtimeGlobal.awslambda?.streamifyResponse !== 'function')
+    runtimeGlobal.awslambda = Object.assign(runtimeGlobal.awslambda ?? {}, localStreamingRuntime);
   const functions = new Map<FunctionName, ApiHandler | StreamingHandler>();
   for (const name of activeFunctions()) {
     const entry = `../../functions/http/${name}.js`;
@@ -49,7 +50,13 @@ function requestUrl(req: IncomingMessage): URL {
 }
 
 /** The REST API proxy event API Gateway would send for this request. */
-export function toEvent(req: IncomingMessage, method: string, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
+export function toEvent(
+  req: IncomingMessage,
+  method: string,
+  body: Buffer,
+  resource: string,
+  pathParameters: Record<string, string> | null,
+): APIGatewayProxyEvent {
   const url = requestUrl(req);
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
@@ -100,8 +107,7 @@ export function toEvent(req: IncomingMessage, method: string, body: Buffer, reso
   };
 }
 
-const lambdaContext = (name: string): Context =>
-  ({ functionName: name, awsRequestId: ulid(), callbackWaitsForEmptyEventLoop: false }) as unknown as Context;
+const lambdaContext = (name: string): Context => ({ functionName: name, awsRequestId: ulid(), callbackWaitsForEmptyEventLoop: false }) as unknown as Context;
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');

@@ -15,7 +15,13 @@ const wholeNumberQuery = (range: { min: number; max?: number }) =>
   singleLine()
     .regex(/^[0-9]+$/, 'must be a whole number written in decimal digits')
     .transform(Number)
-    .pipe(z.number().int().min(range.min).max(range.max ?? Number.MAX_SAFE_INTEGER))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(range.min)
+        .max(range.max ?? Number.MAX_SAFE_INTEGER),
+    )
     .meta({ type: 'integer', minimum: range.min, ...(range.max === undefined ? {} : { maximum: range.max }) });
 
 /** page[number] and page[size], seed's Limits part. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import {
   affectsApplicability,
   changedFields,
@@ -92,7 +92,11 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     errors: [412, 415, 422, 428],
     ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
     sideEffects: t.onApplicabilityChange
-      ? ['Updates the context', `Marks applicability of the ${t.name.toLowerCase()} projects for recalculation and queues the recalculation job`, 'Writes an audit record with the edit reason']
+      ? [
+          'Updates the context',
+          `Marks applicability of the ${t.name.toLowerCase()} projects for recalculation and queues the recalculation job`,
+          'Writes an audit record with the edit reason',
+        ]
       : ['Updates the context', 'Writes an audit record with the edit reason'],
     prefetch,
     handle: async (ctx, { params, body }) => {

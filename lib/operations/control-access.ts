@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import type { Permission } from '../domain/permissions.js';
 import { controlWorkflow } from '../config.js';
 import { controlView, type StoredControl } from '../domain/controls.js';
@@ -52,9 +52,17 @@ const stateAllows = (control: StoredControl, kind: EditKind) => editsIn(controlW
 export function allowances(caller: Caller, project: StoredProject, control: StoredControl) {
   const editable = !editabilityProblem(project);
   const mutation = !caller.readOnly;
-  const transitions = availableTransitions(controlWorkflow(), control.workflow_state, workflowSettingsOf(project), { editable, mutation, permissions: caller.permissions });
+  const transitions = availableTransitions(controlWorkflow(), control.workflow_state, workflowSettingsOf(project), {
+    editable,
+    mutation,
+    permissions: caller.permissions,
+  });
   const canEdit = (kind: EditKind) => editable && mutation && EDIT_AUTHORITY[kind].every((p) => caller.permissions.has(p)) && stateAllows(control, kind);
-  const actions = [...(canEdit('implementation') ? [ACTIONS.implementation] : []), ...(canEdit('assessment') ? [ACTIONS.assessment] : []), ...(transitions.length ? [ACTIONS.transition] : [])];
+  const actions = [
+    ...(canEdit('implementation') ? [ACTIONS.implementation] : []),
+    ...(canEdit('assessment') ? [ACTIONS.assessment] : []),
+    ...(transitions.length ? [ACTIONS.transition] : []),
+  ];
   return { transitions, actions };
 }
 
@@ -68,7 +76,8 @@ function viewOf(caller: Caller, project: StoredProject, control: StoredControl):
   return [seesAssessment(caller) ? 'assessment' : '', actions.join(','), transitions.map((t) => t.id).join(',')].join('|');
 }
 
-const etagOf = (caller: Caller, project: StoredProject, control: StoredControl) => etagFor(ETAG_KIND, control.id, control.version, viewOf(caller, project, control));
+const etagOf = (caller: Caller, project: StoredProject, control: StoredControl) =>
+  etagFor(ETAG_KIND, control.id, control.version, viewOf(caller, project, control));
 
 /** If-Match must name the control's current version in this caller's current view; otherwise 412. */
 export function requireCurrent(ctx: OperationContext, project: StoredProject, control: StoredControl): void {
@@ -100,7 +109,8 @@ export function controlOf(ctx: OperationContext, p: ControlParams): { project: S
 export function requireEditable(project: StoredProject, control: StoredControl, kind: EditKind): void {
   const problem = editabilityProblem(project);
   if (problem) throw problem;
-  if (!stateAllows(control, kind)) throw forbidden('workflow_state_forbids_edit', `The control is in ${control.workflow_state}, which does not allow ${kind} edits.`);
+  if (!stateAllows(control, kind))
+    throw forbidden('workflow_state_forbids_edit', `The control is in ${control.workflow_state}, which does not allow ${kind} edits.`);
 }
 
 /**
@@ -116,7 +126,8 @@ function projectStillAllows(project: StoredProject, transition?: Transition): Wr
     key: keys.project(project.id),
     condition: and(attributeEquals('lifecycle_state', 'active'), attributeEquals('archived', false), ...setting),
     // Editable still, so the setting moved: only transitions check one.
-    onConditionFailed: (current) => (current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound()),
+    onConditionFailed: (current) =>
+      current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
   };
 }
 
@@ -127,16 +138,19 @@ const MAX_CONTROL_BYTES = 350_000;
 export function controlWrites(project: StoredProject, current: StoredControl, next: StoredControl, transition?: Transition): WriteItem[] {
   const item = controlItem(next);
   if (Buffer.byteLength(JSON.stringify(item)) > MAX_CONTROL_BYTES) {
-    throw validationFailed([{ pointer: '', code: 'control_too_large', detail: `The control would exceed ${MAX_CONTROL_BYTES} bytes stored; shorten its texts.` }]);
+    throw validationFailed([
+      { pointer: '', code: 'control_too_large', detail: `The control would exceed ${MAX_CONTROL_BYTES} bytes stored; shorten its texts.` },
+    ]);
   }
   const moved = [summaryDelta(project.id, current, next), filterDigestDelta(project.id, current, next)].filter((w) => w !== undefined);
-  return [
-    replaceVersioned(item, current.version),
-    ...moved,
-    projectStillAllows(project, transition),
-  ];
+  return [replaceVersioned(item, current.version), ...moved, projectStillAllows(project, transition)];
 }
 
 /** Seed, States rule 3: the transition is not among those this caller may take on this control now. */
 export const transitionNotAvailable = (id: string) =>
-  new ApiError(403, 'transition_not_available', 'Forbidden', `The transition ${id} is not available to this credential on this control now; read the control and choose from allowed_transitions.`);
+  new ApiError(
+    403,
+    'transition_not_available',
+    'Forbidden',
+    `The transition ${id} is not available to this credential on this control now; read the control and choose from allowed_transitions.`,
+  );

@@ -7,7 +7,18 @@ import { and, attributeAfter, attributeEquals, containsAll, itemPresent } from '
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { NoQuery } from './common.js';
-import { ACTIONS, allowances, BASE, ControlParams, controlOf, controlPrefetch, controlWrites, detail, requireCurrent, transitionNotAvailable } from './control-access.js';
+import {
+  ACTIONS,
+  allowances,
+  BASE,
+  ControlParams,
+  controlOf,
+  controlPrefetch,
+  controlWrites,
+  detail,
+  requireCurrent,
+  transitionNotAvailable,
+} from './control-access.js';
 import { operation, type OperationContext } from './operation.js';
 
 /* POST …/transitions: the configured workflow's transitions, their gates and the one conditional write. */
@@ -26,9 +37,13 @@ function checkGate(gate: Gate, control: StoredControl, acknowledged: boolean): {
   }
   const capture = captureEvidence(control.evidence_items ?? []);
   if (capture.warnings.length && !acknowledged) {
-    throw conflict('evidence_acknowledgement_required', 'Some evidence cannot be captured or verified; retry with acknowledge_evidence_warnings: true and the same ETag to proceed.', {
-      evidence_warnings: capture.warnings,
-    });
+    throw conflict(
+      'evidence_acknowledgement_required',
+      'Some evidence cannot be captured or verified; retry with acknowledge_evidence_warnings: true and the same ETag to proceed.',
+      {
+        evidence_warnings: capture.warnings,
+      },
+    );
   }
   return { capture };
 }
@@ -44,7 +59,12 @@ function authorityStillHeld(ctx: OperationContext, projectId: string, needed: re
   const { caller } = ctx;
   const all = [...new Set(needed.flatMap((p) => [p, ...dependenciesOf('project', p)]))];
   return [
-    { kind: 'check', key: keys.token(caller.tokenId), condition: and(itemPresent(), attributeAfter('expires_at', ctx.now.toISOString()), containsAll('abilities', all)), onConditionFailed: () => unauthorized() },
+    {
+      kind: 'check',
+      key: keys.token(caller.tokenId),
+      condition: and(itemPresent(), attributeAfter('expires_at', ctx.now.toISOString()), containsAll('abilities', all)),
+      onConditionFailed: () => unauthorized(),
+    },
     { kind: 'check', key: keys.user(caller.userId), condition: attributeEquals('status', 'active'), onConditionFailed: () => unauthorized() },
     {
       kind: 'check',
@@ -74,7 +94,12 @@ export const transitionControl = operation({
   etag: true,
   ifMatch: true,
   errors: [409, 412, 415, 422, 428],
-  sideEffects: ['Changes the control workflow state', 'Records an approval or rejection decision with its comment', 'Captures evidence versions on reaching assessed', 'Writes an audit record'],
+  sideEffects: [
+    'Changes the control workflow state',
+    'Records an approval or rejection decision with its comment',
+    'Captures evidence versions on reaching assessed',
+    'Writes an audit record',
+  ],
   prefetch: controlPrefetch,
   handle: async (ctx, { params, body }) => {
     const { project, control } = controlOf(ctx, params);
@@ -82,8 +107,10 @@ export const transitionControl = operation({
     const transition = allowances(ctx.caller, project, control).transitions.find((t) => t.id === body.transition);
     if (!transition) throw transitionNotAvailable(body.transition);
     const comment = body.comment?.trim() ?? '';
-    if (transition.comment === 'required' && !comment) throw validationFailed([{ pointer: '/comment', code: 'comment_required', detail: 'This decision needs a non-blank comment.' }]);
-    if (transition.comment === 'rejected' && body.comment !== undefined) throw validationFailed([{ pointer: '/comment', code: 'comment_not_accepted', detail: 'This transition does not take a comment.' }]);
+    if (transition.comment === 'required' && !comment)
+      throw validationFailed([{ pointer: '/comment', code: 'comment_required', detail: 'This decision needs a non-blank comment.' }]);
+    if (transition.comment === 'rejected' && body.comment !== undefined)
+      throw validationFailed([{ pointer: '/comment', code: 'comment_not_accepted', detail: 'This transition does not take a comment.' }]);
     let capture: ReturnType<typeof captureEvidence> | undefined;
     for (const gate of transition.gates) capture = checkGate(gate, control, body.acknowledge_evidence_warnings === true).capture ?? capture;
     const at = ctx.now.toISOString();
@@ -100,14 +127,22 @@ export const transitionControl = operation({
         // A decision on an assessment is assessment content: readers without the assessment view do not see it.
         assessment: transition.permissions.includes('view-control-assessment'),
       },
-      ...(capture ? { evidence_snapshot: { captured_at: at, versions: capture.versions, acknowledged_warnings: capture.warnings.map((w) => w.evidence_id) } } : {}),
+      ...(capture
+        ? { evidence_snapshot: { captured_at: at, versions: capture.versions, acknowledged_warnings: capture.warnings.map((w) => w.evidence_id) } }
+        : {}),
       updated_at: at,
       version: control.version + 1,
     };
     return {
       ...detail(ctx, project, next),
       writes: [...controlWrites(project, control, next, transition), ...authorityStillHeld(ctx, project.id, transition.permissions)],
-      auditDetails: { transition: transition.id, from: transition.from, to: transition.to, comment: comment || null, acknowledged_evidence_warnings: capture?.warnings.length ?? 0 },
+      auditDetails: {
+        transition: transition.id,
+        from: transition.from,
+        to: transition.to,
+        comment: comment || null,
+        acknowledged_evidence_warnings: capture?.warnings.length ?? 0,
+      },
     };
   },
 });

@@ -20,7 +20,18 @@ import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../st
 import { attentionList, controlList, controlsAt, controlsPage } from '../store/controls.js';
 import { keys } from '../store/keys.js';
 import { NoQuery, PageQuery } from './common.js';
-import { ACTIONS, BASE, ControlParams, controlOf, controlPrefetch, controlWrites, detail, requireCurrent, requireEditable, seesAssessment } from './control-access.js';
+import {
+  ACTIONS,
+  BASE,
+  ControlParams,
+  controlOf,
+  controlPrefetch,
+  controlWrites,
+  detail,
+  requireCurrent,
+  requireEditable,
+  seesAssessment,
+} from './control-access.js';
 import { transitionControl } from './control-transitions.js';
 import { operation } from './operation.js';
 import { boundProjectOf, ProjectParams } from './project-access.js';
@@ -28,10 +39,15 @@ import { boundProjectOf, ProjectParams } from './project-access.js';
 /* Reads. */
 
 const ListQuery = PageQuery.extend({
-  'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({ description: 'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.' }),
+  'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({
+    description: 'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.',
+  }),
   'filter[workflow_state]': singleLine().min(1).max(64).optional().meta({ description: 'A state of the configured control workflow.' }),
   'filter[applicability]': z.enum(['y', 'n']).optional(),
-  'filter[implementation_status]': z.enum([...IMPLEMENTATION_STATUSES, 'ec', 'not_set']).optional().meta({ description: 'not_set: no implementation status recorded yet.' }),
+  'filter[implementation_status]': z
+    .enum([...IMPLEMENTATION_STATUSES, 'ec', 'not_set'])
+    .optional()
+    .meta({ description: 'not_set: no implementation status recorded yet.' }),
   'filter[essential_eight]': z.enum(MATURITY_LEVELS).optional().meta({ description: 'Controls of this Essential Eight maturity level.' }),
   'filter[q]': singleLine().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
 });
@@ -66,7 +82,8 @@ export const listControls = operation({
   group: 'controls',
   method: 'GET',
   path: BASE,
-  summary: "The project's controls in catalogue order, filtered by applicability attention, workflow state, applicability, implementation status, Essential Eight level or text.",
+  summary:
+    "The project's controls in catalogue order, filtered by applicability attention, workflow state, applicability, implementation status, Essential Eight level or text.",
   description: 'Filters combine (all must hold). A page reads only its own controls; an attention filter reads only the controls that need that attention.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
@@ -83,7 +100,9 @@ export const listControls = operation({
     const project = boundProjectOf(ctx, params.project);
     const state = query['filter[workflow_state]'];
     if (state && !stateIds(controlWorkflow()).includes(state)) {
-      throw validationFailed([{ pointer: '/query/filter[workflow_state]', code: 'unknown_state', detail: `is not a workflow state (${stateIds(controlWorkflow()).join(', ')})` }]);
+      throw validationFailed([
+        { pointer: '/query/filter[workflow_state]', code: 'unknown_state', detail: `is not a workflow state (${stateIds(controlWorkflow()).join(', ')})` },
+      ]);
     }
     const matches = matcher(query);
     const attention = query['filter[applicability_attention]'];
@@ -100,7 +119,9 @@ export const listControls = operation({
     }
     // Attention reads only the controls that need it; a project whose index or digest is not
     // written yet (being populated, or populated before they existed) reads every control once.
-    const candidates = attention ? await attentionList(project.id, attention === 'conflicts' ? 'conflict' : 'suggested_exclusion') : await controlList(project.id);
+    const candidates = attention
+      ? await attentionList(project.id, attention === 'conflicts' ? 'conflict' : 'suggested_exclusion')
+      : await controlList(project.id);
     const all = candidates.filter(matches ?? (() => true));
     return { data: all.slice(from, from + ctx.page.size).map(controlListItem), total: all.length };
   },
@@ -112,7 +133,8 @@ export const getControl = operation({
   method: 'GET',
   path: `${BASE}/{control}`,
   summary: 'A control with its implementation, applicability context, what this caller may do now, evidence, and (with assessment authority) the assessment.',
-  description: 'Assessment properties and assessment_matrix_completeness need view-control-assessment selected and held; without it they are absent and named in redacted_fields. Choose a transition from allowed_transitions before POST …/transitions.',
+  description:
+    'Assessment properties and assessment_matrix_completeness need view-control-assessment selected and held; without it they are absent and named in redacted_fields. Choose a transition from allowed_transitions before POST …/transitions.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
   mode: 'read',
@@ -160,7 +182,9 @@ export const updateControlImplementation = operation({
       if (!seesAssessment(ctx.caller) || !ctx.caller.permissions.has('edit-control-assessment')) {
         throw forbidden('assessment_authority_required', 'Assessment conclusions need edit-control-assessment and view-control-assessment.');
       }
-      throw validationFailed(assessed.map((p) => ({ pointer: `/${p}`, code: 'assessment_property', detail: 'is an assessment conclusion: write it with PATCH …/assessment' })));
+      throw validationFailed(
+        assessed.map((p) => ({ pointer: `/${p}`, code: 'assessment_property', detail: 'is an assessment conclusion: write it with PATCH …/assessment' })),
+      );
     }
     requireCurrent(ctx, project, control);
     requireEditable(project, control, 'implementation');

@@ -148,7 +148,12 @@ export const uploadNetworkDiagram = operation({
       etag: setupEtag(project, diagram as unknown as Item),
       location: `${setupProjectUrl(params)}/artefacts`,
       auditTarget: { ...params, upload: upload.id },
-      writes: [...writes, replaceVersioned(diagram, version), unchanged(keys.project(project.id), project.version), ...(session ? [consumeSessionWrite(session.id)] : [])],
+      writes: [
+        ...writes,
+        replaceVersioned(diagram, version),
+        unchanged(keys.project(project.id), project.version),
+        ...(session ? [consumeSessionWrite(session.id)] : []),
+      ],
     };
   },
 });

@@ -80,9 +80,16 @@ function parameters(op: AnyOperation, components: Json): Json[] {
   };
   addFrom(op.params, 'path');
   addFrom(op.query, 'query');
-  if (op.ifMatch) list.push({ name: 'If-Match', in: 'header', required: true, description: 'The strong ETag from the latest read, unchanged.', schema: { type: 'string' } });
+  if (op.ifMatch)
+    list.push({ name: 'If-Match', in: 'header', required: true, description: 'The strong ETag from the latest read, unchanged.', schema: { type: 'string' } });
   if (op.idempotencyKey) {
-    list.push({ name: 'Idempotency-Key', in: 'header', required: true, description: 'Replays this create for 24 hours.', schema: { type: 'string', minLength: 1, maxLength: 255 } });
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: true,
+      description: 'Replays this create for 24 hours.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
   }
   return list;
 }
@@ -97,7 +104,8 @@ function successResponse(op: AnyOperation, components: Json): Json {
   };
   if (op.etag) headers.ETag = header('Strong ETag of the representation; send it unchanged in If-Match.');
   if (op.success === 201 || op.success === 202) headers.Location = header('Where the created resource or the job status is read.');
-  if (op.idempotencyKey) headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
+  if (op.idempotencyKey)
+    headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
   if (op.produces) {
     headers['Cache-Control'] = header('private, no-store');
     return {
@@ -170,7 +178,8 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
     info: {
       title: 'Assessment Operations API',
       version: API_VERSION,
-      description: 'HTTPS JSON API for security-assessment management: organisations, systems, projects, ISM controls, evidence, assessments, registers, documents, tasks and external-provider assurance.',
+      description:
+        'HTTPS JSON API for security-assessment management: organisations, systems, projects, ISM controls, evidence, assessments, registers, documents, tasks and external-provider assurance.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],

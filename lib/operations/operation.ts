@@ -80,12 +80,7 @@ export interface OperationResult<R> {
   auditDetails?: Record<string, string | number | boolean | null>;
 }
 
-export interface Operation<
-  P extends z.ZodType = z.ZodType,
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  R extends z.ZodType = z.ZodType,
-> {
+export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   id: string;
   group: Group;
   method: Method;

@@ -23,8 +23,7 @@ const ETAG_KIND = 'organisation';
 const publicView = ({ version: _v, created_by: _c, licensed_classifications: _l, ...org }: StoredOrganisation): Organisation => org;
 const etagOf = (org: StoredOrganisation) => etagFor(ETAG_KIND, org.id, org.version);
 
-const licenceLimitReached = () =>
-  forbidden('licence_limit_reached', 'The installation licence allows no more organisations.');
+const licenceLimitReached = () => forbidden('licence_limit_reached', 'The installation licence allows no more organisations.');
 const slugConflict = () => conflict('slug_taken', 'Another organisation already uses this slug.');
 
 /** Administration credentials see organisations their actor may see; organisation credentials their own. */

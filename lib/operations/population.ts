@@ -9,7 +9,18 @@ import { startRunWrites } from '../store/population.js';
 import type { Item } from '../store/read.js';
 import { NoQuery } from './common.js';
 import { operation } from './operation.js';
-import { SETUP_ETAG_KIND, SETUP_PROJECT_PATH, SetupProjectParams, requireEditable, setupEtag, setupPrefetch, setupProjectOf, setupProjectUrl, setupVersion, unchanged } from './project-access.js';
+import {
+  SETUP_ETAG_KIND,
+  SETUP_PROJECT_PATH,
+  SetupProjectParams,
+  requireEditable,
+  setupEtag,
+  setupPrefetch,
+  setupProjectOf,
+  setupProjectUrl,
+  setupVersion,
+  unchanged,
+} from './project-access.js';
 
 const RunSummary = z.object({
   run_id: z.string(),
@@ -25,7 +36,9 @@ export const Population = z
     status: z.enum(['not_started', 'running', 'failed', 'completed']),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),
-    error_code: z.string().nullable().meta({ description: 'Why the run failed: population_failed, authorisation_lost, or population_abandoned (no worker finished it within the retry window).' }),
+    error_code: z.string().nullable().meta({
+      description: 'Why the run failed: population_failed, authorisation_lost, or population_abandoned (no worker finished it within the retry window).',
+    }),
     progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable(),
     recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),
     previous_runs: z.array(RunSummary),
@@ -105,7 +118,12 @@ export const startPopulation = operation({
     const status = project.population_status;
     if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
     if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
-    const { next, run, writes } = startRunWrites(project, current, { runId: ulid(ctx.now.getTime()), userId: ctx.caller.userId, tokenId: ctx.caller.tokenId, now: ctx.now });
+    const { next, run, writes } = startRunWrites(project, current, {
+      runId: ulid(ctx.now.getTime()),
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      now: ctx.now,
+    });
     const runId = run.run_id;
     // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
     await sendJob('populate', { project_id: project.id, run_id: runId });

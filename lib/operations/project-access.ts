@@ -33,7 +33,12 @@ export function boundProjectOf(ctx: OperationContext, projectId: string): Stored
 }
 
 /** Organisation routes read the project, its diagram and its population run in the authentication round trip. */
-export const setupPrefetch = (p: SetupProjectParams, ...more: Key[]) => [keys.project(p.project), keys.projectDiagram(p.project), keys.projectPopulation(p.project), ...more];
+export const setupPrefetch = (p: SetupProjectParams, ...more: Key[]) => [
+  keys.project(p.project),
+  keys.projectDiagram(p.project),
+  keys.projectPopulation(p.project),
+  ...more,
+];
 
 /**
  * The setup ETag covers the project's setup record and its network diagram (the artefacts view

@@ -10,7 +10,8 @@ import type { OperationContext } from './operation.js';
  * operation, so that neither function bundles the other's.
  */
 
-const markerOf = (item: Item | undefined) => (item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : []);
+const markerOf = (item: Item | undefined) =>
+  item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : [];
 
 /** Health, given the organisation's and system's recalculation markers (the project's own is prefetched). */
 export function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | undefined)[]) {
@@ -24,7 +25,13 @@ export function healthOf(ctx: OperationContext, project: StoredProject, wider: (
     diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
     ...(controlLevel
       ? {
-          summary: { controls: counts('controls'), applicable: counts('applicable'), not_applicable: counts('not_applicable'), suggested_exclusions: counts('suggested_exclusions'), conflicts: counts('conflicts') },
+          summary: {
+            controls: counts('controls'),
+            applicable: counts('applicable'),
+            not_applicable: counts('not_applicable'),
+            suggested_exclusions: counts('suggested_exclusions'),
+            conflicts: counts('conflicts'),
+          },
           byState: countsBy(summary, 'state_'),
         }
       : {}),
@@ -32,4 +39,9 @@ export function healthOf(ctx: OperationContext, project: StoredProject, wider: (
   });
 }
 
-export const healthKeys = (projectId: string): Key[] => [keys.project(projectId), keys.projectDiagram(projectId), keys.projectRecalculation(projectId), keys.projectSummary(projectId)];
+export const healthKeys = (projectId: string): Key[] => [
+  keys.project(projectId),
+  keys.projectDiagram(projectId),
+  keys.projectRecalculation(projectId),
+  keys.projectSummary(projectId),
+];

@@ -1,4 +1,13 @@
-import { Engagement, engagementView, Scope, SCOPE_TECHNOLOGIES, UpdateEngagement, UpdateScope, type ProviderSelection, type StoredProject } from '../domain/projects.js';
+import {
+  Engagement,
+  engagementView,
+  Scope,
+  SCOPE_TECHNOLOGIES,
+  UpdateEngagement,
+  UpdateScope,
+  type ProviderSelection,
+  type StoredProject,
+} from '../domain/projects.js';
 import { etagFor, requireVersion } from './etag.js';
 import { validationFailed } from '../errors.js';
 import { keys } from '../store/keys.js';
@@ -17,12 +26,15 @@ async function checkSelections(selections: readonly ProviderSelection[]): Promis
   const wanted = selections.map((s) => keys.assuranceRelease(s.provider_id, s.release_id));
   const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
   const errors = wanted.flatMap((k, i) =>
-    found.get(keyString(k))?.status === 'published' ? [] : [{ pointer: `/provider_selections/${i}`, code: 'unknown_provider_release', detail: 'is not a published assurance release of a shared provider' }],
+    found.get(keyString(k))?.status === 'published'
+      ? []
+      : [{ pointer: `/provider_selections/${i}`, code: 'unknown_provider_release', detail: 'is not a published assurance release of a shared provider' }],
   );
   if (errors.length) throw validationFailed(errors);
 }
 
-const technologiesChanged = (before: Record<string, unknown>, after: Record<string, unknown>) => SCOPE_TECHNOLOGIES.some((t) => (before[t] ?? null) !== (after[t] ?? null));
+const technologiesChanged = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  SCOPE_TECHNOLOGIES.some((t) => (before[t] ?? null) !== (after[t] ?? null));
 
 const scopePrefetch = (p: SetupProjectParams) => [keys.project(p.project), keys.projectScope(p.project)];
 const scopeVersion = (ctx: OperationContext, project: StoredProject) => Number(ctx.prefetched(keys.projectScope(project.id))?.version ?? 0);

@@ -34,7 +34,13 @@ export const getProjectHealth = operation({
     // The organisation's and system's markers are keyed by identifiers the route does not name: one more read.
     const wider = [keys.organisationRecalculation(project.organisation_id), keys.applicabilityRecalculation(project.system_id)];
     const found = await getMany(wider);
-    return { data: healthOf(ctx, project, wider.map((k) => found.get(keyString(k)))) };
+    return {
+      data: healthOf(
+        ctx,
+        project,
+        wider.map((k) => found.get(keyString(k))),
+      ),
+    };
   },
 });
 
@@ -108,7 +114,12 @@ export const getProjectContext = operation({
     const project = boundProjectOf(ctx, params.project);
     const wanted = [keys.organisationContext(project.organisation_id), keys.systemContext(project.system_id)] as const;
     const found = await getMany([...wanted]);
-    return { data: { organisation: contextView(ORGANISATION_CONTEXT, found.get(keyString(wanted[0]))), system: contextView(SYSTEM_CONTEXT, found.get(keyString(wanted[1]))) } };
+    return {
+      data: {
+        organisation: contextView(ORGANISATION_CONTEXT, found.get(keyString(wanted[0]))),
+        system: contextView(SYSTEM_CONTEXT, found.get(keyString(wanted[1]))),
+      },
+    };
   },
 });
 

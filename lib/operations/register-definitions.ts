@@ -27,7 +27,11 @@ export const scopeOf = (d: RegisterDefinition, p: RegisterParams): RowScope =>
  * An organisation credential reads contacts with view-contacts, and never project controls or
  * document outputs (seed, boundary rule 1), so control and document references stay redacted here.
  */
-export const systemLevelAuthority = (caller: Caller): SourceAuthority => ({ contacts: caller.permissions.has('view-contacts'), controls: false, documents: false });
+export const systemLevelAuthority = (caller: Caller): SourceAuthority => ({
+  contacts: caller.permissions.has('view-contacts'),
+  controls: false,
+  documents: false,
+});
 
 /** The system (404 outside the organisation) and a definition it exposes (404 otherwise). */
 export function systemRegisterOf(ctx: OperationContext, p: RegisterParams): { definition: RegisterDefinition; scope: RowScope } {

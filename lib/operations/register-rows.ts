@@ -37,12 +37,15 @@ const RowValues = z
   .record(singleLine(), z.unknown().meta({ description: 'A string, integer, boolean or null, as the column type in the manifest says.' }))
   .meta({ description: 'Values by column ID, validated against the register manifest.' });
 
-const CreateRegisterRow = z.strictObject({ data: RowValues }).meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' });
+const CreateRegisterRow = z
+  .strictObject({ data: RowValues })
+  .meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' });
 const UpdateRegisterRow = z
   .strictObject({ data: RowValues })
   .meta({ id: 'UpdateRegisterRow', description: 'JSON merge patch per column: omitted columns are kept; null clears an optional column.' });
 
-const etagOf = (d: RegisterDefinition, row: StoredRegisterRow, authority: SourceAuthority) => etagFor(ETAG_KIND, row.id, row.version, rowViewName(d, authority));
+const etagOf = (d: RegisterDefinition, row: StoredRegisterRow, authority: SourceAuthority) =>
+  etagFor(ETAG_KIND, row.id, row.version, rowViewName(d, authority));
 
 const keyTaken = (d: RegisterDefinition) => () =>
   conflict('logical_key_taken', `Another row of this register already has this ${d.logical_key.join(' and ')}.`, { logical_key: [...d.logical_key] });
@@ -64,7 +67,13 @@ function rowOf(ctx: OperationContext, scope: RowScope, p: RowParams) {
  * columns, references to sources this credential cannot read, and contact references that are not
  * active contacts of this system (seed, Errors part 4).
  */
-async function validInput(ctx: OperationContext, d: RegisterDefinition, p: RegisterParams, body: { data: Record<string, unknown> }, mode: 'create' | 'update'): Promise<RowInput> {
+async function validInput(
+  ctx: OperationContext,
+  d: RegisterDefinition,
+  p: RegisterParams,
+  body: { data: Record<string, unknown> },
+  mode: 'create' | 'update',
+): Promise<RowInput> {
   const unreadable = unreadableReferences(d, body.data, systemLevelAuthority(ctx.caller));
   const parsed = rowBodySchema(d, mode).safeParse(body);
   const invalid = parsed.success ? [] : bodyErrors(parsed.error).filter((e) => !unreadable.some((u) => u.pointer === e.pointer));
@@ -73,7 +82,9 @@ async function validInput(ctx: OperationContext, d: RegisterDefinition, p: Regis
   const active = await activeContactIds(p.system, [...new Set(references.map((r) => r.id))]);
   const unknown = references.filter((r) => !active.has(r.id));
   if (unknown.length > 0) {
-    throw validationFailed(unknown.map((r) => ({ pointer: `/data/${r.column}`, detail: 'is not an active contact of this system', code: 'invalid_reference' })));
+    throw validationFailed(
+      unknown.map((r) => ({ pointer: `/data/${r.column}`, detail: 'is not an active contact of this system', code: 'invalid_reference' })),
+    );
   }
   return parsed.data.data;
 }
@@ -191,7 +202,7 @@ export const updateSystemRegisterRow = operation({
   method: 'PATCH',
   path: `${BASE}/{row}`,
   summary: 'Edit a register row (JSON merge patch per column of data, If-Match).',
-  description: 'The If-Match ETag is the one of this credential\'s own view of the row. Reference rules are those of the create.',
+  description: "The If-Match ETag is the one of this credential's own view of the row. Reference rules are those of the create.",
   credential: ['organisation'],
   permission: { organisation: [['manage-registers', 'view-registers']] },
   mode: 'mutation',

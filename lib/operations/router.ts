@@ -70,7 +70,7 @@ export function createRouter<T extends Routable = AnyOperation>(operations: read
 
   return {
     match(method: string, fullPath: string): RouteMatch<T> {
-      if (!fullPath.startsWith(API_PREFIX + '/')) return { kind: 'unknown' };
+      if (!fullPath.startsWith(`${API_PREFIX}/`)) return { kind: 'unknown' };
       const path = fullPath.slice(API_PREFIX.length);
       for (const route of ordered) {
         const m = route.pattern.exec(path);
@@ -79,7 +79,9 @@ export function createRouter<T extends Routable = AnyOperation>(operations: read
         if (!operation) return { kind: 'wrong-method', allow: allowed(route) };
         const params: Record<string, string> = {};
         try {
-          route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+          route.names.forEach((name, i) => {
+            params[name] = decodeURIComponent(m[i + 1]!);
+          });
         } catch {
           return { kind: 'unknown' };
         }

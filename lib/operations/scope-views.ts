@@ -27,5 +27,10 @@ export function scopeView(item: Item | undefined, full: boolean): ScopeView {
 
 export const engagementOf = (ctx: OperationContext, projectId: string) => {
   const item = ctx.prefetched(keys.projectEngagement(projectId));
-  return { item, version: Number(item?.version ?? 0), data: item?.data as Record<string, unknown> | undefined, updatedAt: (item?.updated_at as string | undefined) ?? null };
+  return {
+    item,
+    version: Number(item?.version ?? 0),
+    data: item?.data as Record<string, unknown> | undefined,
+    updatedAt: (item?.updated_at as string | undefined) ?? null,
+  };
 };

@@ -23,7 +23,12 @@ export const getSetupProjectHealth = operation({
   prefetch: (p) => [...healthKeys(p.project), keys.organisationRecalculation(p.organisation), keys.applicabilityRecalculation(p.system)],
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: healthOf(ctx, project, [ctx.prefetched(keys.organisationRecalculation(params.organisation)), ctx.prefetched(keys.applicabilityRecalculation(params.system))]) };
+    return {
+      data: healthOf(ctx, project, [
+        ctx.prefetched(keys.organisationRecalculation(params.organisation)),
+        ctx.prefetched(keys.applicabilityRecalculation(params.system)),
+      ]),
+    };
   },
 });
 

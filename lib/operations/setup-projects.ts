@@ -155,7 +155,11 @@ export const updateSetupProject = operation({
   ifMatch: true,
   errors: [412, 415, 422, 428],
   uses: { queues: ['recalculate'] },
-  sideEffects: ['Updates the project setup', 'Marks applicability for recalculation when the Essential Eight target changes', 'Writes an audit record with the edit reason'],
+  sideEffects: [
+    'Updates the project setup',
+    'Marks applicability for recalculation when the Essential Eight target changes',
+    'Writes an audit record with the edit reason',
+  ],
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
@@ -165,9 +169,17 @@ export const updateSetupProject = operation({
     const { project_edit_reason: reason, ...changes } = body;
     const targetChanged = changes.essential_eight_target !== undefined && changes.essential_eight_target !== project.essential_eight_target;
     if (targetChanged && !reason) {
-      throw validationFailed([{ pointer: '/project_edit_reason', code: 'edit_reason_required', detail: 'is required when the Essential Eight target changes' }]);
+      throw validationFailed([
+        { pointer: '/project_edit_reason', code: 'edit_reason_required', detail: 'is required when the Essential Eight target changes' },
+      ]);
     }
-    const next: StoredProject = { ...project, ...changes, control_workflow: { ...workflowSettingsOf(project), ...changes.control_workflow }, updated_at: ctx.now.toISOString(), version: project.version + 1 };
+    const next: StoredProject = {
+      ...project,
+      ...changes,
+      control_workflow: { ...workflowSettingsOf(project), ...changes.control_workflow },
+      updated_at: ctx.now.toISOString(),
+      version: project.version + 1,
+    };
     const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))];
     // Before population the run reads the target itself; afterwards the recalculation fills and re-recommends.
     const recalculation = targetChanged && project.lifecycle_state !== 'setup' ? projectRecalculation(ctx, project) : undefined;

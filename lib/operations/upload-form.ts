@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { IncomingFile } from '../files/accept.js';
 import { PROFILES, type ProfileId } from '../files/profiles.js';
 import { createSession, readSession, UploadSession } from '../files/sessions.js';
 import type { Key } from '../store/keys.js';
@@ -27,7 +26,10 @@ export const UploadForm = z
     upload_session: Ulid.optional(),
   })
   .strict()
-  .refine((v) => (v.file === undefined) !== (v.upload_session === undefined), { message: 'send either a file part or an upload_session, not both', path: ['file'] });
+  .refine((v) => (v.file === undefined) !== (v.upload_session === undefined), {
+    message: 'send either a file part or an upload_session, not both',
+    path: ['file'],
+  });
 
 export function uploadFormSchema(what: string) {
   return {
@@ -44,7 +46,9 @@ export const uploadDescription = (profile: ProfileId) =>
 
 /** The file of an upload form: inline, or from this caller's session for this purpose and organisation. */
 export async function formFile(ctx: OperationContext, body: z.output<typeof UploadForm>, profile: ProfileId, organisationId: string) {
-  const session = body.upload_session ? await readSession(body.upload_session, { purpose: profile, organisationId, userId: ctx.caller.userId, now: ctx.now }) : undefined;
+  const session = body.upload_session
+    ? await readSession(body.upload_session, { purpose: profile, organisationId, userId: ctx.caller.userId, now: ctx.now })
+    : undefined;
   return { file: session ? session.file : body.file!, session: session ? { id: session.record.id } : undefined };
 }
 
@@ -83,7 +87,14 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     prefetch: def.prefetch,
     handle: async (ctx, { params, body }) => {
       const organisationId = def.target(ctx, params);
-      const { session, writes } = await createSession({ purpose: profile.id, maxBytes: profile.maxBytes, fileName: body.file_name, organisationId, userId: ctx.caller.userId, now: ctx.now });
+      const { session, writes } = await createSession({
+        purpose: profile.id,
+        maxBytes: profile.maxBytes,
+        fileName: body.file_name,
+        organisationId,
+        userId: ctx.caller.userId,
+        now: ctx.now,
+      });
       return { data: session, writes, auditTarget: { ...(params as Record<string, string>), upload_session: session.id } };
     },
   });

@@ -53,9 +53,7 @@ export async function writeSampledRateLimitAudit(record: AuditRecord, at: Date):
   const item = auditItem(record, at, `RATE_LIMITED#${record.source_ip ?? 'unknown'}#${minute}`);
   const absent = itemAbsent();
   try {
-    await ddb().send(
-      new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: absent.expression, ExpressionAttributeNames: absent.names }),
-    );
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: absent.expression, ExpressionAttributeNames: absent.names }));
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }

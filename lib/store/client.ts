@@ -26,7 +26,11 @@ export async function traceDdb<T>(fn: () => Promise<T>): Promise<{ result: T; ca
 const CAPACITY_COMMANDS = /^(?:GetItem|PutItem|UpdateItem|DeleteItem|Query|Scan|BatchGetItem|BatchWriteItem|TransactGetItems|TransactWriteItems)Command$/;
 const READ_COMMANDS = /^(?:GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/;
 
-interface Capacity { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }
+interface Capacity {
+  CapacityUnits?: number;
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+}
 
 function capacityOf(command: string, consumed: Capacity | Capacity[] | undefined): { rcu: number; wcu: number } {
   const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
@@ -46,9 +50,7 @@ function createClient(): DynamoDBDocumentClient {
   const { DYNAMODB_ENDPOINT, AWS_REGION } = settings();
   const base = new DynamoDBClient({
     region: AWS_REGION,
-    ...(DYNAMODB_ENDPOINT
-      ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: 4,
   });
   base.middlewareStack.add(

@@ -42,7 +42,12 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
     created_at: at,
     updated_at: at,
     version: 1,
-    ...attentionKeys(project.id, { applicability: planned.applicability, applicability_origin: planned.origin, recommendation: planned.recommendation, position: entry.position }),
+    ...attentionKeys(project.id, {
+      applicability: planned.applicability,
+      applicability_origin: planned.origin,
+      recommendation: planned.recommendation,
+      position: entry.position,
+    }),
   };
 }
 
@@ -52,7 +57,10 @@ export const toControl = (item: Item): StoredControl => withoutKeys(item) as unk
  * The sparse index keys of a control that needs attention: filter[applicability_attention] reads
  * only those controls, in catalogue order, instead of the whole project. Empty when none is needed.
  */
-export function attentionKeys(projectId: string, c: Pick<StoredControl, 'applicability' | 'applicability_origin' | 'recommendation' | 'position'>): { GSI1PK?: string; GSI1SK?: string } {
+export function attentionKeys(
+  projectId: string,
+  c: Pick<StoredControl, 'applicability' | 'applicability_origin' | 'recommendation' | 'position'>,
+): { GSI1PK?: string; GSI1SK?: string } {
   const attention = attentionOf(c);
   return attention ? { GSI1PK: gsi1.controlAttention(projectId, attention), GSI1SK: controlPositionKey(c.position) } : {};
 }
@@ -85,7 +93,8 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version', '#t': 'title' },
-    ProjectionExpression: 'id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v, GSI1PK',
+    ProjectionExpression:
+      'id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v, GSI1PK',
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });
@@ -226,7 +235,22 @@ export async function recountProject(projectId: string, now: Date): Promise<void
 }
 
 /** What the control list shows (and filters on); the statement and the assessment stay behind. */
-const LIST_FIELDS = ['id', 'position', 'catalogue_id', 'label', 'kind', 'title', 'path', 'essential_eight', 'applicability', 'applicability_origin', 'recommendation', 'implementation_status', 'workflow_state', 'updated_at'];
+const LIST_FIELDS = [
+  'id',
+  'position',
+  'catalogue_id',
+  'label',
+  'kind',
+  'title',
+  'path',
+  'essential_eight',
+  'applicability',
+  'applicability_origin',
+  'recommendation',
+  'implementation_status',
+  'workflow_state',
+  'updated_at',
+];
 const listProjection = {
   ProjectionExpression: LIST_FIELDS.map((_, i) => `#f${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(LIST_FIELDS.map((f, i) => [`#f${i}`, f])),
@@ -237,10 +261,17 @@ export async function controlsAt(projectId: string, all: readonly string[], want
   const pk = keys.project(projectId).PK;
   const reads = rangesFor(all, wanted).map(({ from, to }) => {
     const range = controlRange(projectId, from, to);
-    return queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to', ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to }, ...listProjection });
+    return queryAll({
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
+      ...listProjection,
+    });
   });
   const keep = new Set(wanted);
-  return (await Promise.all(reads)).flat().map(toControl).filter((c) => keep.has(controlPositionKey(c.position)));
+  return (await Promise.all(reads))
+    .flat()
+    .map(toControl)
+    .filter((c) => keep.has(controlPositionKey(c.position)));
 }
 
 /** Page `page` of the project's controls in catalogue order, by the control index: one key-range Query. */

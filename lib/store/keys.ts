@@ -53,10 +53,19 @@ export const keys = {
   deletedContact: (systemId: string, contactId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `DELETEDCONTACT#${contactId}` }),
   /** Register rows live in their owner's partition: system-owned under the system, shared ones under the organisation. */
   systemRegisterRow: (systemId: string, definitionId: string, rowId: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `ROW#${definitionId}#${rowId}` }),
-  organisationRegisterRow: (organisationId: string, definitionId: string, rowId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROW#${definitionId}#${rowId}` }),
+  organisationRegisterRow: (organisationId: string, definitionId: string, rowId: string): Key => ({
+    PK: `ORG#${organisationId}`,
+    SK: `ROW#${definitionId}#${rowId}`,
+  }),
   /** Logical-key claims of register rows (uniqueness within the owner scope), by digest of the normalised key. */
-  systemRegisterRowKey: (systemId: string, definitionId: string, keyDigest: string): Key => ({ PK: `SYSTEM#${systemId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
-  organisationRegisterRowKey: (organisationId: string, definitionId: string, keyDigest: string): Key => ({ PK: `ORG#${organisationId}`, SK: `ROWKEY#${definitionId}#${keyDigest}` }),
+  systemRegisterRowKey: (systemId: string, definitionId: string, keyDigest: string): Key => ({
+    PK: `SYSTEM#${systemId}`,
+    SK: `ROWKEY#${definitionId}#${keyDigest}`,
+  }),
+  organisationRegisterRowKey: (organisationId: string, definitionId: string, keyDigest: string): Key => ({
+    PK: `ORG#${organisationId}`,
+    SK: `ROWKEY#${definitionId}#${keyDigest}`,
+  }),
   /** A durable request to recalculate applicability of every project of an organisation (its context changed). */
   organisationRecalculation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'APPLICABILITY#PENDING' }),
   /** A durable request to recalculate applicability of a system's projects (picked up by the recalculation job). */

@@ -15,7 +15,15 @@ export interface StoredOrganisation extends Organisation {
   licensed_classifications: string[];
 }
 
-export function newOrganisation(input: { id: string; name: string; slug: string; timezone: string; createdBy: string; now: Date; notes?: string }): StoredOrganisation {
+export function newOrganisation(input: {
+  id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  createdBy: string;
+  now: Date;
+  notes?: string;
+}): StoredOrganisation {
   const at = input.now.toISOString();
   return {
     id: input.id,
@@ -45,12 +53,7 @@ export async function slugTaken(slug: string): Promise<boolean> {
 }
 
 /** A new organisation: identity, slug claim, licence counter and the creator's discovery entry. */
-export function createOrganisationWrites(
-  org: StoredOrganisation,
-  licenceLimit: number,
-  onLimit: () => Error,
-  onSlugTaken: OnConditionFailed,
-): WriteItem[] {
+export function createOrganisationWrites(org: StoredOrganisation, licenceLimit: number, onLimit: () => Error, onSlugTaken: OnConditionFailed): WriteItem[] {
   return [
     { kind: 'put', item: organisationPut(org), condition: itemAbsent() },
     {
@@ -68,14 +71,8 @@ export function createOrganisationWrites(
 }
 
 /** Replaces the identity if the stored version is still the one the client saw; moves the slug claim. */
-export function updateOrganisationWrites(
-  before: StoredOrganisation,
-  after: StoredOrganisation,
-  onSlugTaken: OnConditionFailed,
-): WriteItem[] {
-  const writes: WriteItem[] = [
-    replaceVersioned(organisationPut(after), before.version),
-  ];
+export function updateOrganisationWrites(before: StoredOrganisation, after: StoredOrganisation, onSlugTaken: OnConditionFailed): WriteItem[] {
+  const writes: WriteItem[] = [replaceVersioned(organisationPut(after), before.version)];
   if (after.slug !== before.slug) {
     writes.push(
       { kind: 'delete', key: keys.organisationSlug(before.slug), condition: ownedBy('organisation_id', before.id) },

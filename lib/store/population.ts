@@ -15,10 +15,23 @@ const HISTORY = 20;
  */
 export function startRunWrites(project: StoredProject, current: Item | undefined, r: { runId: string; userId: string; tokenId: string; now: Date }) {
   const at = r.now.toISOString();
-  const next: StoredProject = { ...project, lifecycle_state: 'initialising', population_run_id: r.runId, population_status: 'running', updated_at: at, version: project.version + 1 };
+  const next: StoredProject = {
+    ...project,
+    lifecycle_state: 'initialising',
+    population_run_id: r.runId,
+    population_status: 'running',
+    updated_at: at,
+    version: project.version + 1,
+  };
   const previous = current?.run_id
     ? [
-        { run_id: current.run_id, status: current.status, started_at: current.started_at, finished_at: current.finished_at ?? null, error_code: current.error_code ?? null },
+        {
+          run_id: current.run_id,
+          status: current.status,
+          started_at: current.started_at,
+          finished_at: current.finished_at ?? null,
+          error_code: current.error_code ?? null,
+        },
         ...((current.previous_runs as unknown[]) ?? []),
       ]
     : [];

@@ -17,9 +17,7 @@ export async function getMany(wanted: Key[]): Promise<Map<string, Item>> {
     let pending: Key[] = unique.slice(i, i + 100);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
-      const out = await ddb().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-      );
+      const out = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
       for (const item of (out.Responses?.[tableName()] ?? []) as Item[]) found.set(keyString(item), item);
       pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
     }
@@ -49,10 +47,7 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, cap 
  * reads keys through the end of the page; list operations keep their index projections small
  * so that pages deep into a collection stay cheap.
  */
-export async function queryPage(
-  input: Omit<QueryCommandInput, 'TableName' | 'Limit'>,
-  page: { number: number; size: number },
-): Promise<Item[]> {
+export async function queryPage(input: Omit<QueryCommandInput, 'TableName' | 'Limit'>, page: { number: number; size: number }): Promise<Item[]> {
   const skip = (page.number - 1) * page.size;
   const items: Item[] = [];
   let seen = 0;
@@ -60,9 +55,7 @@ export async function queryPage(
   do {
     // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
     const remaining = Math.min(skip + page.size - seen, 1000);
-    const out = await ddb().send(
-      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit: remaining }),
-    );
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit: remaining }));
     for (const item of (out.Items ?? []) as Item[]) {
       if (seen >= skip && items.length < page.size) items.push(item);
       seen++;

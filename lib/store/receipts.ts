@@ -48,10 +48,7 @@ export type ReceiptMatch = { kind: 'none' } | { kind: 'replay'; response: Stored
 export function matchReceipt(item: Item | undefined, scope: ReceiptScope, nowSeconds: number): ReceiptMatch {
   if (!item || Number(item.expires_at) < nowSeconds) return { kind: 'none' };
   const same =
-    item.token_id === scope.tokenId &&
-    item.operation_id === scope.operationId &&
-    item.target === scope.target &&
-    item.payload_hash === scope.payloadHash;
+    item.token_id === scope.tokenId && item.operation_id === scope.operationId && item.target === scope.target && item.payload_hash === scope.payloadHash;
   return same ? { kind: 'replay', response: item.response as StoredResponse } : { kind: 'conflict' };
 }
 

@@ -15,15 +15,20 @@ import { addToCounter, replaceVersioned } from './versioned.js';
 export type RowScope = { owner: 'system'; systemId: string } | { owner: 'organisation'; organisationId: string };
 
 export const rowKey = (scope: RowScope, definitionId: string, rowId: string): Key =>
-  scope.owner === 'system' ? keys.systemRegisterRow(scope.systemId, definitionId, rowId) : keys.organisationRegisterRow(scope.organisationId, definitionId, rowId);
+  scope.owner === 'system'
+    ? keys.systemRegisterRow(scope.systemId, definitionId, rowId)
+    : keys.organisationRegisterRow(scope.organisationId, definitionId, rowId);
 
 /** The digest keeps claim keys short and unambiguous whatever the key values contain (sort keys hold at most 1 KiB). */
 const claimKey = (scope: RowScope, definitionId: string, logicalKey: string): Key => {
   const digest = createHash('sha256').update(logicalKey).digest('hex');
-  return scope.owner === 'system' ? keys.systemRegisterRowKey(scope.systemId, definitionId, digest) : keys.organisationRegisterRowKey(scope.organisationId, definitionId, digest);
+  return scope.owner === 'system'
+    ? keys.systemRegisterRowKey(scope.systemId, definitionId, digest)
+    : keys.organisationRegisterRowKey(scope.organisationId, definitionId, digest);
 };
 
-export const countersKey = (scope: RowScope): Key => (scope.owner === 'system' ? keys.systemCounters(scope.systemId) : keys.organisationCounters(scope.organisationId));
+export const countersKey = (scope: RowScope): Key =>
+  scope.owner === 'system' ? keys.systemCounters(scope.systemId) : keys.organisationCounters(scope.organisationId);
 
 /** The counter attribute of one register's rows in the owner's counters item. */
 export const rowCountAttribute = (definitionId: string) => `register_rows_${definitionId}`;
@@ -41,7 +46,12 @@ export function toRow(item: Item): RowRecord {
   return { row, logicalKey };
 }
 
-const rowItem = (scope: RowScope, r: RowRecord) => ({ ...rowKey(scope, r.row.definition_id, r.row.id), entity: 'register-row', ...r.row, logical_key: r.logicalKey });
+const rowItem = (scope: RowScope, r: RowRecord) => ({
+  ...rowKey(scope, r.row.definition_id, r.row.id),
+  entity: 'register-row',
+  ...r.row,
+  logical_key: r.logicalKey,
+});
 
 function claim(scope: RowScope, r: RowRecord, onTaken: OnConditionFailed): WriteItem {
   return {

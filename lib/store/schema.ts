@@ -1,10 +1,4 @@
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  ResourceNotFoundException,
-  UpdateTimeToLiveCommand,
-  waitUntilTableExists,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, UpdateTimeToLiveCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { ddb, tableName } from './client.js';
 import { GSIS, TABLE_KEYS } from './keys.js';
 
@@ -39,7 +33,5 @@ export async function ensureTable(): Promise<void> {
     }),
   );
   await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName });
-  await client.send(
-    new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttl, Enabled: true } }),
-  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttl, Enabled: true } }));
 }

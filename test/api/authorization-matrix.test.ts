@@ -66,7 +66,11 @@ function casesFor(op: AnyOperation): Case[] {
 
 const CASES = OPERATIONS.flatMap(casesFor);
 const label = (c: Case) =>
-  c.variant.kind === 'full' ? `${c.variant.readOnly ? 'read-only' : 'mutation-enabled'}, every permission` : c.variant.kind === 'other-boundary' ? 'another boundary' : `${c.variant.kind} ${c.variant.permission}`;
+  c.variant.kind === 'full'
+    ? `${c.variant.readOnly ? 'read-only' : 'mutation-enabled'}, every permission`
+    : c.variant.kind === 'other-boundary'
+      ? 'another boundary'
+      : `${c.variant.kind} ${c.variant.permission}`;
 
 let api: Api;
 
@@ -106,7 +110,8 @@ async function arrange(c: Case) {
     readOnly: v.kind === 'full' && v.readOnly,
   });
   if (v.kind === 'live-without') await fixtures.grant(userId, scope, withoutPermission(c.type, v.permission));
-  const targets: Record<string, string> = v.kind === 'other-boundary' ? { organisation: ulid(), project: ulid() } : { organisation: organisationId, project: projectId };
+  const targets: Record<string, string> =
+    v.kind === 'other-boundary' ? { organisation: ulid(), project: ulid() } : { organisation: organisationId, project: projectId };
   return { token, targets };
 }
 
@@ -117,7 +122,7 @@ describe('authorization matrix', () => {
 
   it.each(CASES.map((c) => [`${c.op.id} with a ${c.type} credential, ${label(c)}`, c] as const))('%s', async (_name, c) => {
     const { token, targets } = await arrange(c);
-    const path = '/api/v1' + c.op.path.replace(/\{(\w+)\}/g, (_m, name: string) => targets[name] ?? ulid());
+    const path = `/api/v1${c.op.path.replace(/\{(\w+)\}/g, (_m, name: string) => targets[name] ?? ulid())}`;
     const headers: Record<string, string> = {};
     if (c.op.ifMatch) headers['If-Match'] = '"1-00000000000000000000"';
     if (c.op.idempotencyKey) headers['Idempotency-Key'] = ulid();

@@ -31,7 +31,20 @@ describe('operator CLI', () => {
     const organisationId = await fixtures.organisation(userId);
     const grant = admin('access', 'grant', '--user', userId, '--organisation', organisationId, '--permissions', 'view-projects,manage-projects');
     expect(grant.json()).toMatchObject({ user_id: userId, scope: 'organisation', permissions: ['view-projects', 'manage-projects'] });
-    const issued = admin('token', 'issue', '--user', userId, '--type', 'organisation', '--organisation', organisationId, '--abilities', 'view-projects', '--read-only', 'true');
+    const issued = admin(
+      'token',
+      'issue',
+      '--user',
+      userId,
+      '--type',
+      'organisation',
+      '--organisation',
+      organisationId,
+      '--abilities',
+      'view-projects',
+      '--read-only',
+      'true',
+    );
     expect(issued.code).toBe(0);
     const { id, token } = issued.json() as { id: string; token: string };
     expect(token).toMatch(/^aop_/);
@@ -78,7 +91,18 @@ describe('operator CLI', () => {
   it('refuses to issue a permission the user does not hold live', async () => {
     const userId = await fixtures.user();
     await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);
-    const out = admin('token', 'issue', '--user', userId, '--type', 'administration', '--abilities', 'manage-org-hierarchy,publish-provider-assurance-packages', '--read-only', 'false');
+    const out = admin(
+      'token',
+      'issue',
+      '--user',
+      userId,
+      '--type',
+      'administration',
+      '--abilities',
+      'manage-org-hierarchy,publish-provider-assurance-packages',
+      '--read-only',
+      'false',
+    );
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('publish-provider-assurance-packages');
   });
@@ -87,7 +111,19 @@ describe('operator CLI', () => {
     const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
     for (const position of [3, 1]) {
       const id = controlId(projectId, position, `entry-${position}`);
-      const control = { id, position, catalogue_id: `entry-${position}`, label: `E-${position}`, title: `Entry ${position}`, essential_eight: [], applicability: 'y', applicability_origin: 'default_inclusion', recommendation: null, workflow_state: position === 1 ? 'editing' : 'assessing', version: 1 };
+      const control = {
+        id,
+        position,
+        catalogue_id: `entry-${position}`,
+        label: `E-${position}`,
+        title: `Entry ${position}`,
+        essential_eight: [],
+        applicability: 'y',
+        applicability_origin: 'default_inclusion',
+        recommendation: null,
+        workflow_state: position === 1 ? 'editing' : 'assessing',
+        version: 1,
+      };
       await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.control(projectId, id), entity: 'control', ...control } }));
     }
     const out = admin('project', 'recount', '--project', projectId);
@@ -101,7 +137,14 @@ describe('operator CLI', () => {
 
   it('refuses to recount a project that is not populated', async () => {
     const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.project(projectId), UpdateExpression: 'SET lifecycle_state = :s', ExpressionAttributeValues: { ':s': 'setup' } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.project(projectId),
+        UpdateExpression: 'SET lifecycle_state = :s',
+        ExpressionAttributeValues: { ':s': 'setup' },
+      }),
+    );
     const out = admin('project', 'recount', '--project', projectId);
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/not populated/);

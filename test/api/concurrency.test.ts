@@ -29,7 +29,11 @@ describe('concurrent writes', () => {
     const key = ulid();
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        api.request('POST', '/api/v1/organisations', { token: op.admin, body: { name: 'Parallel Create', timezone: 'UTC' }, headers: { 'Idempotency-Key': key } }),
+        api.request('POST', '/api/v1/organisations', {
+          token: op.admin,
+          body: { name: 'Parallel Create', timezone: 'UTC' },
+          headers: { 'Idempotency-Key': key },
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
@@ -44,7 +48,13 @@ describe('concurrent creates of organisations with one name', () => {
   it('all succeed, each with its own slug', async () => {
     const op = await fixtures.operator();
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => api.request('POST', '/api/v1/organisations', { token: op.admin, body: { name: 'Same Name Race', timezone: 'UTC' }, headers: { 'Idempotency-Key': ulid() } })),
+      Array.from({ length: 6 }, () =>
+        api.request('POST', '/api/v1/organisations', {
+          token: op.admin,
+          body: { name: 'Same Name Race', timezone: 'UTC' },
+          headers: { 'Idempotency-Key': ulid() },
+        }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(new Set(results.map((r) => r.body.data.slug)).size).toBe(6);

@@ -13,7 +13,13 @@ let systemId: string;
 beforeAll(async () => {
   api = await startApi();
   op = await fixtures.operator();
-  systemId = (await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, { token: op.org, body: { name: 'CRM', short_code: 'CRM' }, headers: { 'Idempotency-Key': ulid() } })).body.data.id;
+  systemId = (
+    await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
+      token: op.org,
+      body: { name: 'CRM', short_code: 'CRM' },
+      headers: { 'Idempotency-Key': ulid() },
+    })
+  ).body.data.id;
 });
 afterAll(() => api.stop());
 
@@ -53,7 +59,9 @@ describe('contacts', () => {
     const path = `${base()}/${created.body.data.id}`;
     const res = await api.request('PATCH', path, { token: op.org, body: { phone: null }, headers: { 'If-Match': created.headers.get('etag')! } });
     expect(res.body.data).toMatchObject({ phone: null, role: 'Analyst' });
-    expect((await api.request('PATCH', path, { token: op.org, body: { role: 'Lead' }, headers: { 'If-Match': created.headers.get('etag')! } })).status).toBe(412);
+    expect((await api.request('PATCH', path, { token: op.org, body: { role: 'Lead' }, headers: { 'If-Match': created.headers.get('etag')! } })).status).toBe(
+      412,
+    );
   });
 
   it('treats a deleted contact as absent, in reads, pages, totals and edits', async () => {
@@ -65,13 +73,23 @@ describe('contacts', () => {
     expect(list.body.data.map((c: { id: string }) => c.id)).not.toContain(created.body.data.id);
     expect(list.body.meta.total).toBe(before);
     expect(list.body.data).toHaveLength(before);
-    const edit = await api.request('PATCH', `${base()}/${created.body.data.id}`, { token: op.org, body: { role: 'Back' }, headers: { 'If-Match': created.headers.get('etag')! } });
+    const edit = await api.request('PATCH', `${base()}/${created.body.data.id}`, {
+      token: op.org,
+      body: { role: 'Back' },
+      headers: { 'If-Match': created.headers.get('etag')! },
+    });
     expect(edit.status).toBe(404);
   });
 
   it('answers 404 for a contact through another system of the organisation', async () => {
     const created = await create({ name: 'Belongs Here' });
-    const other = (await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, { token: op.org, body: { name: 'Other', short_code: 'OTH' }, headers: { 'Idempotency-Key': ulid() } })).body.data.id;
+    const other = (
+      await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
+        token: op.org,
+        body: { name: 'Other', short_code: 'OTH' },
+        headers: { 'Idempotency-Key': ulid() },
+      })
+    ).body.data.id;
     expect((await api.request('GET', `${base(other)}/${created.body.data.id}`, { token: op.org })).status).toBe(404);
   });
 

@@ -23,7 +23,8 @@ afterAll(() => api.stop());
 
 const orgContext = () => `/api/v1/organisations/${op.organisationId}/context`;
 const sysContext = () => `/api/v1/organisations/${op.organisationId}/systems/${systemId}/context`;
-const patch = (path: string, body: unknown, etag: string | null) => api.request('PATCH', path, { token: op.org, body, headers: etag ? { 'If-Match': etag } : {} });
+const patch = (path: string, body: unknown, etag: string | null) =>
+  api.request('PATCH', path, { token: op.org, body, headers: etag ? { 'If-Match': etag } : {} });
 
 describe('organisation context', () => {
   it('returns the definition with field IDs, option values and version, and every field null at first', async () => {
@@ -38,13 +39,21 @@ describe('organisation context', () => {
 
   it('merges per field, keeps the edit reason and actor in the audit trail, and changes the ETag', async () => {
     const first = await api.request('GET', orgContext(), { token: op.org });
-    const a = await patch(orgContext(), { data: { outsourced_delivery: 'yes', industry_sector: 'health' }, edit_reason: 'Onboarding' }, first.headers.get('etag'));
+    const a = await patch(
+      orgContext(),
+      { data: { outsourced_delivery: 'yes', industry_sector: 'health' }, edit_reason: 'Onboarding' },
+      first.headers.get('etag'),
+    );
     expect(a.status).toBe(200);
     const b = await patch(orgContext(), { data: { outsourced_delivery: null } }, a.headers.get('etag'));
     expect(b.body.data.data).toMatchObject({ outsourced_delivery: null, industry_sector: 'health' });
     expect(b.body.data.updated_by).toBe(op.userId);
     const record = (await auditRecords(op.organisationId)).find((r) => r.request_id === a.headers.get('x-request-id'));
-    expect(record).toMatchObject({ kind: 'UPDATE_ORGANISATION_CONTEXT', actor_id: op.userId, details: { edit_reason: 'Onboarding', changed_fields: 'industry_sector,outsourced_delivery' } });
+    expect(record).toMatchObject({
+      kind: 'UPDATE_ORGANISATION_CONTEXT',
+      actor_id: op.userId,
+      details: { edit_reason: 'Onboarding', changed_fields: 'industry_sector,outsourced_delivery' },
+    });
   });
 
   it.each([
@@ -79,11 +88,21 @@ describe('system context', () => {
     const res = await patch(sysContext(), { data: { internet_facing_services: 'yes', hosting_model: 'no' }, edit_reason: 'Go-live' }, etag);
     expect(res.status).toBe(200);
     const marker = await getOne(keys.applicabilityRecalculation(systemId));
-    expect(marker).toMatchObject({ organisation_id: op.organisationId, subject: { system_id: systemId }, requested_by: op.userId, generation: 1, GSI1PK: 'APPLICABILITY_PENDING' });
+    expect(marker).toMatchObject({
+      organisation_id: op.organisationId,
+      subject: { system_id: systemId },
+      requested_by: op.userId,
+      generation: 1,
+      GSI1PK: 'APPLICABILITY_PENDING',
+    });
   });
 
   it('does not request recalculation for a descriptive change', async () => {
-    const other = await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, { token: op.org, body: { name: 'Other', short_code: `o${Date.now() % 100000}` }, headers: { 'Idempotency-Key': ulid() } });
+    const other = await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
+      token: op.org,
+      body: { name: 'Other', short_code: `o${Date.now() % 100000}` },
+      headers: { 'Idempotency-Key': ulid() },
+    });
     const path = `/api/v1/organisations/${op.organisationId}/systems/${other.body.data.id}/context`;
     const etag = (await api.request('GET', path, { token: op.org })).headers.get('etag');
     expect((await patch(path, { data: { system_description: 'Pays people' } }, etag)).status).toBe(200);

@@ -21,7 +21,11 @@ describe('updateControlImplementation', () => {
     const before = await read('sample-9001');
     const res = await patch('sample-9001', { ...IMPLEMENTED, implementation_summary: 'Named owners' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ ...IMPLEMENTED, implementation_summary: 'Named owners', assessment_preparation_readiness: { ready: true, missing: [] } });
+    expect(res.body.data).toMatchObject({
+      ...IMPLEMENTED,
+      implementation_summary: 'Named owners',
+      assessment_preparation_readiness: { ready: true, missing: [] },
+    });
     expect(res.headers.get('etag')).not.toBe(before.etag);
     const cleared = await patch('sample-9001', { implementation_summary: null });
     expect(cleared.body.data).toMatchObject({ ...IMPLEMENTED, implementation_summary: null });
@@ -30,7 +34,9 @@ describe('updateControlImplementation', () => {
   it('writes an audit record with the change', async () => {
     const { p, patch } = await arrange();
     await patch('sample-9001', IMPLEMENTED);
-    const records = (await auditRecords(world.op.organisationId)).filter((r) => r.kind === 'UPDATE_CONTROL_IMPLEMENTATION' && (r.target as { project: string }).project === p.id);
+    const records = (await auditRecords(world.op.organisationId)).filter(
+      (r) => r.kind === 'UPDATE_CONTROL_IMPLEMENTATION' && (r.target as { project: string }).project === p.id,
+    );
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ status: 200, details: { changed_fields: 'implementation_status,implementation_description' } });
   });
@@ -83,7 +89,11 @@ describe('updateControlImplementation', () => {
 
   it('takes proposed claims, with a maturity level only on Essential Eight controls', async () => {
     const { patch } = await arrange();
-    const ok = await patch('sample-9013', { overall_proposed_outcome: 'effective', overall_proposed_rationale: 'Allow-listing is enforced.', maturity_proposed_level: 'ML2' });
+    const ok = await patch('sample-9013', {
+      overall_proposed_outcome: 'effective',
+      overall_proposed_rationale: 'Allow-listing is enforced.',
+      maturity_proposed_level: 'ML2',
+    });
     expect(ok.body.data).toMatchObject({ overall_proposed_outcome: 'effective', maturity_proposed_level: 'ML2' });
     expect((await patch('sample-9001', { maturity_proposed_level: 'ML1' })).status).toBe(422);
   });
@@ -92,7 +102,12 @@ describe('updateControlImplementation', () => {
     const { p, idOf, read, patch, token } = await arrange();
     const { etag } = await read('sample-9001');
     await patch('sample-9001', IMPLEMENTED);
-    const stale = await api.request('PATCH', url(p.id, `/${idOf('sample-9001')}/implementation`), { token, headers: { 'If-Match': etag }, body: { implementation_summary: 'x' }, contentType: 'application/merge-patch+json' });
+    const stale = await api.request('PATCH', url(p.id, `/${idOf('sample-9001')}/implementation`), {
+      token,
+      headers: { 'If-Match': etag },
+      body: { implementation_summary: 'x' },
+      contentType: 'application/merge-patch+json',
+    });
     expect(stale.status).toBe(412);
     expect((await patch('sample-9001', {})).status).toBe(422);
   });
@@ -108,7 +123,9 @@ describe('updateControlImplementation', () => {
 
   it('refuses edits on an archived project (403)', async () => {
     const { p, patch } = await arrange();
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.project(p.id), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }));
+    await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.project(p.id), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }),
+    );
     const res = await patch('sample-9001', IMPLEMENTED);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('project_archived');
@@ -150,7 +167,12 @@ describe('updateControlAssessment', () => {
     const { patch, read } = await assessing();
     const before = await read('sample-9001');
     const euros = (n: number) => '\u20ac'.repeat(n);
-    const res = await patch('sample-9001', { evidence_references: Array.from({ length: 100 }, () => euros(1000)), assessor_notes: euros(20_000), overall_assessed_rationale: euros(20_000) }, undefined, 'assessment');
+    const res = await patch(
+      'sample-9001',
+      { evidence_references: Array.from({ length: 100 }, () => euros(1000)), assessor_notes: euros(20_000), overall_assessed_rationale: euros(20_000) },
+      undefined,
+      'assessment',
+    );
     expect(res.status).toBe(422);
     expect(res.body.errors[0].code).toBe('control_too_large');
     expect((await read('sample-9001')).etag).toBe(before.etag);

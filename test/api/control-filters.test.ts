@@ -5,7 +5,7 @@ import { DIGEST_SHARDS, digestKeys, positionCode } from '../../lib/store/control
 import { recountProject } from '../../lib/store/controls.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
-import { type Api } from '../support/api.js';
+import type { Api } from '../support/api.js';
 import { arrangeControls, controlsUrl as url, IMPLEMENTED } from '../support/controls.js';
 import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
 
@@ -32,15 +32,24 @@ interface Listed {
 }
 
 const FILTERS: [string, (c: Listed) => boolean][] = [
-  ...['editing', 'ready_for_assessment', 'assessed'].map((s): [string, (c: Listed) => boolean] => [`filter[workflow_state]=${s}`, (c) => c.workflow_state === s]),
+  ...['editing', 'ready_for_assessment', 'assessed'].map((s): [string, (c: Listed) => boolean] => [
+    `filter[workflow_state]=${s}`,
+    (c) => c.workflow_state === s,
+  ]),
   ...['y', 'n'].map((a): [string, (c: Listed) => boolean] => [`filter[applicability]=${a}`, (c) => c.applicability === a]),
-  ...['implemented', 'planned', 'not_set'].map((s): [string, (c: Listed) => boolean] => [`filter[implementation_status]=${s}`, (c) => (c.implementation_status ?? 'not_set') === s]),
+  ...['implemented', 'planned', 'not_set'].map((s): [string, (c: Listed) => boolean] => [
+    `filter[implementation_status]=${s}`,
+    (c) => (c.implementation_status ?? 'not_set') === s,
+  ]),
   ...['ML1', 'ML2', 'ML3'].map((l): [string, (c: Listed) => boolean] => [`filter[essential_eight]=${l}`, (c) => c.essential_eight.includes(l)]),
   ...['sample-902', 'GOV', 'pro-01', 'nothing-matches'].map((q): [string, (c: Listed) => boolean] => [
     `filter[q]=${q}`,
     (c) => [c.catalogue_id, c.label, c.title].some((t) => t.toLowerCase().includes(q.toLowerCase())),
   ]),
-  ['filter[workflow_state]=editing&filter[implementation_status]=not_set&filter[essential_eight]=ML2', (c) => c.workflow_state === 'editing' && !c.implementation_status && c.essential_eight.includes('ML2')],
+  [
+    'filter[workflow_state]=editing&filter[implementation_status]=not_set&filter[essential_eight]=ML2',
+    (c) => c.workflow_state === 'editing' && !c.implementation_status && c.essential_eight.includes('ML2'),
+  ],
 ];
 
 /** Every filter's ids and total, against the unfiltered list filtered here. */
@@ -50,7 +59,10 @@ async function expectExactFilters(projectId: string, token: string): Promise<voi
   for (const [query, test] of FILTERS) {
     const res = await api.request('GET', url(projectId, `?page[size]=100&${query}`), { token });
     const expected = all.filter(test).map((c) => c.catalogue_id);
-    expect(res.body.data.map((c: Listed) => c.catalogue_id), query).toEqual(expected);
+    expect(
+      res.body.data.map((c: Listed) => c.catalogue_id),
+      query,
+    ).toEqual(expected);
     expect(res.body.meta.total, query).toBe(expected.length);
   }
 }
@@ -70,7 +82,9 @@ describe('filtered control lists', () => {
   it('stay exact after concurrent edits of different controls', async () => {
     const { p, token, patch } = await arrangeControls(api, world);
     const edited = ['sample-9001', 'sample-9004', 'sample-9005', 'sample-9006', 'sample-9007', 'sample-9010'];
-    const answers = await Promise.all(edited.map((c, i) => patch(c, i % 2 ? IMPLEMENTED : { implementation_status: 'planned', applicability: 'n', applicability_comment: 'Out of scope.' })));
+    const answers = await Promise.all(
+      edited.map((c, i) => patch(c, i % 2 ? IMPLEMENTED : { implementation_status: 'planned', applicability: 'n', applicability_comment: 'Out of scope.' })),
+    );
     expect(answers.map((r) => r.status)).toEqual(edited.map(() => 200));
     await expectExactFilters(p.id, token);
   });
@@ -86,7 +100,11 @@ describe('filtered control lists', () => {
   it('stay exact after a recalculation changes applicability', async () => {
     const { p, token } = await arrangeControls(api, world);
     const scope = await api.request('GET', `${p.url}/scope`, { token: world.op.org });
-    const saved = await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': scope.headers.get('etag')! }, body: { data: { wireless_networks: 'no' } } });
+    const saved = await api.request('PATCH', `${p.url}/scope`, {
+      token: world.op.org,
+      headers: { 'If-Match': scope.headers.get('etag')! },
+      body: { data: { wireless_networks: 'no' } },
+    });
     expect(saved.status).toBe(200);
     await api.drainJobs();
     const excluded = await api.request('GET', url(p.id, '?filter[applicability]=n'), { token });

@@ -80,7 +80,11 @@ describe('transitionControl', () => {
     expect(incomplete.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/overall_assessed_outcome', '/overall_assessed_rationale']);
     await a.patch('sample-9001', { overall_assessed_outcome: 'effective', overall_assessed_rationale: 'Owners named and current.' }, undefined, 'assessment');
     const assessed = await move('assessing_to_assessed');
-    expect(assessed).toMatchObject({ workflow_state: 'assessed', evidence_snapshot: { versions: [], acknowledged_warnings: [] }, last_transition: { id: 'assessing_to_assessed', comment: null } });
+    expect(assessed).toMatchObject({
+      workflow_state: 'assessed',
+      evidence_snapshot: { versions: [], acknowledged_warnings: [] },
+      last_transition: { id: 'assessing_to_assessed', comment: null },
+    });
     expect((await move('assessed_to_editing')).workflow_state).toBe('editing');
     expect((await a.health()).workflow_summary).toMatchObject({ editing: SAMPLE_PROTECTED });
   });
@@ -95,7 +99,10 @@ describe('transitionControl', () => {
     await a.patch('sample-9001', IMPLEMENTED);
     expect((await a.read('sample-9001')).body.allowed_transitions.map((t: { id: string }) => t.id)).toEqual(['editing_to_approving_edit']);
     await move('editing_to_approving_edit');
-    expect((await move('approving_edit_to_editing', 'Name the deputy owner too.')).last_transition).toMatchObject({ comment: 'Name the deputy owner too.', by: world.op.userId });
+    expect((await move('approving_edit_to_editing', 'Name the deputy owner too.')).last_transition).toMatchObject({
+      comment: 'Name the deputy owner too.',
+      by: world.op.userId,
+    });
     await move('editing_to_approving_edit');
     await move('approving_edit_to_ready_for_assessment', 'Approved.');
     await move('ready_for_assessment_to_assessing');
@@ -104,8 +111,15 @@ describe('transitionControl', () => {
     await move('approving_assessment_to_assessing', 'Cite the register too.');
     await move('assessing_to_approving_assessment');
     expect(await move('approving_assessment_to_assessed', 'Agreed.')).toMatchObject({ workflow_state: 'assessed', evidence_snapshot: { versions: [] } });
-    const decisions = (await auditRecords(world.op.organisationId)).filter((r) => r.kind === 'TRANSITION_CONTROL' && (r.target as { project: string }).project === a.p.id);
-    expect(decisions.map((r) => (r.details as { comment: string | null }).comment).filter(Boolean)).toEqual(['Name the deputy owner too.', 'Approved.', 'Cite the register too.', 'Agreed.']);
+    const decisions = (await auditRecords(world.op.organisationId)).filter(
+      (r) => r.kind === 'TRANSITION_CONTROL' && (r.target as { project: string }).project === a.p.id,
+    );
+    expect(decisions.map((r) => (r.details as { comment: string | null }).comment).filter(Boolean)).toEqual([
+      'Name the deputy owner too.',
+      'Approved.',
+      'Cite the register too.',
+      'Agreed.',
+    ]);
   });
 
   it('needs an acknowledgement when evidence cannot be captured, and proceeds on the retry with the same ETag', async () => {
@@ -119,13 +133,24 @@ describe('transitionControl', () => {
       { id: ulid(), kind: 'upload', title: 'Owner register', status: 'pending', version: 1, sha256: null },
       { id: ulid(), kind: 'upload', title: 'Role letter', status: 'ready', version: 2, sha256: 'a'.repeat(64) },
     ];
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.control(a.p.id, a.idOf('sample-9001')), UpdateExpression: 'SET evidence_items = :e', ExpressionAttributeValues: { ':e': items } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.control(a.p.id, a.idOf('sample-9001')),
+        UpdateExpression: 'SET evidence_items = :e',
+        ExpressionAttributeValues: { ':e': items },
+      }),
+    );
     const { etag } = await a.read('sample-9001');
     const path = url(a.p.id, `/${a.idOf('sample-9001')}/transitions`);
     const first = await api.request('POST', path, { token: a.token, headers: { 'If-Match': etag }, body: { transition: 'assessing_to_assessed' } });
     expect(first.status).toBe(409);
     expect(first.body.code).toBe('evidence_acknowledgement_required');
-    const retry = await api.request('POST', path, { token: a.token, headers: { 'If-Match': etag }, body: { transition: 'assessing_to_assessed', acknowledge_evidence_warnings: true } });
+    const retry = await api.request('POST', path, {
+      token: a.token,
+      headers: { 'If-Match': etag },
+      body: { transition: 'assessing_to_assessed', acknowledge_evidence_warnings: true },
+    });
     expect(retry.status).toBe(200);
     expect(retry.body.data.evidence_snapshot).toMatchObject({ versions: [{ evidence_id: items[1]!.id, version: 2 }], acknowledged_warnings: [items[0]!.id] });
   });
@@ -137,7 +162,9 @@ describe('transitionControl', () => {
     const path = url(a.p.id, `/${a.idOf('sample-9001')}/transitions`);
     const other = await world.projectToken(a.p.id);
     const results = await Promise.all(
-      [a.token, other].map((token) => api.request('POST', path, { token, headers: { 'If-Match': etag }, body: { transition: 'editing_to_ready_for_assessment' } })),
+      [a.token, other].map((token) =>
+        api.request('POST', path, { token, headers: { 'If-Match': etag }, body: { transition: 'editing_to_ready_for_assessment' } }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 412]);
     expect((await a.health()).workflow_summary).toMatchObject({ ready_for_assessment: 1, editing: SAMPLE_PROTECTED - 1 });
@@ -149,18 +176,34 @@ describe('transitionControl', () => {
       const a = await arrange();
       await a.patch('sample-9001', IMPLEMENTED);
       const { etag } = await a.read('sample-9001');
-      const issued = await issueToken(world.op.userId, { token_type: 'project', project_id: a.p.id, name: 'race', abilities: permissionsOf('project'), read_only: false }, new Date());
+      const issued = await issueToken(
+        world.op.userId,
+        { token_type: 'project', project_id: a.p.id, name: 'race', abilities: permissionsOf('project'), read_only: false },
+        new Date(),
+      );
       const control = a.idOf('sample-9001');
       const items = await getMany([keys.project(a.p.id), keys.control(a.p.id, control)]);
       const ctx: OperationContext = {
         requestId: ulid(),
         now: new Date(),
-        caller: { tokenId: issued.id, userId: world.op.userId, type: 'project', projectId: a.p.id, readOnly: false, permissions: new Set(permissionsOf('project')), superUser: false },
+        caller: {
+          tokenId: issued.id,
+          userId: world.op.userId,
+          type: 'project',
+          projectId: a.p.id,
+          readOnly: false,
+          permissions: new Set(permissionsOf('project')),
+          superUser: false,
+        },
         prefetched: (k) => items.get(keyString(k)),
         ifMatch: etag,
         page: { number: 1, size: 50 },
       };
-      const result = await transitionControl.handle(ctx, { params: { project: a.p.id, control }, query: {}, body: { transition: 'editing_to_ready_for_assessment' } });
+      const result = await transitionControl.handle(ctx, {
+        params: { project: a.p.id, control },
+        query: {},
+        body: { transition: 'editing_to_ready_for_assessment' },
+      });
       return { a, issued, writes: result.writes! };
     }
 

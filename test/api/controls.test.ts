@@ -46,7 +46,17 @@ describe('listControls', () => {
       expect(res.body.meta.total).toBe(res.body.data.length);
       return res.body.data.map((c: { catalogue_id: string }) => c.catalogue_id);
     };
-    expect(await ids('filter[essential_eight]=ML3')).toEqual(['sample-9013', 'sample-9014', 'sample-9015', 'sample-9016', 'sample-9017', 'sample-9018', 'sample-9020', 'sample-9021', 'sample-9022']);
+    expect(await ids('filter[essential_eight]=ML3')).toEqual([
+      'sample-9013',
+      'sample-9014',
+      'sample-9015',
+      'sample-9016',
+      'sample-9017',
+      'sample-9018',
+      'sample-9020',
+      'sample-9021',
+      'sample-9022',
+    ]);
     expect(await ids('filter[implementation_status]=implemented')).toEqual(['sample-9013']);
     expect(await ids('filter[implementation_status]=not_set')).toHaveLength(SAMPLE_PROTECTED - 1);
     expect(await ids('filter[q]=SAMPLE-902')).toEqual(['sample-9020', 'sample-9021', 'sample-9022', 'sample-9023', 'sample-9024', 'sample-9025']);
@@ -92,7 +102,11 @@ describe('listControls', () => {
     const before = await api.request('GET', url(p.id, '?filter[applicability_attention]=conflicts'), { token });
     expect(before.body.meta.total).toBe(1);
     const scope = await api.request('GET', `${p.url}/scope`, { token: world.op.org });
-    await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': scope.headers.get('etag')! }, body: { data: { wireless_networks: 'yes' } } });
+    await api.request('PATCH', `${p.url}/scope`, {
+      token: world.op.org,
+      headers: { 'If-Match': scope.headers.get('etag')! },
+      body: { data: { wireless_networks: 'yes' } },
+    });
     await api.drainJobs();
     const res = await api.request('GET', url(p.id, '?filter[applicability_attention]=conflicts'), { token });
     expect(res.body.data).toEqual([]);
@@ -134,7 +148,16 @@ describe('getControl', () => {
   it('omits the assessment properties without view-control-assessment (absent, not null)', async () => {
     const { read } = await arrange({ abilities: WITHOUT_ASSESSMENT });
     const { body } = await read('sample-9001');
-    for (const field of ['overall_assessed_outcome', 'overall_assessed_rationale', 'evidence_references', 'finding_severity', 'assessor_notes', 'maturity_assessed_level', 'assessment_matrix_completeness', 'evidence_snapshot']) {
+    for (const field of [
+      'overall_assessed_outcome',
+      'overall_assessed_rationale',
+      'evidence_references',
+      'finding_severity',
+      'assessor_notes',
+      'maturity_assessed_level',
+      'assessment_matrix_completeness',
+      'evidence_snapshot',
+    ]) {
       expect(body).not.toHaveProperty(field);
       expect(body.redacted_fields).toContain(field);
     }
@@ -166,11 +189,21 @@ describe('getControl', () => {
     const a = await arrange();
     const before = await a.read('sample-9001');
     const setup = await api.request('GET', a.p.url, { token: world.op.org });
-    await api.request('PATCH', a.p.url, { token: world.op.org, headers: { 'If-Match': setup.headers.get('etag')! }, body: { control_workflow: { edit_approval: true } }, contentType: 'application/merge-patch+json' });
+    await api.request('PATCH', a.p.url, {
+      token: world.op.org,
+      headers: { 'If-Match': setup.headers.get('etag')! },
+      body: { control_workflow: { edit_approval: true } },
+      contentType: 'application/merge-patch+json',
+    });
     const after = await a.read('sample-9001');
     expect(after.body.allowed_transitions.map((t: { id: string }) => t.id)).toEqual(['editing_to_approving_edit']);
     expect(after.etag).not.toBe(before.etag);
-    const stale = await api.request('PATCH', url(a.p.id, `/${a.idOf('sample-9001')}/implementation`), { token: a.token, headers: { 'If-Match': before.etag }, body: IMPLEMENTED, contentType: 'application/merge-patch+json' });
+    const stale = await api.request('PATCH', url(a.p.id, `/${a.idOf('sample-9001')}/implementation`), {
+      token: a.token,
+      headers: { 'If-Match': before.etag },
+      body: IMPLEMENTED,
+      contentType: 'application/merge-patch+json',
+    });
     expect(stale.status).toBe(412);
   });
 

@@ -51,7 +51,15 @@ function expectProblem(r: Raw, status: number, code: string): void {
   const requestId = r.headers['x-request-id'] as string;
   expect(isUlid(requestId)).toBe(true);
   const body = JSON.parse(r.body.toString('utf8'));
-  expect(body).toMatchObject({ status, code, request_id: requestId, type: expect.stringMatching(/^https:\/\//), title: expect.any(String), detail: expect.any(String), instance: expect.any(String) });
+  expect(body).toMatchObject({
+    status,
+    code,
+    request_id: requestId,
+    type: expect.stringMatching(/^https:\/\//),
+    title: expect.any(String),
+    detail: expect.any(String),
+    instance: expect.any(String),
+  });
   expect(Number(r.headers['content-length'])).toBe(r.body.length);
 }
 

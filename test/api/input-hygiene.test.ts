@@ -11,7 +11,8 @@ const systems = () => `/api/v1/organisations/${op.organisationId}/systems`;
 const assets = () => `${systems()}/${system}/registers/${IDS.assetRegister}/rows`;
 const post = (path: string, body: unknown) => api.request('POST', path, { token: op.org, body, headers: { 'Idempotency-Key': ulid() } });
 /** A body exactly as written, since JSON.stringify of an object would not keep every key this test needs. */
-const postRaw = (path: string, json: string) => api.request('POST', path, { token: op.org, rawBody: json, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
+const postRaw = (path: string, json: string) =>
+  api.request('POST', path, { token: op.org, rawBody: json, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
 
 beforeAll(async () => {
   api = await startApi();
@@ -65,7 +66,11 @@ describe('page parameters', () => {
 describe('encoding', () => {
   it('answers 400 malformed_json for a body that is not UTF-8', async () => {
     const body = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","short_code":"CAF"}')]);
-    const res = await fetch(api.base + systems(), { method: 'POST', body, headers: { Authorization: `Bearer ${op.org}`, 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
+    const res = await fetch(api.base + systems(), {
+      method: 'POST',
+      body,
+      headers: { Authorization: `Bearer ${op.org}`, 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+    });
     const problem = (await res.json()) as { code: string; request_id: string };
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json');

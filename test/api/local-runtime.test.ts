@@ -26,7 +26,11 @@ async function stop(runtime: Runtime): Promise<number | null> {
 
 describe('npm start', () => {
   it('fails with a one-line explanation when Java is missing', () => {
-    const out = spawnSync('node', ['--import', 'tsx', 'lib/local/main.ts'], { encoding: 'utf8', env: { ...process.env, JAVA_HOME: '/nonexistent-java', DATA_DIR: dataDir }, timeout: 30_000 });
+    const out = spawnSync('node', ['--import', 'tsx', 'lib/local/main.ts'], {
+      encoding: 'utf8',
+      env: { ...process.env, JAVA_HOME: '/nonexistent-java', DATA_DIR: dataDir },
+      timeout: 30_000,
+    });
     expect(out.status).toBe(1);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toMatch(/Java 17 or newer is required/);
@@ -43,7 +47,9 @@ describe('npm start', () => {
     expect((await fetch(url, { headers: { Authorization: `Bearer ${demo.organisation_token}` } })).status).toBe(200);
     expect(first.output()).toContain('Loaded the sample catalogue 2025.1-sample (not the ISM)');
     const options = await fetch(`${url}/setup-options`, { headers: { Authorization: `Bearer ${demo.organisation_token}` } });
-    expect(((await options.json()) as { data: { ism_releases: unknown[] } }).data.ism_releases).toEqual([expect.objectContaining({ version: '2025.1-sample', entries: 31, sample: true })]);
+    expect(((await options.json()) as { data: { ism_releases: unknown[] } }).data.ism_releases).toEqual([
+      expect.objectContaining({ version: '2025.1-sample', entries: 31, sample: true }),
+    ]);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true);
     expect(await stop(first)).toBe(0);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);

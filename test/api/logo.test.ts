@@ -129,7 +129,11 @@ describe('organisation logo', () => {
     const stale = (await read(op)).headers.get('etag');
     await upload(op, form(png(20, 20), 'x.png'), { etag: stale });
     expect((await upload(op, form(png(21, 21), 'y.png'), { etag: stale })).status).toBe(412);
-    const res = await api.request('POST', logo(op), { token: op.org, form: form(png(20, 20), 'z.png'), headers: { 'If-Match': (await read(op)).headers.get('etag')! } });
+    const res = await api.request('POST', logo(op), {
+      token: op.org,
+      form: form(png(20, 20), 'z.png'),
+      headers: { 'If-Match': (await read(op)).headers.get('etag')! },
+    });
     expect(res.status).toBe(400);
   });
 

@@ -134,7 +134,11 @@ describe('live authority', () => {
 describe('audit', () => {
   it('records a mutation with its actor, token and target in the organisation trail', async () => {
     const before = await api.request('GET', orgPath(), { token: op.org });
-    const res = await api.request('PATCH', orgPath(), { token: op.org, body: { notes: 'audited value' }, headers: { 'If-Match': before.headers.get('etag')! } });
+    const res = await api.request('PATCH', orgPath(), {
+      token: op.org,
+      body: { notes: 'audited value' },
+      headers: { 'If-Match': before.headers.get('etag')! },
+    });
     const record = (await auditRecords(op.organisationId)).find((r) => r.request_id === res.headers.get('x-request-id'));
     expect(record).toMatchObject({ kind: 'UPDATE_ORGANISATION', status: 200, actor_id: op.userId, target: { organisation: op.organisationId } });
     expect(JSON.stringify(record)).not.toContain('audited value');

@@ -63,7 +63,9 @@ describe('population', () => {
 
   it('refuses an archived project (403)', async () => {
     const p = await world.project();
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.project(p.id), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }));
+    await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.project(p.id), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }),
+    );
     const etag = (await api.request('GET', p.url, { token: world.op.org })).headers.get('etag')!;
     const res = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': etag }, body: {} });
     expect(res.status).toBe(403);
@@ -82,7 +84,9 @@ describe('population', () => {
     const failed = await api.request('GET', `${p.url}/population`, { token: world.op.org });
     expect(failed.body.data).toMatchObject({ status: 'failed', error_code: 'authorisation_lost', recovery_available: true });
     expect((await api.request('GET', p.url, { token: world.op.org })).body.data.lifecycle_state).toBe('initialising');
-    expect((await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': started.headers.get('etag')! }, body: {} })).status).toBe(412);
+    expect(
+      (await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': started.headers.get('etag')! }, body: {} })).status,
+    ).toBe(412);
 
     const current = (await api.request('GET', p.url, { token: world.op.org })).headers.get('etag')!;
     const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': current }, body: {} });
@@ -90,7 +94,10 @@ describe('population', () => {
     expect(recovery.body.data.run_id).not.toBe(started.body.data.run_id);
     await api.drainJobs();
     const done = await api.request('GET', `${p.url}/population`, { token: world.op.org });
-    expect(done.body.data).toMatchObject({ status: 'completed', previous_runs: [expect.objectContaining({ run_id: started.body.data.run_id, status: 'failed' })] });
+    expect(done.body.data).toMatchObject({
+      status: 'completed',
+      previous_runs: [expect.objectContaining({ run_id: started.body.data.run_id, status: 'failed' })],
+    });
   });
 
   it('ends a run no worker finished within the redrive window as abandoned, and lets a recovery run start', async () => {
@@ -108,21 +115,34 @@ describe('population', () => {
     const later = new Date(Date.now() + 3_600_000);
     expect((await sweep(later)).abandoned_runs).toBeGreaterThanOrEqual(1);
     const abandoned = await api.request('GET', `${p.url}/population`, { token: world.op.org });
-    expect(abandoned.body.data).toMatchObject({ run_id: started.body.data.run_id, status: 'failed', error_code: 'population_abandoned', recovery_available: true });
+    expect(abandoned.body.data).toMatchObject({
+      run_id: started.body.data.run_id,
+      status: 'failed',
+      error_code: 'population_abandoned',
+      recovery_available: true,
+    });
     const shown = await api.request('GET', p.url, { token: world.op.org });
     expect(shown.body.data.population.status).toBe('failed');
     expect(shown.headers.get('etag')).not.toBe(started.headers.get('etag'));
     const recovery = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': shown.headers.get('etag')! } });
     expect(recovery.status).toBe(202);
     await api.drainJobs();
-    expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({ status: 'completed', progress: { created: SAMPLE_PROTECTED } });
+    expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({
+      status: 'completed',
+      progress: { created: SAMPLE_PROTECTED },
+    });
   });
 
   it('shows organisation credentials no control-level health', async () => {
     const p = await world.populated();
     const res = await api.request('GET', `${p.url}/health`, { token: world.op.org });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ lifecycle_state: 'active', population: { status: 'completed' }, recalculation: { status: 'idle' }, stale_recommendations: false });
+    expect(res.body.data).toMatchObject({
+      lifecycle_state: 'active',
+      population: { status: 'completed' },
+      recalculation: { status: 'idle' },
+      stale_recommendations: false,
+    });
     expect(res.body.data).not.toHaveProperty('applicability_summary');
     expect(res.body.data.redacted_fields).toEqual(['applicability_summary', 'workflow_summary']);
   });
@@ -145,7 +165,9 @@ describe('population', () => {
     const p = await world.populated();
     const scope = `${p.url}/scope`;
     const etag = (await api.request('GET', scope, { token: world.op.org })).headers.get('etag')!;
-    expect((await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { wireless_networks: 'no' } } })).status).toBe(200);
+    expect(
+      (await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { wireless_networks: 'no' } } })).status,
+    ).toBe(200);
     const token = await world.projectToken(p.id);
     const pending = await api.request('GET', `/api/v1/projects/${p.id}/health`, { token });
     expect(pending.body.data).toMatchObject({ recalculation: { status: 'pending' }, stale_recommendations: true });
@@ -238,9 +260,16 @@ describe('population', () => {
     expect(stopped).toMatchObject({ recalculation: { status: 'stopped' }, stale_recommendations: true });
     expect(stopped.warnings.items.map((w: { code: string }) => w.code)).toContain('recalculation_stopped');
 
-    await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': saved.headers.get('etag')! }, body: { data: { mobile_devices: 'no', email_services: 'no' } } });
+    await api.request('PATCH', scope, {
+      token: world.op.org,
+      headers: { 'If-Match': saved.headers.get('etag')! },
+      body: { data: { mobile_devices: 'no', email_services: 'no' } },
+    });
     await api.drainJobs();
-    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data).toMatchObject({ recalculation: { status: 'idle' }, stale_recommendations: false });
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data).toMatchObject({
+      recalculation: { status: 'idle' },
+      stale_recommendations: false,
+    });
   });
 
   it('recalculates every project of the organisation when outsourced delivery changes', async () => {
@@ -251,7 +280,10 @@ describe('population', () => {
     await api.request('PATCH', system, { token: world.op.org, headers: { 'If-Match': sysEtag }, body: { data: { hosting_model: 'no' } } });
     await api.drainJobs();
     const orgEtag = (await api.request('GET', `${org}/context`, { token: world.op.org })).headers.get('etag')!;
-    expect((await api.request('PATCH', `${org}/context`, { token: world.op.org, headers: { 'If-Match': orgEtag }, body: { data: { outsourced_delivery: 'no' } } })).status).toBe(200);
+    expect(
+      (await api.request('PATCH', `${org}/context`, { token: world.op.org, headers: { 'If-Match': orgEtag }, body: { data: { outsourced_delivery: 'no' } } }))
+        .status,
+    ).toBe(200);
     expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.recalculation.status).toBe('pending');
 
     await api.drainJobs();

@@ -44,8 +44,24 @@ describe('project credential reads', () => {
     const token = await world.projectToken(p.id, ['view-projects']);
     const res = await api.request('GET', project(p.id, '/inputs'), { token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['archived', 'classification', 'essential_eight_target', 'id', 'ism_release', 'lifecycle_state', 'name', 'organisation_id', 'system_id']);
-    expect(res.body.data).toMatchObject({ id: p.id, system_id: world.systemId, ism_release: { id: release.id }, classification: 'P', essential_eight_target: 'ML1' });
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'archived',
+      'classification',
+      'essential_eight_target',
+      'id',
+      'ism_release',
+      'lifecycle_state',
+      'name',
+      'organisation_id',
+      'system_id',
+    ]);
+    expect(res.body.data).toMatchObject({
+      id: p.id,
+      system_id: world.systemId,
+      ism_release: { id: release.id },
+      classification: 'P',
+      essential_eight_target: 'ML1',
+    });
   });
 
   it('answers inputs as {data} alone, the only member the contract declares', async () => {
@@ -75,7 +91,11 @@ describe('project credential reads', () => {
   it('reads the scope without provider-selection management metadata', async () => {
     const p = await world.project();
     const etag = (await api.request('GET', `${p.url}/scope`, { token: world.op.org })).headers.get('etag')!;
-    await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { objectives: 'Annual' }, provider_selections: [] } });
+    await api.request('PATCH', `${p.url}/scope`, {
+      token: world.op.org,
+      headers: { 'If-Match': etag },
+      body: { data: { objectives: 'Annual' }, provider_selections: [] },
+    });
     const token = await world.projectToken(p.id, ['view-projects', 'manage-projects']);
     const res = await api.request('GET', project(p.id, '/scope'), { token });
     expect(res.body.data).toMatchObject({ data: { objectives: 'Annual' }, provider_selections: [] });
@@ -85,7 +105,11 @@ describe('project credential reads', () => {
   it('reads only the allowlisted engagement details', async () => {
     const p = await world.project();
     const etag = (await api.request('GET', `${p.url}/engagement`, { token: world.op.org })).headers.get('etag')!;
-    await api.request('PATCH', `${p.url}/engagement`, { token: world.op.org, headers: { 'If-Match': etag }, body: { engagement_reference: 'ENG-7', commercial_reference: 'PO-1' } });
+    await api.request('PATCH', `${p.url}/engagement`, {
+      token: world.op.org,
+      headers: { 'If-Match': etag },
+      body: { engagement_reference: 'ENG-7', commercial_reference: 'PO-1' },
+    });
     const token = await world.projectToken(p.id, ['view-projects']);
     const res = await api.request('GET', project(p.id, '/engagement'), { token });
     expect(res.body.data).toMatchObject({ engagement_reference: 'ENG-7', redacted_fields: ['commercial_reference', 'internal_notes'] });
@@ -123,7 +147,10 @@ describe('network diagram', () => {
   it('has none at first', async () => {
     const p = await world.project();
     const res = await api.request('GET', `${p.url}/artefacts`, { token: world.op.org });
-    expect(res.body.data).toEqual({ assessment_scope: { network_diagram: { status: null, processing: false, error: null } }, assessment_scope_artefacts: { network_diagram: null } });
+    expect(res.body.data).toEqual({
+      assessment_scope: { network_diagram: { status: null, processing: false, error: null } },
+      assessment_scope_artefacts: { network_diagram: null },
+    });
     expect((await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org })).status).toBe(404);
   });
 
@@ -137,7 +164,13 @@ describe('network diagram', () => {
 
     await api.drainJobs();
     const ready = await api.request('GET', `${p.url}/artefacts`, { token: world.op.org });
-    expect(ready.body.data.assessment_scope_artefacts.network_diagram).toMatchObject({ file_name: 'diagram.png', content_type: 'image/png', width: 320, height: 200, url: `${p.url}/artefacts/network-diagram/file` });
+    expect(ready.body.data.assessment_scope_artefacts.network_diagram).toMatchObject({
+      file_name: 'diagram.png',
+      content_type: 'image/png',
+      width: 320,
+      height: 200,
+      url: `${p.url}/artefacts/network-diagram/file`,
+    });
     expect(ready.headers.get('etag')).not.toBe(res.headers.get('etag'));
     const file = await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org });
     expect(file.status).toBe(200);
@@ -156,7 +189,9 @@ describe('network diagram', () => {
     const res = await api.request('GET', `${p.url}/artefacts`, { token: world.op.org });
     expect(res.body.data.assessment_scope.network_diagram).toMatchObject({ status: 'failed', processing: false, error: 'unsupported_type' });
     expect((await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org })).status).toBe(404);
-    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.warnings.items.map((w: { code: string }) => w.code)).toContain('network_diagram_failed');
+    expect((await api.request('GET', `${p.url}/health`, { token: world.op.org })).body.data.warnings.items.map((w: { code: string }) => w.code)).toContain(
+      'network_diagram_failed',
+    );
   });
 
   it('takes an 8 MiB diagram through an upload session and streams it back whole', async () => {
@@ -172,7 +207,9 @@ describe('network diagram', () => {
     const etag = (await api.request('GET', `${p.url}/artefacts`, { token: world.op.org })).headers.get('etag')!;
     const data = new FormData();
     data.append('upload_session', session.body.data.id);
-    expect((await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': etag }, form: data })).status).toBe(202);
+    expect((await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': etag }, form: data })).status).toBe(
+      202,
+    );
     await api.drainJobs();
     const file = await api.request('GET', `${p.url}/artefacts/network-diagram/file`, { token: world.op.org });
     expect(file.status).toBe(200);
@@ -183,7 +220,11 @@ describe('network diagram', () => {
   it('needs the current setup ETag', async () => {
     const p = await world.project();
     expect((await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, form: form(png(32, 32), 'd.png') })).status).toBe(428);
-    const stale = await api.request('POST', `${p.url}/artefacts/network-diagram`, { token: world.op.org, headers: { 'If-Match': '"9-00000000000000000000"' }, form: form(png(32, 32), 'd.png') });
+    const stale = await api.request('POST', `${p.url}/artefacts/network-diagram`, {
+      token: world.op.org,
+      headers: { 'If-Match': '"9-00000000000000000000"' },
+      form: form(png(32, 32), 'd.png'),
+    });
     expect(stale.status).toBe(412);
   });
 });

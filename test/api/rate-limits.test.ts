@@ -61,14 +61,22 @@ describe('rate limits', () => {
     let etag = '';
     for (let i = 0; i < 3; i++) etag = (await read(op.org, op.organisationId)).headers.get('etag')!;
     expect((await read(op.org, op.organisationId)).status).toBe(429);
-    const res = await api.request('PATCH', `/api/v1/organisations/${op.organisationId}`, { token: op.org, body: { notes: 'still allowed' }, headers: { 'If-Match': etag } });
+    const res = await api.request('PATCH', `/api/v1/organisations/${op.organisationId}`, {
+      token: op.org,
+      body: { notes: 'still allowed' },
+      headers: { 'If-Match': etag },
+    });
     expect(res.status).toBe(200);
   });
 
   it('counts Administration credentials on the actor budget, with no organisation budget', async () => {
     await atStartOfWindow();
     const op = await fixtures.operator();
-    const res = await api.request('POST', '/api/v1/organisations', { token: op.admin, body: { name: 'Budget', timezone: 'UTC' }, headers: { 'Idempotency-Key': ulid() } });
+    const res = await api.request('POST', '/api/v1/organisations', {
+      token: op.admin,
+      body: { name: 'Budget', timezone: 'UTC' },
+      headers: { 'Idempotency-Key': ulid() },
+    });
     expect(res.headers.get('ratelimit-policy')).toContain('"mutation-actor";q=60;w=60');
     expect(res.headers.get('ratelimit-policy')).not.toContain('organisation');
   });

@@ -97,7 +97,11 @@ describe('setup project views', () => {
 
   it('changes the target with a reason, and the old ETag no longer matches', async () => {
     const p = await world.project();
-    const res = await api.request('PATCH', p.url, { token: world.op.org, headers: { 'If-Match': p.etag }, body: { essential_eight_target: 'ML1', project_edit_reason: 'Client asked for ML1' } });
+    const res = await api.request('PATCH', p.url, {
+      token: world.op.org,
+      headers: { 'If-Match': p.etag },
+      body: { essential_eight_target: 'ML1', project_edit_reason: 'Client asked for ML1' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.essential_eight_target).toBe('ML1');
     expect((await api.request('PATCH', p.url, { token: world.op.org, headers: { 'If-Match': p.etag }, body: { name: 'Again' } })).status).toBe(412);
@@ -137,17 +141,29 @@ describe('scope', () => {
       body: { data: { objectives: 'Annual assessment', wireless_networks: 'yes' }, provider_selections: [selection] },
     });
     expect(saved.status).toBe(200);
-    const replaced = await api.request('PATCH', url, { token: world.op.org, headers: { 'If-Match': saved.headers.get('etag')! }, body: { data: { in_scope: 'Payroll' } } });
+    const replaced = await api.request('PATCH', url, {
+      token: world.op.org,
+      headers: { 'If-Match': saved.headers.get('etag')! },
+      body: { data: { in_scope: 'Payroll' } },
+    });
     expect(replaced.body.data.data).toEqual({ in_scope: 'Payroll' });
     expect(replaced.body.data.provider_selections).toEqual([selection]);
-    const cleared = await api.request('PATCH', url, { token: world.op.org, headers: { 'If-Match': replaced.headers.get('etag')! }, body: { provider_selections: [] } });
+    const cleared = await api.request('PATCH', url, {
+      token: world.op.org,
+      headers: { 'If-Match': replaced.headers.get('etag')! },
+      body: { provider_selections: [] },
+    });
     expect(cleared.body.data).toMatchObject({ data: { in_scope: 'Payroll' }, provider_selections: [] });
   });
 
   it('refuses a selection that is not a published assurance release', async () => {
     const p = await world.project();
     const etag = (await api.request('GET', `${p.url}/scope`, { token: world.op.org })).headers.get('etag')!;
-    const res = await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': etag }, body: { provider_selections: [{ provider_id: ulid(), release_id: ulid() }] } });
+    const res = await api.request('PATCH', `${p.url}/scope`, {
+      token: world.op.org,
+      headers: { 'If-Match': etag },
+      body: { provider_selections: [{ provider_id: ulid(), release_id: ulid() }] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ pointer: '/provider_selections/0', code: 'unknown_provider_release' });
   });
@@ -155,7 +171,11 @@ describe('scope', () => {
   it('refuses an end before the start', async () => {
     const p = await world.project();
     const etag = (await api.request('GET', `${p.url}/scope`, { token: world.op.org })).headers.get('etag')!;
-    const res = await api.request('PATCH', `${p.url}/scope`, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { planned_start: '2026-05-01', planned_end: '2026-04-01' } } });
+    const res = await api.request('PATCH', `${p.url}/scope`, {
+      token: world.op.org,
+      headers: { 'If-Match': etag },
+      body: { data: { planned_start: '2026-05-01', planned_end: '2026-04-01' } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].pointer).toBe('/data/planned_end');
   });
@@ -166,9 +186,17 @@ describe('engagement', () => {
     const p = await world.project();
     const url = `${p.url}/engagement`;
     const etag = (await api.request('GET', url, { token: world.op.org })).headers.get('etag')!;
-    const saved = await api.request('PATCH', url, { token: world.op.org, headers: { 'If-Match': etag }, body: { engagement_reference: 'ENG-1', internal_notes: 'fee agreed' } });
+    const saved = await api.request('PATCH', url, {
+      token: world.op.org,
+      headers: { 'If-Match': etag },
+      body: { engagement_reference: 'ENG-1', internal_notes: 'fee agreed' },
+    });
     expect(saved.status).toBe(200);
-    const merged = await api.request('PATCH', url, { token: world.op.org, headers: { 'If-Match': saved.headers.get('etag')! }, body: { lead_assessor_name: 'Sam' } });
+    const merged = await api.request('PATCH', url, {
+      token: world.op.org,
+      headers: { 'If-Match': saved.headers.get('etag')! },
+      body: { lead_assessor_name: 'Sam' },
+    });
     expect(merged.body.data).toMatchObject({ engagement_reference: 'ENG-1', internal_notes: 'fee agreed', lead_assessor_name: 'Sam', redacted_fields: [] });
     const viewer = await fixtures.token(world.op.userId, 'organisation', { organisationId: world.op.organisationId, abilities: ['view-projects'] });
     const limited = await api.request('GET', url, { token: viewer });

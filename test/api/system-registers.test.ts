@@ -17,16 +17,25 @@ let contactB: string;
 let noContacts: string;
 
 const HIGH = '1000000';
-const LIMITS = ['API_READ_RATE_LIMIT_PER_MINUTE', 'API_ACTOR_READ_RATE_LIMIT_PER_MINUTE', 'API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE', 'API_MUTATION_RATE_LIMIT_PER_MINUTE', 'API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE', 'API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE'];
+const LIMITS = [
+  'API_READ_RATE_LIMIT_PER_MINUTE',
+  'API_ACTOR_READ_RATE_LIMIT_PER_MINUTE',
+  'API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE',
+  'API_MUTATION_RATE_LIMIT_PER_MINUTE',
+  'API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE',
+  'API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE',
+];
 
 const orgPath = (org = op.organisationId) => `/api/v1/organisations/${org}`;
 const registers = (system = systemA, org = op.organisationId) => `${orgPath(org)}/systems/${system}/registers`;
 const rows = (definition: string, system = systemA, org = op.organisationId) => `${registers(system, org)}/${definition}/rows`;
 const post = (path: string, body: unknown, token = op.org, key = ulid()) => api.request('POST', path, { token, body, headers: { 'Idempotency-Key': key } });
-const patch = (path: string, body: unknown, etag: string | null, token = op.org) => api.request('PATCH', path, { token, body, headers: etag ? { 'If-Match': etag } : {} });
+const patch = (path: string, body: unknown, etag: string | null, token = op.org) =>
+  api.request('PATCH', path, { token, body, headers: etag ? { 'If-Match': etag } : {} });
 const get = (path: string, token = op.org) => api.request('GET', path, { token });
 const asset = (tag: string, extra: Record<string, unknown> = {}) => ({ data: { asset_tag: tag, name: `Asset ${tag}`, ...extra } });
-const tokenWith = (abilities: string[], readOnly = false) => fixtures.token(op.userId, 'organisation', { organisationId: op.organisationId, abilities, readOnly });
+const tokenWith = (abilities: string[], readOnly = false) =>
+  fixtures.token(op.userId, 'organisation', { organisationId: op.organisationId, abilities, readOnly });
 
 beforeAll(async () => {
   api = await startApi(Object.fromEntries(LIMITS.map((name) => [name, HIGH])));
@@ -54,7 +63,12 @@ describe('listSystemRegisters and getSystemRegister', () => {
 
   it('reads a manifest with column types, required columns, enums and the logical key', async () => {
     const res = await get(`${registers()}/${IDS.assetRegister}`);
-    expect(res.body.data).toMatchObject({ id: IDS.assetRegister, key: 'asset-register', logical_key: ['asset_tag'], enums: { classification: ['NC', 'OS', 'P', 'S', 'TS'] } });
+    expect(res.body.data).toMatchObject({
+      id: IDS.assetRegister,
+      key: 'asset-register',
+      logical_key: ['asset_tag'],
+      enums: { classification: ['NC', 'OS', 'P', 'S', 'TS'] },
+    });
     expect(res.body.data.columns).toContainEqual({ id: 'asset_tag', label: 'Asset tag', type: 'string', required: true, enum_id: null, max_length: 64 });
     expect(res.body.data.columns).toContainEqual(expect.objectContaining({ id: 'classification', type: 'enum', enum_id: 'classification', required: false }));
   });
@@ -87,7 +101,16 @@ describe('system register rows', () => {
     expect(res.headers.get('idempotency-replayed')).toBe('false');
     const row = res.body.data;
     expect(row).toMatchObject({ definition_id: IDS.assetRegister, owner: 'system', redacted_fields: ['related_control', 'supporting_document'] });
-    expect(row.data).toEqual({ asset_tag: 'AT-100', name: 'Asset AT-100', asset_type: null, location: null, owner_contact: null, classification: 'OS', notes: null, decommissioned_on: null });
+    expect(row.data).toEqual({
+      asset_tag: 'AT-100',
+      name: 'Asset AT-100',
+      asset_type: null,
+      location: null,
+      owner_contact: null,
+      classification: 'OS',
+      notes: null,
+      decommissioned_on: null,
+    });
     expect(res.headers.get('location')).toBe(`${rows(IDS.assetRegister)}/${row.id}`);
     const read = await get(`${rows(IDS.assetRegister)}/${row.id}`);
     expect(read.body.data).toEqual(row);
@@ -208,7 +231,15 @@ describe('contact references', () => {
 
   it('answers 422 invalid_reference for a contact of another system, a deleted contact and an unknown one', async () => {
     const deleted = (await post(`${orgPath()}/systems/${systemA}/contacts`, { name: 'Gone' })).body.data.id;
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.contact(systemA, deleted), UpdateExpression: 'SET #s = :d', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':d': 'deleted' } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contact(systemA, deleted),
+        UpdateExpression: 'SET #s = :d',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':d': 'deleted' },
+      }),
+    );
     for (const [i, contact] of [contactB, deleted, ulid()].entries()) {
       const res = await post(rows(IDS.assetRegister), asset(`C-BAD-${i}`, { owner_contact: contact }));
       expect(res.status).toBe(422);
@@ -221,7 +252,9 @@ describe('contact references', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/contact', code: 'unreadable_reference' })]);
     const created = await post(rows(IDS.thirdPartyRegister), { data: { supplier_name: 'No view 2' } }, noContacts);
     expect(created.body.data.redacted_fields).toEqual(['contact']);
-    expect((await patch(`${rows(IDS.thirdPartyRegister)}/${created.body.data.id}`, { data: { contact: null } }, created.headers.get('etag'), noContacts)).status).toBe(422);
+    expect(
+      (await patch(`${rows(IDS.thirdPartyRegister)}/${created.body.data.id}`, { data: { contact: null } }, created.headers.get('etag'), noContacts)).status,
+    ).toBe(422);
   });
 
   it('redacts contacts without view-contacts, with an ETag of its own view that is validated against that view', async () => {
@@ -245,7 +278,11 @@ describe('contact references', () => {
     const path = rows(IDS.thirdPartyRegister, system, actor.organisationId);
     const first = await post(path, body, actor.org, key);
     expect(first.body.data.data.contact).toBe(contact);
-    await fixtures.grant(actor.userId, { kind: 'organisation', id: actor.organisationId }, permissionsOf('organisation').filter((p) => p !== 'view-contacts' && p !== 'manage-contacts'));
+    await fixtures.grant(
+      actor.userId,
+      { kind: 'organisation', id: actor.organisationId },
+      permissionsOf('organisation').filter((p) => p !== 'view-contacts' && p !== 'manage-contacts'),
+    );
     const replay = await post(path, body, actor.org, key);
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(replay.body.data.data).not.toHaveProperty('contact');

@@ -19,7 +19,13 @@ describe('createSystem', () => {
   it('creates a system with its short code in upper case, an ETag and a Location', async () => {
     const res = await create({ name: 'Human Resources', short_code: 'hr-sys', description: 'People data' });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ name: 'Human Resources', short_code: 'HR-SYS', description: 'People data', organisation_id: op.organisationId, redacted_fields: [] });
+    expect(res.body.data).toMatchObject({
+      name: 'Human Resources',
+      short_code: 'HR-SYS',
+      description: 'People data',
+      organisation_id: op.organisationId,
+      redacted_fields: [],
+    });
     expect(res.headers.get('location')).toBe(`${base()}/${res.body.data.id}`);
     expect(res.headers.get('etag')).toMatch(/^"1-/);
   });
@@ -81,7 +87,13 @@ describe('listSystems', () => {
     const token = await fixtures.token(actor.userId, 'organisation', { organisationId: actor.organisationId, abilities: ['view-projects', 'manage-projects'] });
     const res = await api.request('GET', base(actor.organisationId), { token });
     expect(res.status).toBe(200);
-    expect(res.body.data[0]).toEqual({ id: expect.any(String), organisation_id: actor.organisationId, name: 'Hidden detail', short_code: 'HD', redacted_fields: ['description', 'created_at', 'updated_at'] });
+    expect(res.body.data[0]).toEqual({
+      id: expect.any(String),
+      organisation_id: actor.organisationId,
+      name: 'Hidden detail',
+      short_code: 'HD',
+      redacted_fields: ['description', 'created_at', 'updated_at'],
+    });
   });
 
   it('answers an empty page far beyond the end', async () => {
@@ -107,7 +119,11 @@ describe('getSystem and updateSystem', () => {
     const path = `${base()}/${created.body.data.id}`;
     const read = await api.request('GET', path, { token: op.org });
     expect(read.headers.get('etag')).toBe(created.headers.get('etag'));
-    const res = await api.request('PATCH', path, { token: op.org, body: { short_code: 'edt2', description: null }, headers: { 'If-Match': read.headers.get('etag')! } });
+    const res = await api.request('PATCH', path, {
+      token: op.org,
+      body: { short_code: 'edt2', description: null },
+      headers: { 'If-Match': read.headers.get('etag')! },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ short_code: 'EDT2', description: null });
     expect((await create({ name: 'Reuse old code', short_code: 'EDT' })).status).toBe(201);

@@ -30,7 +30,7 @@ describe('ApiStack', () => {
   });
 
   const env = (fn: AppFunction) =>
-    (resourcesOf(s.apiTemplate, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    (resourcesOf(s.apiTemplate, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
   it('creates one function per active group, configured through the seed settings', () => {
     expect([...s.api.groupFunctions.keys()].sort()).toEqual(activeFunctions().sort());
@@ -58,7 +58,17 @@ describe('ApiStack', () => {
         'LICENSED_CLASSIFICATIONS',
       ]),
     );
-    for (const wired of ['TABLE_NAME', 'BUCKET_NAME', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'MALWARE_SCANNER', 'AWS_REGION', 'DYNAMODB_ENDPOINT', 'DATA_DIR', 'PORT']) {
+    for (const wired of [
+      'TABLE_NAME',
+      'BUCKET_NAME',
+      'TOKEN_HASH_SECRET',
+      'TOKEN_HASH_SECRET_ARN',
+      'MALWARE_SCANNER',
+      'AWS_REGION',
+      'DYNAMODB_ENDPOINT',
+      'DATA_DIR',
+      'PORT',
+    ]) {
       expect(tunable).not.toContain(wired);
     }
     expect(env(s.api.groupFunctions.get('organisations')!).LICENSED_CLASSIFICATIONS).toBe('NC,OS,P');
@@ -105,7 +115,9 @@ describe('ApiStack', () => {
         expect(env(fn)[queueUrlVariable(name)] !== undefined, `${group} ${queueUrlVariable(name)}`).toBe(uses.queues.includes(name));
       }
     }
-    expect(env(s.api.groupFunctions.get('organisations')!).SCAN_QUEUE_URL).toEqual({ 'Fn::ImportValue': expect.stringContaining(idOf(s.workers.jobs.get('scan')!.queue)) });
+    expect(env(s.api.groupFunctions.get('organisations')!).SCAN_QUEUE_URL).toEqual({
+      'Fn::ImportValue': expect.stringContaining(idOf(s.workers.jobs.get('scan')!.queue)),
+    });
   });
 
   it('lets multipart and binary bodies through base64-encoded', () => {

@@ -13,7 +13,13 @@ import { form, png } from '../support/files.js';
 import { useTestServices } from '../support/services.js';
 
 /** Bundle name -> entry under functions/, built the way the CDK app builds them. */
-const ENTRIES = { meta: 'http/meta', organisations: 'http/organisations', downloads: 'http/downloads', scan: 'workers/scan', verdict: 'workers/scan-verdict' } as const;
+const ENTRIES = {
+  meta: 'http/meta',
+  organisations: 'http/organisations',
+  downloads: 'http/downloads',
+  scan: 'workers/scan',
+  verdict: 'workers/scan-verdict',
+} as const;
 type BundleName = keyof typeof ENTRIES;
 
 let bundles: Bundles;
@@ -140,7 +146,11 @@ describe('storage failures through a bundled function', () => {
     const path = `/api/v1/organisations/${operator.organisationId}`;
     const read = await loadBundle<APIGatewayProxyResult>('organisations', env, event('GET', path, { token: operator.org }));
     const etag = String(read.result?.headers?.ETag);
-    const { result } = await loadBundle<APIGatewayProxyResult>('organisations', env, event('PATCH', path, { token: operator.org, headers: { 'If-Match': etag }, body: { notes: 'conflicting' } }));
+    const { result } = await loadBundle<APIGatewayProxyResult>(
+      'organisations',
+      env,
+      event('PATCH', path, { token: operator.org, headers: { 'If-Match': etag }, body: { notes: 'conflicting' } }),
+    );
     expect(result?.statusCode).toBe(503);
     expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
     expect(result?.headers?.['X-Request-ID']).toEqual(expect.any(String));
@@ -149,7 +159,11 @@ describe('storage failures through a bundled function', () => {
 
   it('answers 503 storage_unavailable with a request id when DynamoDB is unreachable', async () => {
     const env = { ...services, DYNAMODB_ENDPOINT: await closedEndpoint() };
-    const { result } = await loadBundle<APIGatewayProxyResult>('organisations', env, event('GET', `/api/v1/organisations/${operator.organisationId}`, { token: operator.org }));
+    const { result } = await loadBundle<APIGatewayProxyResult>(
+      'organisations',
+      env,
+      event('GET', `/api/v1/organisations/${operator.organisationId}`, { token: operator.org }),
+    );
     expect(result?.statusCode).toBe(503);
     expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
     expect(result?.headers?.['X-Request-ID']).toEqual(expect.any(String));
@@ -220,7 +234,9 @@ describe('bundled workers', () => {
     const read = () => api.request('GET', path, { token: op.org });
     const image = png(64, 32);
     const etag = (await read()).headers.get('etag')!;
-    expect((await api.request('POST', path, { token: op.org, form: form(image, 'logo.png'), headers: { 'Idempotency-Key': ulid(), 'If-Match': etag } })).status).toBe(201);
+    expect(
+      (await api.request('POST', path, { token: op.org, form: form(image, 'logo.png'), headers: { 'Idempotency-Key': ulid(), 'If-Match': etag } })).status,
+    ).toBe(201);
 
     const job = await queuedScan();
     const scanned = await loadBundle<SQSBatchResponse>('scan', env, job);

@@ -61,7 +61,10 @@ describe('DataStack', () => {
   });
 
   it('exports the files bucket ARN under a fixed name for the stacks that grant on its areas', () => {
-    s.dataTemplate.hasOutput('*', { Export: { Name: s.data.sharedBucket.arnExportName }, Value: { 'Fn::GetAtt': [s.data.getLogicalId(s.data.bucket.node.defaultChild as CfnBucket), 'Arn'] } });
+    s.dataTemplate.hasOutput('*', {
+      Export: { Name: s.data.sharedBucket.arnExportName },
+      Value: { 'Fn::GetAtt': [s.data.getLogicalId(s.data.bucket.node.defaultChild as CfnBucket), 'Arn'] },
+    });
   });
 
   it('denies every request to every bucket that is not over TLS', () => {

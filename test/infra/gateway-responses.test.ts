@@ -20,7 +20,8 @@ describe('API Gateway answers of its own', () => {
     byType = new Map(responses.map((r) => [r.ResponseType, r]));
   }, 60_000);
 
-  const bodyOf = (r: GatewayResponse) => JSON.parse(r.ResponseTemplates['application/json']!.replaceAll('$context.requestId', REQUEST_ID)) as Record<string, unknown>;
+  const bodyOf = (r: GatewayResponse) =>
+    JSON.parse(r.ResponseTemplates['application/json']!.replaceAll('$context.requestId', REQUEST_ID)) as Record<string, unknown>;
 
   it.each([
     ['REQUEST_TOO_LARGE', 413, 'payload_too_large'],

@@ -43,13 +43,15 @@ describe('grants derived from the recorded commands', () => {
         fn: job.worker,
         template: s.workersTemplate,
         consumes: name,
-        ignored: (st: Statement) => onlyActions(LOGS_AND_TRACES)(st) || (onlyActions(EVENT_SOURCE_MAPPING)(st) && resourcesIn(st).every((r) => r === `<${idOf(job.queue)}.Arn>`)),
+        ignored: (st: Statement) =>
+          onlyActions(LOGS_AND_TRACES)(st) || (onlyActions(EVENT_SOURCE_MAPPING)(st) && resourcesIn(st).every((r) => r === `<${idOf(job.queue)}.Arn>`)),
       })),
       { fn: s.workers.sweep, template: s.workersTemplate, ignored: onlyActions(LOGS_AND_TRACES) },
       {
         fn: s.workers.malwareProtection.verdict,
         template: s.workersTemplate,
-        ignored: (st: Statement) => onlyActions(LOGS_AND_TRACES)(st) || (onlyActions(ASYNC_DEAD_LETTERS)(st) && resourcesIn(st).every((r) => r === verdictDeadLetters)),
+        ignored: (st: Statement) =>
+          onlyActions(LOGS_AND_TRACES)(st) || (onlyActions(ASYNC_DEAD_LETTERS)(st) && resourcesIn(st).every((r) => r === verdictDeadLetters)),
       },
     ];
   }, 60_000);
@@ -72,7 +74,10 @@ describe('grants derived from the recorded commands', () => {
   /** Every "action resource" pair a function's role allows, beyond its listed exceptions. */
   function granted(d: Deployed): string[] {
     const statements = statementsOf(d.template, d.fn).filter((st) => !d.ignored(st));
-    expect(statements.every((st) => st.Effect === 'Allow' && st.Condition === undefined), d.fn.recordedAs).toBe(true);
+    expect(
+      statements.every((st) => st.Effect === 'Allow' && st.Condition === undefined),
+      d.fn.recordedAs,
+    ).toBe(true);
     return [...new Set(statements.flatMap((st) => actionsIn([st]).flatMap((action) => resourcesIn(st).map((r) => `${action} ${refOf(action, r)}`))))].sort();
   }
 
@@ -105,8 +110,14 @@ describe('grants derived from the recorded commands', () => {
       const uses = usesOf(group);
       const commands = readManifest()[`http/${group}`] ?? {};
       const sentTo = commands['sqs:SendMessage'] ?? [];
-      expect(uses.queues.filter((q) => !sentTo.includes(q)), group).toEqual([]);
-      expect(Object.keys(commands).some((c) => c.startsWith('s3:')), group).toBe(uses.files);
+      expect(
+        uses.queues.filter((q) => !sentTo.includes(q)),
+        group,
+      ).toEqual([]);
+      expect(
+        Object.keys(commands).some((c) => c.startsWith('s3:')),
+        group,
+      ).toBe(uses.files);
     }
   });
 });

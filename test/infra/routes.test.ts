@@ -46,7 +46,9 @@ describe('ApiStack routes', () => {
 
   it('has one route per registry operation, and a HEAD beside each GET, to its group function, or to the downloads function for files', () => {
     const expected = new Set(
-      OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]).map((method) => `${method} ${API_PREFIX}${op.path} -> ${functionOf(op)}`)),
+      OPERATIONS.flatMap((op) =>
+        (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]).map((method) => `${method} ${API_PREFIX}${op.path} -> ${functionOf(op)}`),
+      ),
     );
     const actual = new Set(routes.filter((r) => r.target !== 'meta').map((r) => `${r.method} ${r.path} -> ${r.target}`));
     expect(actual).toEqual(expected);
@@ -66,7 +68,9 @@ describe('ApiStack routes', () => {
   });
 
   it('streams the responses of the downloads function and of no other', () => {
-    const methods = Object.values(resourcesOf(s.apiTemplate, 'AWS::ApiGateway::Method')).map((m) => m.Properties.Integration as { ResponseTransferMode?: string; Uri: unknown });
+    const methods = Object.values(resourcesOf(s.apiTemplate, 'AWS::ApiGateway::Method')).map(
+      (m) => m.Properties.Integration as { ResponseTransferMode?: string; Uri: unknown },
+    );
     const downloads = logicalIdOf(s.api.groupFunctions.get('downloads')!);
     for (const integration of methods) {
       const toDownloads = JSON.stringify(integration.Uri).includes(`"${downloads}"`);

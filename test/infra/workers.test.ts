@@ -42,7 +42,7 @@ describe('WorkersStack', () => {
     for (const [id, queue] of Object.entries(queues)) {
       expect(queue.Properties.SqsManagedSseEnabled ?? queue.Properties.KmsMasterKeyId, id).toBeTruthy();
       const policy = policies.find((p) => JSON.stringify(p.Queues).includes(`"${id}"`));
-      expect((policy?.PolicyDocument as { Statement: Statement[] }).Statement).toContainEqual(
+      expect((policy!.PolicyDocument as { Statement: Statement[] }).Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
       );
     }
@@ -87,10 +87,16 @@ describe('WorkersStack', () => {
     for (const [label, fn] of workerFunctions()) {
       const statements = statementsOf(s.workersTemplate, fn);
       const actions = actionsIn(statements);
-      expect(actions.filter((a) => a === 'dynamodb:Scan' || a.endsWith('*') || a.startsWith('secretsmanager:')), label).toEqual([]);
+      expect(
+        actions.filter((a) => a === 'dynamodb:Scan' || a.endsWith('*') || a.startsWith('secretsmanager:')),
+        label,
+      ).toEqual([]);
       for (const st of statements.filter((x) => actionsIn([x]).some((a) => a.startsWith('s3:')))) {
         const resources = resourcesIn(st);
-        expect(resources.filter((r) => r !== bucketArn && !areaObjects.includes(r)), label).toEqual([]);
+        expect(
+          resources.filter((r) => r !== bucketArn && !areaObjects.includes(r)),
+          label,
+        ).toEqual([]);
         if (resources.includes(bucketArn)) expect(actionsIn([st]), label).toEqual(['s3:ListBucket']);
       }
     }
@@ -133,7 +139,10 @@ describe('WorkersStack', () => {
   it('runs the sweep every five minutes, sending only to the recalculate queue', () => {
     const rules = Object.values(resourcesOf(s.workersTemplate, 'AWS::Events::Rule')).map((r) => r.Properties);
     expect(rules).toContainEqual(
-      expect.objectContaining({ ScheduleExpression: 'rate(5 minutes)', Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(s.workers.sweep), 'Arn'] } })] }),
+      expect.objectContaining({
+        ScheduleExpression: 'rate(5 minutes)',
+        Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(s.workers.sweep), 'Arn'] } })],
+      }),
     );
     const sqs = statementsOf(s.workersTemplate, s.workers.sweep).filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
     expect(sqs.flatMap(resourcesIn)).toEqual([`<${idOf(jobOf('recalculate').queue)}.Arn>`]);
@@ -166,7 +175,14 @@ describe('WorkersStack', () => {
     expect(on('s3:PutObject')).toEqual([`${bucketArn}/malware-protection-resource-validation-object`]);
     for (const action of ['s3:ListBucket', 's3:GetBucketNotification', 's3:PutBucketNotification']) expect(on(action)).toEqual([bucketArn]);
     const managedRule = 'arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3*';
-    for (const action of ['events:PutRule', 'events:DeleteRule', 'events:PutTargets', 'events:RemoveTargets', 'events:DescribeRule', 'events:ListTargetsByRule']) {
+    for (const action of [
+      'events:PutRule',
+      'events:DeleteRule',
+      'events:PutTargets',
+      'events:RemoveTargets',
+      'events:DescribeRule',
+      'events:ListTargetsByRule',
+    ]) {
       expect(on(action)).toEqual([managedRule]);
     }
     expect(statements.find((st) => actionsIn([st]).includes('events:PutRule'))?.Condition).toEqual({

@@ -40,7 +40,11 @@ beforeAll(async () => {
   const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Starter', superUser: false }, new Date());
   const organisationId = await fixtures.organisation(user.id);
   await grantAccess(user.id, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), new Date());
-  const token = await issueToken(user.id, { token_type: 'organisation', organisation_id: organisationId, name: 't', abilities: permissionsOf('organisation'), read_only: false }, new Date());
+  const token = await issueToken(
+    user.id,
+    { token_type: 'organisation', organisation_id: organisationId, name: 't', abilities: permissionsOf('organisation'), read_only: false },
+    new Date(),
+  );
   starter = { userId: user.id, tokenId: token.id, organisationId };
 }, 120_000);
 
@@ -73,7 +77,10 @@ async function startedProject(classification: StoredProject['classification'], t
 async function startRun(projectId: string): Promise<string> {
   const project = toProject((await getOne(keys.project(projectId)))!);
   const runId = ulid();
-  await commit(startRunWrites(project, await getOne(keys.projectPopulation(projectId)), { runId, userId: starter.userId, tokenId: starter.tokenId, now: new Date() }).writes);
+  await commit(
+    startRunWrites(project, await getOne(keys.projectPopulation(projectId)), { runId, userId: starter.userId, tokenId: starter.tokenId, now: new Date() })
+      .writes,
+  );
   return runId;
 }
 
@@ -116,7 +123,11 @@ describe('population from the official release', () => {
     const readUnits = async (key: Key) => (await traceDdb(() => getOne(key))).calls[0]!.rcu;
     expect(await readUnits(keys.projectControlIndex(project.id))).toBe(1);
     for (const key of digestKeys(project.id)) expect(await readUnits(key)).toBe(1);
-    const worked = (await projectApplicability(project.id)).map((c) => ({ ...c, workflow_state: 'ready_for_assessment', implementation_status: 'partially_implemented' as const }));
+    const worked = (await projectApplicability(project.id)).map((c) => ({
+      ...c,
+      workflow_state: 'ready_for_assessment',
+      implementation_status: 'partially_implemented' as const,
+    }));
     await putAll(filterDigestItems(project.id, worked, new Date().toISOString()));
     for (const key of digestKeys(project.id)) expect(await readUnits(key)).toBe(1);
   });
@@ -165,7 +176,12 @@ describe('population from the official release', () => {
     await recalculate({ project_id: project.id }, now);
     const after = await projectApplicability(project.id);
     expect(after.map((c) => c.id)).toEqual(populated.map((c) => c.id));
-    expect(await getOne(keys.projectSummary(project.id))).toMatchObject({ controls: after.length, applicable: after.length, state_editing: after.length, revision: 1 });
+    expect(await getOne(keys.projectSummary(project.id))).toMatchObject({
+      controls: after.length,
+      applicable: after.length,
+      state_editing: after.length,
+      revision: 1,
+    });
     const index = (await getOne(keys.projectControlIndex(project.id)))!;
     expect(index.count).toBe(after.length);
     const lastPage = await controlsPage(project.id, readIndex(index)!, { number: Math.ceil(after.length / 50), size: 50 });
@@ -206,7 +222,11 @@ describe('population from the official release', () => {
     expect(after).toHaveLength(992);
     const kept = await getOne(keys.control(project.id, partial[0]!.id));
     expect(kept).toMatchObject({ population_run_id: runId, version: 1 });
-    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: recovery, status: 'completed', progress: { planned: 992, existing: partial.length, created: 992 - partial.length } });
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({
+      run_id: recovery,
+      status: 'completed',
+      progress: { planned: 992, existing: partial.length, created: 992 - partial.length },
+    });
   });
 
   it('takes over a crashed run on redelivery once its lease has run out', async () => {
@@ -215,7 +235,14 @@ describe('population from the official release', () => {
     const { ddb, tableName } = await import('../../lib/store/client.js');
     // A crashed delivery leaves its lease behind; a redelivery before it ends waits, one after it resumes.
     const lease = new Date(Date.now() + 60_000).toISOString();
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.projectPopulation(project.id), UpdateExpression: 'SET lease_until = :l', ExpressionAttributeValues: { ':l': lease } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.projectPopulation(project.id),
+        UpdateExpression: 'SET lease_until = :l',
+        ExpressionAttributeValues: { ':l': lease },
+      }),
+    );
     await expect(populate({ project_id: project.id, run_id: runId }, new Date())).rejects.toThrow(/leased/);
     await populate({ project_id: project.id, run_id: runId }, new Date(Date.now() + 120_000));
     expect(await projectApplicability(project.id)).toHaveLength(983);
@@ -237,7 +264,12 @@ describe('population from the official release', () => {
     const { ddb, tableName } = await import('../../lib/store/client.js');
     const hourLater = new Date(Date.now() + 3_600_000);
     await ddb().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.projectPopulation(project.id), UpdateExpression: 'SET lease_until = :l', ExpressionAttributeValues: { ':l': new Date(hourLater.getTime() + 60_000).toISOString() } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.projectPopulation(project.id),
+        UpdateExpression: 'SET lease_until = :l',
+        ExpressionAttributeValues: { ':l': new Date(hourLater.getTime() + 60_000).toISOString() },
+      }),
     );
     await sweepAbandonedRuns(hourLater);
     expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: runId, status: 'running' });

@@ -42,7 +42,8 @@ async function quarantined(bytes: Buffer, fileName = 'f.png', session?: { id: st
   return { upload, owner };
 }
 
-const message = (uploadId: string, id = ulid()): SQSEvent => ({ Records: [{ messageId: id, body: JSON.stringify({ upload_id: uploadId }) }] }) as unknown as SQSEvent;
+const message = (uploadId: string, id = ulid()): SQSEvent =>
+  ({ Records: [{ messageId: id, body: JSON.stringify({ upload_id: uploadId }) }] }) as unknown as SQSEvent;
 const statusOf = async (id: string) => (await getOne(keys.upload(id)))!;
 
 describe('scan worker', () => {
@@ -80,9 +81,15 @@ describe('scan worker', () => {
   });
 
   it('retries soon a job whose upload is not committed yet, and drops it once it never will be', async () => {
-    const fresh = { Records: [{ messageId: 'young', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now()) } }] } as unknown as SQSEvent;
+    const fresh = {
+      Records: [{ messageId: 'young', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now()) } }],
+    } as unknown as SQSEvent;
     expect(await handler(fresh)).toEqual({ batchItemFailures: [{ itemIdentifier: 'young' }] });
-    const old = { Records: [{ messageId: 'old', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now() - 120_000) } }] } as unknown as SQSEvent;
+    const old = {
+      Records: [
+        { messageId: 'old', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now() - 120_000) } },
+      ],
+    } as unknown as SQSEvent;
     expect(await handler(old)).toEqual({ batchItemFailures: [] });
   });
 

@@ -16,7 +16,8 @@ beforeAll(async () => {
   await useTestServices();
 });
 
-const org = (createdBy: string, slug = `s-${ulid().toLowerCase()}`) => newOrganisation({ id: ulid(), name: 'N', slug, timezone: 'UTC', createdBy, now: new Date() });
+const org = (createdBy: string, slug = `s-${ulid().toLowerCase()}`) =>
+  newOrganisation({ id: ulid(), name: 'N', slug, timezone: 'UTC', createdBy, now: new Date() });
 const fail = (message: string) => () => new Error(message);
 
 describe('table bootstrap', () => {
@@ -118,7 +119,9 @@ describe('rate-limit counters', () => {
     const credentials = [ulid(), ulid()];
     const now = new Date();
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => countHits({ budget: 'read-actor', subject, nested: [{ budget: 'read-credential', subject: credentials[i % 2]! }] }, now)),
+      Array.from({ length: 24 }, (_, i) =>
+        countHits({ budget: 'read-actor', subject, nested: [{ budget: 'read-credential', subject: credentials[i % 2]! }] }, now),
+      ),
     );
     const sorted = (budget: string) => results.map((r) => r.find((c) => c.budget === budget)!.count).sort((a, b) => a - b);
     expect(sorted('read-actor')).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));

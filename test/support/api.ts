@@ -87,7 +87,23 @@ export const fixtures = {
     const at = new Date().toISOString();
     const id = ulid();
     const never = () => new Error('unexpected');
-    await commit(createSystemWrites({ id, organisation_id: organisationId, name: `System ${id}`, short_code: `S${id.slice(-8)}`, description: null, created_at: at, updated_at: at, version: 1 }, Number.MAX_SAFE_INTEGER, never, never));
+    await commit(
+      createSystemWrites(
+        {
+          id,
+          organisation_id: organisationId,
+          name: `System ${id}`,
+          short_code: `S${id.slice(-8)}`,
+          description: null,
+          created_at: at,
+          updated_at: at,
+          version: 1,
+        },
+        Number.MAX_SAFE_INTEGER,
+        never,
+        never,
+      ),
+    );
     return id;
   },
   /** A project as stored, in a new system unless one is given (API tests of setup create theirs through the API). */
@@ -116,16 +132,24 @@ export const fixtures = {
     await commit(createProjectWrites(project));
     return project.id;
   },
-  async token(userId: string, type: CredentialType, options: { organisationId?: string; projectId?: string; abilities?: readonly string[]; readOnly?: boolean; expiresAt?: string } = {}): Promise<string> {
-    const issued = await issueToken(userId, {
-      token_type: type,
-      organisation_id: options.organisationId,
-      project_id: options.projectId,
-      name: 'test token',
-      abilities: [...(options.abilities ?? permissionsOf(type))],
-      read_only: options.readOnly ?? false,
-      expires_at: options.expiresAt,
-    }, new Date());
+  async token(
+    userId: string,
+    type: CredentialType,
+    options: { organisationId?: string; projectId?: string; abilities?: readonly string[]; readOnly?: boolean; expiresAt?: string } = {},
+  ): Promise<string> {
+    const issued = await issueToken(
+      userId,
+      {
+        token_type: type,
+        organisation_id: options.organisationId,
+        project_id: options.projectId,
+        name: 'test token',
+        abilities: [...(options.abilities ?? permissionsOf(type))],
+        read_only: options.readOnly ?? false,
+        expires_at: options.expiresAt,
+      },
+      new Date(),
+    );
     return issued.token;
   },
   /** An actor with every permission live at the installation and in one organisation, and tokens for both. */

@@ -103,7 +103,11 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
 }
 
 /** The REST API proxy event API Gateway would send. */
-export function gatewayEvent(method: string, path: string, options: { token?: string; headers?: Record<string, string>; body?: unknown } = {}): APIGatewayProxyEvent {
+export function gatewayEvent(
+  method: string,
+  path: string,
+  options: { token?: string; headers?: Record<string, string>; body?: unknown } = {},
+): APIGatewayProxyEvent {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
@@ -135,10 +139,21 @@ export function gatewayEvent(method: string, path: string, options: { token?: st
       resourceId: 'resource',
       resourcePath: '/{proxy+}',
       identity: {
-        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
-        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
-        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '203.0.113.7', user: null,
-        userAgent: 'bundle-test', userArn: null,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: '203.0.113.7',
+        user: null,
+        userAgent: 'bundle-test',
+        userArn: null,
       },
     },
   };

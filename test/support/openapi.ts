@@ -22,9 +22,8 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
   const mediaType = contentType.split(';')[0]!.trim();
   let ref: string;
   if (m.kind === 'found') {
-    const responses = (document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[m.operation.path]![
-      method.toLowerCase()
-    ]!.responses;
+    const responses = (document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[m.operation.path]![method.toLowerCase()]!
+      .responses;
     const documented = responses[String(status)] as { content: Record<string, unknown> } | undefined;
     if (!documented) throw new Error(`${m.operation.id} answered ${status}, which its OpenAPI responses do not document`);
     if (!documented.content[mediaType]) throw new Error(`${m.operation.id} answered ${status} as ${mediaType}, which its OpenAPI responses do not document`);

@@ -3,15 +3,17 @@ import type { AnyOperation } from '../../lib/operations/operation.js';
 import type { PipelineRequest, PipelineState } from '../../lib/http/state.js';
 
 /** A pipeline request as the steps see it, for testing one step on its own. */
-export function pipelineRequest(options: {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  query?: Record<string, string>;
-  body?: string;
-  operation?: AnyOperation;
-  state?: Partial<PipelineState>;
-} = {}): PipelineRequest {
+export function pipelineRequest(
+  options: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    query?: Record<string, string>;
+    body?: string;
+    operation?: AnyOperation;
+    state?: Partial<PipelineState>;
+  } = {},
+): PipelineRequest {
   const event = {
     httpMethod: options.method ?? 'GET',
     path: options.path ?? '/api/v1/organisations',

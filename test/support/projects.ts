@@ -9,7 +9,14 @@ import { fixtures, startApi, type Api } from './api.js';
 
 /** Setup tests make many writes with one credential in a minute; the budgets themselves are tested elsewhere. */
 export const GENEROUS_BUDGETS = Object.fromEntries(
-  ['API_READ_RATE_LIMIT_PER_MINUTE', 'API_ACTOR_READ_RATE_LIMIT_PER_MINUTE', 'API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE', 'API_MUTATION_RATE_LIMIT_PER_MINUTE', 'API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE', 'API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE'].map((name) => [name, '100000']),
+  [
+    'API_READ_RATE_LIMIT_PER_MINUTE',
+    'API_ACTOR_READ_RATE_LIMIT_PER_MINUTE',
+    'API_ORGANISATION_READ_RATE_LIMIT_PER_MINUTE',
+    'API_MUTATION_RATE_LIMIT_PER_MINUTE',
+    'API_ACTOR_MUTATION_RATE_LIMIT_PER_MINUTE',
+    'API_ORGANISATION_MUTATION_RATE_LIMIT_PER_MINUTE',
+  ].map((name) => [name, '100000']),
 );
 
 export const importSample = (): Promise<Release> => importRelease(readReleaseDirectory(SAMPLE_CATALOGUE_DIR), { sample: true }, new Date());
@@ -17,7 +24,12 @@ export const importSample = (): Promise<Release> => importRelease(readReleaseDir
 /** A published assurance release of a shared provider, as the provider operations will write it. */
 export async function publishedRelease(): Promise<{ provider_id: string; release_id: string }> {
   const selection = { provider_id: ulid(), release_id: ulid() };
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.assuranceRelease(selection.provider_id, selection.release_id), entity: 'assurance-release', status: 'published' } }));
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.assuranceRelease(selection.provider_id, selection.release_id), entity: 'assurance-release', status: 'published' },
+    }),
+  );
   return selection;
 }
 
@@ -39,7 +51,11 @@ export async function setupWorld(api: Api, release: Release) {
   const systemId = await fixtures.system(op.organisationId);
   const base = `/api/v1/organisations/${op.organisationId}/systems/${systemId}/projects`;
   const create = (body: Record<string, unknown> = {}, key = ulid()) =>
-    api.request('POST', base, { token: op.org, headers: { 'Idempotency-Key': key }, body: { name: 'Assessment 2026', ism_release_id: release.id, classification: 'P', ...body } });
+    api.request('POST', base, {
+      token: op.org,
+      headers: { 'Idempotency-Key': key },
+      body: { name: 'Assessment 2026', ism_release_id: release.id, classification: 'P', ...body },
+    });
   async function project(body: Record<string, unknown> = {}) {
     const res = await create(body);
     if (res.status !== 201) throw new Error(`project not created: ${res.status} ${JSON.stringify(res.body)}`);

@@ -23,6 +23,8 @@ afterAll(() => {
   }
   const missing = missingFrom(readManifest(), recorded);
   if (missing.length > 0) {
-    throw new Error(`Functions issued commands infra/recorded-commands.json does not hold, so their roles would not allow them on AWS:\n  ${missing.join('\n  ')}\n${REGENERATE_HINT}`);
+    throw new Error(
+      `Functions issued commands infra/recorded-commands.json does not hold, so their roles would not allow them on AWS:\n  ${missing.join('\n  ')}\n${REGENERATE_HINT}`,
+    );
   }
 });

@@ -40,7 +40,9 @@ describe('describing commands', () => {
   });
 
   it('records a copy with its source and target areas', () => {
-    expect(describeS3('CopyObject', { Bucket: 'b', Key: 'files/01ABC', CopySource: 'b/quarantine/01ABC' })).toEqual([{ command: 's3:CopyObject', resource: 'quarantine/ -> files/' }]);
+    expect(describeS3('CopyObject', { Bucket: 'b', Key: 'files/01ABC', CopySource: 'b/quarantine/01ABC' })).toEqual([
+      { command: 's3:CopyObject', resource: 'quarantine/ -> files/' },
+    ]);
   });
 
   it('records an SQS command on the job queue its URL belongs to', () => {
@@ -80,6 +82,8 @@ describe('attributing commands', () => {
 describe('the manifest shape', () => {
   it('sorts functions, commands and resources, once each', () => {
     const sorted = sortedManifest({ b: { 'sqs:SendMessage': ['scan'] }, a: { 's3:PutObject': ['uploads/', 'files/', 'files/'], 'dynamodb:Query': ['table'] } });
-    expect(JSON.stringify(sorted)).toBe(JSON.stringify({ a: { 'dynamodb:Query': ['table'], 's3:PutObject': ['files/', 'uploads/'] }, b: { 'sqs:SendMessage': ['scan'] } }));
+    expect(JSON.stringify(sorted)).toBe(
+      JSON.stringify({ a: { 'dynamodb:Query': ['table'], 's3:PutObject': ['files/', 'uploads/'] }, b: { 'sqs:SendMessage': ['scan'] } }),
+    );
   });
 });

@@ -16,7 +16,11 @@ function sourceFiles(dir: string): string[] {
 
 /** Every error class of the project, with what its body starts with. */
 const ERROR_CLASSES = SOURCES.flatMap(sourceFiles).flatMap((file) =>
-  [...readFileSync(join(ROOT, file), 'utf8').matchAll(/class (\w+) extends (\w*Error)\b[^{]*\{\n?([^\n]*)/g)].map(([, name, , firstLine]) => ({ file, name: name!, firstLine: firstLine! })),
+  [...readFileSync(join(ROOT, file), 'utf8').matchAll(/class (\w+) extends (\w*Error)\b[^{]*\{\n?([^\n]*)/g)].map(([, name, , firstLine]) => ({
+    file,
+    name: name!,
+    firstLine: firstLine!,
+  })),
 );
 
 /**

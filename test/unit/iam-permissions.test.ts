@@ -70,7 +70,10 @@ describe('the manifest check', () => {
   });
 
   it('merges the recordings of several test files into their union', () => {
-    const merged = mergeManifests([{ f: { 'dynamodb:Query': ['table'] } }, { f: { 'dynamodb:Query': ['index/GSI1', 'table'] }, g: { 'sqs:SendMessage': ['scan'] } }]);
+    const merged = mergeManifests([
+      { f: { 'dynamodb:Query': ['table'] } },
+      { f: { 'dynamodb:Query': ['index/GSI1', 'table'] }, g: { 'sqs:SendMessage': ['scan'] } },
+    ]);
     expect(merged).toEqual({ f: { 'dynamodb:Query': ['index/GSI1', 'table'] }, g: { 'sqs:SendMessage': ['scan'] } });
   });
 });

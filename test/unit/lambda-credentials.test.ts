@@ -13,10 +13,15 @@ function environment(values: Partial<Record<(typeof NAMES)[number], string>>): v
 
 afterEach(() => environment(saved));
 
-describe('the bundles\' credential provider', () => {
+describe("the bundles' credential provider", () => {
   it('answers the role credentials Lambda puts in the environment', async () => {
     environment({ AWS_ACCESS_KEY_ID: 'AKIA', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token', AWS_CREDENTIAL_EXPIRATION: '2026-11-23T18:00:00Z' });
-    expect(await defaultProvider()()).toEqual({ accessKeyId: 'AKIA', secretAccessKey: 'secret', sessionToken: 'token', expiration: new Date('2026-11-23T18:00:00Z') });
+    expect(await defaultProvider()()).toEqual({
+      accessKeyId: 'AKIA',
+      secretAccessKey: 'secret',
+      sessionToken: 'token',
+      expiration: new Date('2026-11-23T18:00:00Z'),
+    });
   });
 
   it('answers long-term keys without a session token', async () => {

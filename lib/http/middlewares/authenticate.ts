@@ -23,7 +23,7 @@ async function verify(request: PipelineRequest): Promise<number | undefined> {
   if (expiresAt <= state.startedAt.getTime()) return undefined;
   if (!storedCredentialValid(token)) return undefined;
   const user = asUser(item(keys.user(claims.userId)));
-  if (!user || user.status !== 'active' || token.user_id !== user.id) return undefined;
+  if (user?.status !== 'active' || token.user_id !== user.id) return undefined;
   return expiresAt;
 }
 
@@ -46,7 +46,8 @@ export function authenticate(): Middleware {
           const countedAt = state.callerCountedAt;
           state.callerCountedAt = undefined;
           const refunds = await Promise.allSettled(callerHits(mode, claims).map((hit) => uncountHits(hit, countedAt)));
-          for (const r of refunds) if (r.status === 'rejected') logger.warn('could not take back a caller budget hit', { request_id: state.requestId, error: r.reason as Error });
+          for (const r of refunds)
+            if (r.status === 'rejected') logger.warn('could not take back a caller budget hit', { request_id: state.requestId, error: r.reason as Error });
           state.budgets = state.budgets?.filter((b) => b.budget === 'ingress');
         }
         throw unauthorized();

@@ -5,8 +5,7 @@ import { conflict } from '../../errors.js';
 import { header } from '../event.js';
 import { matched, type Middleware } from '../state.js';
 
-export const receiptConflict = () =>
-  conflict('idempotency_key_reused', 'This Idempotency-Key was used with another credential, operation, target or payload.');
+export const receiptConflict = () => conflict('idempotency_key_reused', 'This Idempotency-Key was used with another credential, operation, target or payload.');
 
 /**
  * Step 9: a receipt read in the authentication round trip either replays (same credential,
@@ -26,7 +25,12 @@ export function receipt(): Middleware {
         userId: caller.userId,
         tokenId: caller.tokenId,
         operationId: op.id,
-        target: [op.id, ...Object.keys(params).sort().map((k) => `${k}=${params[k]}`)].join('|'),
+        target: [
+          op.id,
+          ...Object.keys(params)
+            .sort()
+            .map((k) => `${k}=${params[k]}`),
+        ].join('|'),
         payloadHash: canonicalHash(state.input?.body ?? null),
       };
       state.receipt = { scope, keyDigest };

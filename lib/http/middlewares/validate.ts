@@ -107,7 +107,9 @@ async function readForm(raw: Buffer | undefined, contentType: string): Promise<R
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error;
     if (error.message === 'file_too_large') {
-      throw payloadTooLarge(`Files above ${INLINE_UPLOAD_LIMIT / 1024 / 1024} MiB go through an upload session: create one, POST the file to it, then name it in upload_session.`);
+      throw payloadTooLarge(
+        `Files above ${INLINE_UPLOAD_LIMIT / 1024 / 1024} MiB go through an upload session: create one, POST the file to it, then name it in upload_session.`,
+      );
     }
     throw new ApiError(400, 'malformed_multipart', 'Bad Request', `The multipart/form-data body cannot be read: ${error.message}.`);
   }

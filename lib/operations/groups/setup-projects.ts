@@ -6,4 +6,10 @@ import { setupProjectOperations } from '../setup-projects.js';
 import type { AnyOperation } from '../operation.js';
 
 /** What the setup-projects function serves: Setup projects, their health, scope, engagement, artefacts and population. */
-export const operations = [...setupProjectOperations, ...setupHealthOperations, ...setupScopeOperations, ...setupArtefactOperations, ...populationOperations] as unknown as readonly AnyOperation[];
+export const operations = [
+  ...setupProjectOperations,
+  ...setupHealthOperations,
+  ...setupScopeOperations,
+  ...setupArtefactOperations,
+  ...populationOperations,
+] as unknown as readonly AnyOperation[];

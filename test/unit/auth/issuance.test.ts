@@ -49,7 +49,9 @@ describe('validateIssuance', () => {
   });
 
   it('rejects an Administration credential with a binding', () => {
-    expect(reason({ token_type: 'administration', organisation_id: ulid(), name: 'a', abilities: ['manage-org-hierarchy'], read_only: false })).toBe('malformed_binding');
+    expect(reason({ token_type: 'administration', organisation_id: ulid(), name: 'a', abilities: ['manage-org-hierarchy'], read_only: false })).toBe(
+      'malformed_binding',
+    );
   });
 
   it('rejects an organisation credential bound to a project', () => {
@@ -85,7 +87,11 @@ describe('issuerShortfall', () => {
   });
 
   it('needs manage-org-hierarchy or manage-projects for an organisation credential', () => {
-    const org = validateIssuance({ token_type: 'organisation', organisation_id: ulid(), name: 'o', abilities: ['view-contacts'], read_only: true }, now, lifetimes);
+    const org = validateIssuance(
+      { token_type: 'organisation', organisation_id: ulid(), name: 'o', abilities: ['view-contacts'], read_only: true },
+      now,
+      lifetimes,
+    );
     expect(issuerShortfall(org, new Set(['view-contacts']))).toEqual(['manage-org-hierarchy or manage-projects']);
     expect(issuerShortfall(org, new Set(['view-contacts', 'manage-projects']))).toEqual([]);
   });

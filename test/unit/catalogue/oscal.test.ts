@@ -14,7 +14,11 @@ describe('OSCAL release parsing', () => {
     expect(release.entries.map((e) => e.position)).toEqual([...release.entries.keys()]);
     expect(release.entries[0]).toMatchObject({ kind: 'principle', label: 'GOV-01', classifications: ['NC', 'OS', 'P', 'S', 'TS'] });
     const patching = release.entries.find((e) => e.statement.startsWith('Security patches for office'))!;
-    expect(patching).toMatchObject({ kind: 'control', essential_eight: ['ML1', 'ML2'], path: ['Sample guidelines for system management', 'System patching', 'Applying patches'] });
+    expect(patching).toMatchObject({
+      kind: 'control',
+      essential_eight: ['ML1', 'ML2'],
+      path: ['Sample guidelines for system management', 'System patching', 'Applying patches'],
+    });
   });
 
   it('refuses a profile that lists an entry its tags do not carry', () => {

@@ -61,7 +61,9 @@ describe('applyImplementation', () => {
 
 describe('applyAssessment', () => {
   it('refuses Common Control on a principle', () => {
-    expect(pointers(applyAssessment(control({ kind: 'principle' }), { overall_assessed_outcome: 'common_control' }).errors)).toEqual(['/overall_assessed_outcome']);
+    expect(pointers(applyAssessment(control({ kind: 'principle' }), { overall_assessed_outcome: 'common_control' }).errors)).toEqual([
+      '/overall_assessed_outcome',
+    ]);
     expect(applyAssessment(control(), { overall_assessed_outcome: 'common_control' }).errors).toEqual([]);
   });
 
@@ -72,12 +74,16 @@ describe('applyAssessment', () => {
 
 describe('matrixMissing (seed, Assessment rules)', () => {
   it('counts Not Assessed as incomplete', () => {
-    expect(pointers(matrixMissing(control({ overall_assessed_outcome: 'not_assessed', overall_assessed_rationale: 'x' })))).toEqual(['/overall_assessed_outcome']);
+    expect(pointers(matrixMissing(control({ overall_assessed_outcome: 'not_assessed', overall_assessed_rationale: 'x' })))).toEqual([
+      '/overall_assessed_outcome',
+    ]);
   });
 
   it('takes a rationale or evidence references', () => {
     expect(matrixMissing(control({ overall_assessed_outcome: 'effective', evidence_references: ['Register'] }))).toEqual([]);
-    expect(pointers(matrixMissing(control({ overall_assessed_outcome: 'effective', overall_assessed_rationale: ' ' })))).toEqual(['/overall_assessed_rationale']);
+    expect(pointers(matrixMissing(control({ overall_assessed_outcome: 'effective', overall_assessed_rationale: ' ' })))).toEqual([
+      '/overall_assessed_rationale',
+    ]);
   });
 
   it('needs a severity for ineffective, no visibility and not implemented', () => {

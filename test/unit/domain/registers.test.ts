@@ -12,7 +12,14 @@ import {
   unreadableReferences,
   type StoredRegisterRow,
 } from '../../../lib/domain/register-rows.js';
-import { atSystemLevel, definitionById, manifestOf, REGISTER_DEFINITION_IDS as IDS, REGISTER_DEFINITIONS, type RegisterDefinition } from '../../../lib/domain/registers.js';
+import {
+  atSystemLevel,
+  definitionById,
+  manifestOf,
+  REGISTER_DEFINITION_IDS as IDS,
+  REGISTER_DEFINITIONS,
+  type RegisterDefinition,
+} from '../../../lib/domain/registers.js';
 import { bodyErrors } from '../../../lib/domain/validation.js';
 
 const def = (id: string): RegisterDefinition => definitionById(id)!;
@@ -78,7 +85,14 @@ describe('the register catalogue', () => {
 
 describe('rowBodySchema on create', () => {
   it('accepts every column type and trims strings', () => {
-    const data = { supplier_name: '  Acme  ', privileged_access: false, assessed_on: '2024-02-29', risk_rating: 'high', contact: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N', notes: null };
+    const data = {
+      supplier_name: '  Acme  ',
+      privileged_access: false,
+      assessed_on: '2024-02-29',
+      risk_rating: 'high',
+      contact: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
+      notes: null,
+    };
     expect(check(thirdParty, 'create', data)).toEqual({ data: { ...data, supplier_name: 'Acme' } });
   });
 
@@ -106,7 +120,8 @@ describe('rowBodySchema on create', () => {
   it('takes an integer only as a whole JSON number', () => {
     const summary = def(IDS.controlSummary);
     expect(check(summary, 'create', { control: 'ISM-1234', evidence_count: 3 })).toEqual({ data: { control: 'ISM-1234', evidence_count: 3 } });
-    for (const evidence_count of [1.5, '3']) expect(check(summary, 'create', { control: 'ISM-1234', evidence_count })).toEqual({ pointers: ['/data/evidence_count'] });
+    for (const evidence_count of [1.5, '3'])
+      expect(check(summary, 'create', { control: 'ISM-1234', evidence_count })).toEqual({ pointers: ['/data/evidence_count'] });
   });
 });
 
@@ -155,7 +170,16 @@ describe('references and redaction', () => {
 
   it('shows every readable column, null when empty, and names the redacted ones', () => {
     const full = rowView(asset, row, SYSTEM_LEVEL);
-    expect(full.data).toEqual({ asset_tag: 'A', name: 'N', asset_type: null, location: null, owner_contact: 'C1', classification: null, notes: null, decommissioned_on: null });
+    expect(full.data).toEqual({
+      asset_tag: 'A',
+      name: 'N',
+      asset_type: null,
+      location: null,
+      owner_contact: 'C1',
+      classification: null,
+      notes: null,
+      decommissioned_on: null,
+    });
     const redacted = rowView(asset, row, NO_CONTACTS);
     expect(redacted.data).not.toHaveProperty('owner_contact');
     expect(redacted.redacted_fields).toEqual(['owner_contact', 'related_control', 'supporting_document']);

@@ -7,7 +7,14 @@ const ids = (ts: { id: string }[]) => ts.map((t) => t.id);
 
 describe('the default control workflow', () => {
   it('has the states and the eleven transitions of spec/operations.md', () => {
-    expect(DEFAULT_WORKFLOW.states.map((s) => s.id)).toEqual(['editing', 'approving_edit', 'ready_for_assessment', 'assessing', 'approving_assessment', 'assessed']);
+    expect(DEFAULT_WORKFLOW.states.map((s) => s.id)).toEqual([
+      'editing',
+      'approving_edit',
+      'ready_for_assessment',
+      'assessing',
+      'approving_assessment',
+      'assessed',
+    ]);
     expect(DEFAULT_WORKFLOW.transitions).toHaveLength(11);
   });
 
@@ -24,7 +31,9 @@ describe('the default control workflow', () => {
     expect(ids(configuredFrom(DEFAULT_WORKFLOW, 'editing', DEFAULT_SETTINGS))).toEqual(['editing_to_ready_for_assessment']);
     expect(ids(configuredFrom(DEFAULT_WORKFLOW, 'editing', { ...DEFAULT_SETTINGS, edit_approval: true }))).toEqual(['editing_to_approving_edit']);
     expect(ids(configuredFrom(DEFAULT_WORKFLOW, 'assessing', DEFAULT_SETTINGS))).toEqual(['assessing_to_assessed']);
-    expect(ids(configuredFrom(DEFAULT_WORKFLOW, 'assessing', { ...DEFAULT_SETTINGS, assessment_approval: true }))).toEqual(['assessing_to_approving_assessment']);
+    expect(ids(configuredFrom(DEFAULT_WORKFLOW, 'assessing', { ...DEFAULT_SETTINGS, assessment_approval: true }))).toEqual([
+      'assessing_to_approving_assessment',
+    ]);
   });
 
   it('captures evidence on every transition that reaches assessed', () => {
@@ -36,7 +45,10 @@ describe('availableTransitions', () => {
   it('offers a transition only with every permission it names', () => {
     const implementer = { ...everything, permissions: new Set(['view-controls', 'edit-control-implementation'] as const) };
     expect(ids(availableTransitions(DEFAULT_WORKFLOW, 'ready_for_assessment', DEFAULT_SETTINGS, implementer))).toEqual(['ready_for_assessment_to_editing']);
-    expect(ids(availableTransitions(DEFAULT_WORKFLOW, 'ready_for_assessment', DEFAULT_SETTINGS, everything))).toEqual(['ready_for_assessment_to_assessing', 'ready_for_assessment_to_editing']);
+    expect(ids(availableTransitions(DEFAULT_WORKFLOW, 'ready_for_assessment', DEFAULT_SETTINGS, everything))).toEqual([
+      'ready_for_assessment_to_assessing',
+      'ready_for_assessment_to_editing',
+    ]);
   });
 
   it('offers nothing to a read-only credential or on a project that cannot change', () => {
@@ -46,7 +58,14 @@ describe('availableTransitions', () => {
 });
 
 describe('parseWorkflow', () => {
-  const base = { initial: 'open', states: [{ id: 'open', edits: ['implementation'] }, { id: 'closed', edits: [] }], transitions: [{ id: 'close', from: 'open', to: 'closed', permissions: ['edit-control-implementation'], comment: 'rejected', gates: [] }] };
+  const base = {
+    initial: 'open',
+    states: [
+      { id: 'open', edits: ['implementation'] },
+      { id: 'closed', edits: [] },
+    ],
+    transitions: [{ id: 'close', from: 'open', to: 'closed', permissions: ['edit-control-implementation'], comment: 'rejected', gates: [] }],
+  };
 
   it('accepts a configuration of its own', () => {
     expect(ids(configuredFrom(parseWorkflow(base), 'open', DEFAULT_SETTINGS))).toEqual(['close']);

@@ -9,7 +9,15 @@ import { keyString, type Item } from '../../../lib/store/read.js';
 import { pipelineRequest } from '../../support/pipeline.js';
 
 const organisationId = ulid();
-const caller = { tokenId: ulid(), userId: ulid(), type: 'organisation' as const, organisationId, readOnly: false, permissions: new Set<string>(), superUser: false };
+const caller = {
+  tokenId: ulid(),
+  userId: ulid(),
+  type: 'organisation' as const,
+  organisationId,
+  readOnly: false,
+  permissions: new Set<string>(),
+  superUser: false,
+};
 const organisation = organisationPut(
   newOrganisation({ id: organisationId, name: 'Acme', slug: 'acme', timezone: 'UTC', createdBy: caller.userId, now: new Date() }),
 ) as Item;

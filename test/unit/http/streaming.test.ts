@@ -26,7 +26,16 @@ describe('streamed responses', () => {
   it('sends the status and headers first, then the decoded bytes in chunks of at most 1 MiB', async () => {
     const { seen, sink, runtime } = recorder();
     const bytes = Buffer.alloc(2.5 * 1024 * 1024, 7);
-    await writeStreamed({ statusCode: 200, headers: { 'Content-Type': 'image/png', 'Cache-Control': 'private, no-store' }, body: bytes.toString('base64'), isBase64Encoded: true }, sink, runtime);
+    await writeStreamed(
+      {
+        statusCode: 200,
+        headers: { 'Content-Type': 'image/png', 'Cache-Control': 'private, no-store' },
+        body: bytes.toString('base64'),
+        isBase64Encoded: true,
+      },
+      sink,
+      runtime,
+    );
     expect(seen.metadata).toEqual({ statusCode: 200, headers: { 'Content-Type': 'image/png', 'Cache-Control': 'private, no-store' } });
     expect(seen.chunks.map((c) => c.length)).toEqual([1024 * 1024, 1024 * 1024, 0.5 * 1024 * 1024]);
     expect(Buffer.concat(seen.chunks).equals(bytes)).toBe(true);

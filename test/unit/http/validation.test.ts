@@ -21,6 +21,10 @@ describe('validation errors', () => {
 
   it('names query parameters under /query', () => {
     const result = z.strictObject({ 'page[size]': z.coerce.number().max(100) }).safeParse({ 'page[size]': '500', extra: '1' });
-    expect(parameterErrors(result.error!, 'query').map((e) => e.pointer).sort()).toEqual(['/query/extra', '/query/page[size]']);
+    expect(
+      parameterErrors(result.error!, 'query')
+        .map((e) => e.pointer)
+        .sort(),
+    ).toEqual(['/query/extra', '/query/page[size]']);
   });
 });

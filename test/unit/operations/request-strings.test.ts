@@ -18,7 +18,10 @@ function bypasses(schema: z.ZodType, path = ''): string[] {
   if (LEAVES.has(def.type)) return [];
   switch (def.type) {
     case 'object':
-      return [...Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([k, v]) => bypasses(v, `${path}/${k}`)), ...(def.catchall ? bypasses(def.catchall, `${path}/*`) : [])];
+      return [
+        ...Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([k, v]) => bypasses(v, `${path}/${k}`)),
+        ...(def.catchall ? bypasses(def.catchall, `${path}/*`) : []),
+      ];
     case 'array':
       return bypasses(def.element, `${path}/0`);
     case 'record':

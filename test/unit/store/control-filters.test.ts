@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DIGEST_SHARDS, filterDigestDelta, filterDigestItems, indexEntries, matchingPositions, positionCode, positionOfCode, rangesFor, readIndex, type ListFilter } from '../../../lib/store/control-filters.js';
+import {
+  DIGEST_SHARDS,
+  filterDigestDelta,
+  filterDigestItems,
+  indexEntries,
+  matchingPositions,
+  positionCode,
+  positionOfCode,
+  rangesFor,
+  readIndex,
+  type ListFilter,
+} from '../../../lib/store/control-filters.js';
 import { controlPositionKey } from '../../../lib/store/projects.js';
 
 const base = { position: 70, workflow_state: 'editing', implementation_status: null, applicability: 'y' as const };
@@ -13,7 +24,11 @@ describe('filter digest', () => {
 
   it('puts each control in the set of its state, its status and its exclusion, in the shard of its position', () => {
     const shard = 70 % DIGEST_SHARDS;
-    const items = filterDigestItems('P', [base, { ...base, position: 70 + DIGEST_SHARDS, implementation_status: 'planned', applicability: 'n' }, { ...base, position: 71 }], 'now');
+    const items = filterDigestItems(
+      'P',
+      [base, { ...base, position: 70 + DIGEST_SHARDS, implementation_status: 'planned', applicability: 'n' }, { ...base, position: 71 }],
+      'now',
+    );
     expect(items).toHaveLength(DIGEST_SHARDS);
     expect(items[shard]).toMatchObject({
       SK: `INDEX#FILTERS#${shard}`,
@@ -27,7 +42,11 @@ describe('filter digest', () => {
 
   it('moves a control out of the sets it left and into those it joined, with the revision', () => {
     const delta = filterDigestDelta('P', base, { ...base, workflow_state: 'ready_for_assessment', implementation_status: 'implemented' });
-    expect(delta).toMatchObject({ kind: 'update', key: { SK: `INDEX#FILTERS#${70 % DIGEST_SHARDS}` }, update: 'ADD #j0 :j0, #j1 :j1, #rev :one DELETE #l0 :l0' });
+    expect(delta).toMatchObject({
+      kind: 'update',
+      key: { SK: `INDEX#FILTERS#${70 % DIGEST_SHARDS}` },
+      update: 'ADD #j0 :j0, #j1 :j1, #rev :one DELETE #l0 :l0',
+    });
     expect(delta!.kind === 'update' && delta!.names).toMatchObject({ '#j0': 's:ready_for_assessment', '#j1': 'i:implemented', '#l0': 's:editing' });
   });
 
@@ -38,8 +57,24 @@ describe('filter digest', () => {
 
 describe('control index', () => {
   const entry = { position: 3, catalogue_id: 'ism-principle-gov-01', label: 'GOV-01', title: 'Executive Accountability', essential_eight: ['ML2', 'ML3'] };
-  const index = (label = 'GOV-01') => readIndex({ PK: 'P', SK: 'I', entries: new Uint8Array(indexEntries([{ ...entry, position: 900 }, { ...entry, label }, { ...entry, position: 4 }])) });
-  const digest = Array.from({ length: DIGEST_SHARDS }, (_, shard) => ({ PK: 'P', SK: `F${shard}`, written_at: 'now', 's:editing': new Set([3, 4, 900].filter((p) => p % DIGEST_SHARDS === shard).map(positionCode)) }));
+  const index = (label = 'GOV-01') =>
+    readIndex({
+      PK: 'P',
+      SK: 'I',
+      entries: new Uint8Array(
+        indexEntries([
+          { ...entry, position: 900 },
+          { ...entry, label },
+          { ...entry, position: 4 },
+        ]),
+      ),
+    });
+  const digest = Array.from({ length: DIGEST_SHARDS }, (_, shard) => ({
+    PK: 'P',
+    SK: `F${shard}`,
+    written_at: 'now',
+    's:editing': new Set([3, 4, 900].filter((p) => p % DIGEST_SHARDS === shard).map(positionCode)),
+  }));
 
   it('keeps the positions in catalogue order', () => {
     expect(index()?.positions).toEqual([3, 4, 900].map(controlPositionKey));

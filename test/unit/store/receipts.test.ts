@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalHash, matchReceipt, type ReceiptScope } from '../../../lib/store/receipts.js';
 
-const scope: ReceiptScope = { userId: 'U', tokenId: 'T', operationId: 'createOrganisation', target: 'createOrganisation', payloadHash: canonicalHash({ a: 1 }) };
-const stored = { PK: 'RECEIPT#U#d', SK: 'RECEIPT', token_id: 'T', operation_id: 'createOrganisation', target: 'createOrganisation', payload_hash: scope.payloadHash, expires_at: 2000, response: { status: 201, data: { id: 'X' } } };
+const scope: ReceiptScope = {
+  userId: 'U',
+  tokenId: 'T',
+  operationId: 'createOrganisation',
+  target: 'createOrganisation',
+  payloadHash: canonicalHash({ a: 1 }),
+};
+const stored = {
+  PK: 'RECEIPT#U#d',
+  SK: 'RECEIPT',
+  token_id: 'T',
+  operation_id: 'createOrganisation',
+  target: 'createOrganisation',
+  payload_hash: scope.payloadHash,
+  expires_at: 2000,
+  response: { status: 201, data: { id: 'X' } },
+};
 
 describe('receipts', () => {
   it('hashes payloads canonically, whatever the member order', () => {

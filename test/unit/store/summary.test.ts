@@ -23,7 +23,14 @@ describe('project summary counters', () => {
   it('moves only the counters a write changes, and the revision with them', () => {
     const delta = summaryDelta('P', base, { ...base, workflow_state: 'ready_for_assessment' });
     expect(delta).toMatchObject({ kind: 'update', update: 'ADD #c0 :c0, #c1 :c1, #rev :one' });
-    const moved = delta!.kind === 'update' ? Object.fromEntries(Object.entries(delta!.names).filter(([k]) => k.startsWith('#c')).map(([k, name]) => [name, delta!.values[`:${k.slice(1)}`]])) : {};
+    const moved =
+      delta!.kind === 'update'
+        ? Object.fromEntries(
+            Object.entries(delta!.names)
+              .filter(([k]) => k.startsWith('#c'))
+              .map(([k, name]) => [name, delta!.values[`:${k.slice(1)}`]]),
+          )
+        : {};
     expect(moved).toEqual({ state_ready_for_assessment: 1, state_editing: -1 });
   });
 

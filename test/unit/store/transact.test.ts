@@ -45,7 +45,10 @@ describe('commit', () => {
   });
 
   it('retries a transaction conflict and then succeeds', async () => {
-    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(['TransactionConflict'])).resolves({});
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['TransactionConflict']))
+      .resolves({});
     await commit([{ kind: 'put', item: { PK: 'A', SK: 'A' } }]);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
   });

@@ -28,7 +28,8 @@ beforeEach(() => {
   ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
 });
 
-const countersTouched = () => ddb.commandCalls(UpdateCommand).map((c) => [String(c.args[0].input.Key!.PK).split('#')[1], c.args[0].input.ExpressionAttributeValues![':d']]);
+const countersTouched = () =>
+  ddb.commandCalls(UpdateCommand).map((c) => [String(c.args[0].input.Key!.PK).split('#')[1], c.args[0].input.ExpressionAttributeValues![':d']]);
 
 const userId = ulid();
 const organisationId = ulid();
@@ -40,17 +41,34 @@ function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: 
   const items = new Map<string, Item>();
   const put = (item: Item) => items.set(keyString(item), item);
   put({
-    ...keys.token(tokenId), id: tokenId, user_id: userId, type: 'organisation', organisation_id: organisationId,
-    abilities: ['manage-org-hierarchy', 'view-projects'], read_only: false, expires_at: '2027-01-01T00:00:00Z',
-    secret_hash: hashToken(token, SECRET), ...options.token,
+    ...keys.token(tokenId),
+    id: tokenId,
+    user_id: userId,
+    type: 'organisation',
+    organisation_id: organisationId,
+    abilities: ['manage-org-hierarchy', 'view-projects'],
+    read_only: false,
+    expires_at: '2027-01-01T00:00:00Z',
+    secret_hash: hashToken(token, SECRET),
+    ...options.token,
   });
   put({ ...keys.user(userId), id: userId, status: 'active', super_user: false, ...options.user });
-  if (options.access !== null) put({ ...keys.organisationAccess(userId, organisationId), permissions: options.access ?? ['manage-org-hierarchy', 'view-projects'] });
+  if (options.access !== null)
+    put({ ...keys.organisationAccess(userId, organisationId), permissions: options.access ?? ['manage-org-hierarchy', 'view-projects'] });
   return { token, claims: parseToken(token)!, items };
 }
 
-function request(w: ReturnType<typeof world>, operation: unknown = getOrganisation, params = { organisation: organisationId }, token = w.token, callerCountedAt?: Date) {
-  return pipelineRequest({ operation: operation as AnyOperation, state: { token, claims: parseToken(token) ?? undefined, items: w.items, rawParams: params, callerCountedAt } });
+function request(
+  w: ReturnType<typeof world>,
+  operation: unknown = getOrganisation,
+  params = { organisation: organisationId },
+  token = w.token,
+  callerCountedAt?: Date,
+) {
+  return pipelineRequest({
+    operation: operation as AnyOperation,
+    state: { token, claims: parseToken(token) ?? undefined, items: w.items, rawParams: params, callerCountedAt },
+  });
 }
 
 describe('authenticate step', () => {
@@ -91,8 +109,20 @@ describe('authenticate step', () => {
   });
 
   it.each([
-    ['no token at all', () => { const w = world(); return pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, state: { items: w.items } }); }],
-    ['an altered secret', () => { const w = world(); return request(w, getOrganisation, { organisation: organisationId }, w.token.slice(0, -1) + (w.token.endsWith('A') ? 'B' : 'A')); }],
+    [
+      'no token at all',
+      () => {
+        const w = world();
+        return pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, state: { items: w.items } });
+      },
+    ],
+    [
+      'an altered secret',
+      () => {
+        const w = world();
+        return request(w, getOrganisation, { organisation: organisationId }, w.token.slice(0, -1) + (w.token.endsWith('A') ? 'B' : 'A'));
+      },
+    ],
     ['an expired token', () => request(world({ token: { expires_at: '2026-11-22T09:59:59Z' } }))],
     ['a token with no stored mode', () => request(world({ token: { read_only: undefined } }))],
     ['a token with a retired grant', () => request(world({ token: { abilities: ['admin', 'view-projects'] } }))],
@@ -126,10 +156,16 @@ describe('authorize step', () => {
   });
 
   it('throws 403 permission_denied when the live permission is missing', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world({ access: ['view-projects'] }), updateOrganisation)))).toMatchObject({ status: 403, code: 'permission_denied' });
+    expect(await thrownBy(() => authorize().before!(request(world({ access: ['view-projects'] }), updateOrganisation)))).toMatchObject({
+      status: 403,
+      code: 'permission_denied',
+    });
   });
 
   it('throws 403 read_only_credential for a mutation', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world({ token: { read_only: true } }), updateOrganisation)))).toMatchObject({ status: 403, code: 'read_only_credential' });
+    expect(await thrownBy(() => authorize().before!(request(world({ token: { read_only: true } }), updateOrganisation)))).toMatchObject({
+      status: 403,
+      code: 'read_only_credential',
+    });
   });
 });

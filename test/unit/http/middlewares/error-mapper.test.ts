@@ -40,7 +40,10 @@ describe('error-mapper: storage that cannot answer', () => {
   });
 
   it('answers a refusal on every address of a host (AggregateError) as 503', async () => {
-    const refused = Object.assign(new AggregateError([networkError('ECONNREFUSED', 'connect ECONNREFUSED ::1:9'), networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9')]), { code: undefined });
+    const refused = Object.assign(
+      new AggregateError([networkError('ECONNREFUSED', 'connect ECONNREFUSED ::1:9'), networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9')]),
+      { code: undefined },
+    );
     expect((await mapped(refused)).response.statusCode).toBe(503);
   });
 

@@ -91,7 +91,12 @@ describe('query parameters', () => {
 describe('multipart forms', () => {
   const upload = async (fd: FormData) => {
     const encoded = new Response(fd);
-    const request = pipelineRequest({ method: 'POST', operation: op(uploadOrganisationLogo), headers: { 'Content-Type': encoded.headers.get('content-type')! }, state: { rawParams: { organisation: ULID } } });
+    const request = pipelineRequest({
+      method: 'POST',
+      operation: op(uploadOrganisationLogo),
+      headers: { 'Content-Type': encoded.headers.get('content-type')! },
+      state: { rawParams: { organisation: ULID } },
+    });
     request.event.body = Buffer.from(await encoded.arrayBuffer()).toString('base64');
     request.event.isBase64Encoded = true;
     return refusal(request);

@@ -58,7 +58,9 @@ describe('load step', () => {
   it('counts the caller budgets in parallel too for a credential that authenticated here lately', async () => {
     const claims = parseToken(token)!;
     confirmLive(claims.tokenId, Date.now() + 60_000, Date.now());
-    await load().before!(pipelineRequest({ method: 'POST', operation: createOrganisation as unknown as AnyOperation, headers: { Authorization: `Bearer ${token}` } }));
+    await load().before!(
+      pipelineRequest({ method: 'POST', operation: createOrganisation as unknown as AnyOperation, headers: { Authorization: `Bearer ${token}` } }),
+    );
     forgetLive(claims.tokenId);
     const budgets = ddb.commandCalls(UpdateCommand).map((c) => String(c.args[0].input.Key!.PK).split('#')[1]);
     expect(budgets).toEqual(['ingress', 'mutation-actor', 'mutation-organisation']);
@@ -71,7 +73,11 @@ describe('load step', () => {
   });
 
   it('leaves out the resource when the path parameters are not valid', async () => {
-    const request = pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, headers: { Authorization: `Bearer ${token}` }, state: { rawParams: { organisation: 'bad' } } });
+    const request = pipelineRequest({
+      operation: getOrganisation as unknown as AnyOperation,
+      headers: { Authorization: `Bearer ${token}` },
+      state: { rawParams: { organisation: 'bad' } },
+    });
     await load().before!(request);
     const count = ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!['assessment-operations']!.Keys!.length;
     expect(count).toBe(3);

@@ -5,7 +5,8 @@ import type { AnyOperation } from '../../../../lib/operations/operation.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const step = preconditions();
-const run = (operation: unknown, headers: Record<string, string>) => thrownBy(() => step.before!(pipelineRequest({ operation: operation as AnyOperation, headers })));
+const run = (operation: unknown, headers: Record<string, string>) =>
+  thrownBy(() => step.before!(pipelineRequest({ operation: operation as AnyOperation, headers })));
 
 describe('preconditions step', () => {
   it('throws 428 when If-Match is missing where the catalogue needs it', async () => {

@@ -19,6 +19,10 @@ describe('route step', () => {
   });
 
   it('throws 405 with Allow for another method', async () => {
-    expect(await thrownBy(() => step.before!(pipelineRequest({ method: 'PUT' })))).toEqual({ status: 405, code: 'method_not_allowed', headers: { Allow: 'GET, HEAD, POST' } });
+    expect(await thrownBy(() => step.before!(pipelineRequest({ method: 'PUT' })))).toEqual({
+      status: 405,
+      code: 'method_not_allowed',
+      headers: { Allow: 'GET, HEAD, POST' },
+    });
   });
 });

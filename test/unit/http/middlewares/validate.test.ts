@@ -22,7 +22,12 @@ describe('validate step', () => {
   });
 
   it('accepts media type parameters such as charset', async () => {
-    const request = pipelineRequest({ method: 'POST', operation: op(createOrganisation), headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"name":"A","timezone":"UTC"}' });
+    const request = pipelineRequest({
+      method: 'POST',
+      operation: op(createOrganisation),
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: '{"name":"A","timezone":"UTC"}',
+    });
     await step.before!(request);
     expect(request.state.input?.body).toEqual({ name: 'A', timezone: 'UTC' });
   });
@@ -34,12 +39,21 @@ describe('validate step', () => {
 
   it('throws 422 for JSON nested deeper than any body of the API', async () => {
     const deep = '['.repeat(20_000) + ']'.repeat(20_000);
-    const request = pipelineRequest({ method: 'POST', operation: op(createOrganisation), headers: { 'content-type': 'application/json' }, body: `{"name":${deep}}` });
+    const request = pipelineRequest({
+      method: 'POST',
+      operation: op(createOrganisation),
+      headers: { 'content-type': 'application/json' },
+      body: `{"name":${deep}}`,
+    });
     expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 422 });
   });
 
   it('takes a missing body as {} where the empty object is the whole body', async () => {
-    const request = pipelineRequest({ method: 'POST', operation: op(startPopulation), state: { rawParams: { organisation: ULID, system: ULID, project: ULID } } });
+    const request = pipelineRequest({
+      method: 'POST',
+      operation: op(startPopulation),
+      state: { rawParams: { organisation: ULID, system: ULID, project: ULID } },
+    });
     await step.before!(request);
     expect(request.state.input?.body).toEqual({});
   });
@@ -66,7 +80,12 @@ describe('validate step', () => {
   });
 
   it('throws 422 for a body sent to an operation that takes none', async () => {
-    const request = pipelineRequest({ method: 'DELETE', operation: { ...op(getOrganisation), method: 'DELETE' }, state: { rawParams: { organisation: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } }, body: '{}' });
+    const request = pipelineRequest({
+      method: 'DELETE',
+      operation: { ...op(getOrganisation), method: 'DELETE' },
+      state: { rawParams: { organisation: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } },
+      body: '{}',
+    });
     expect(await thrownBy(() => step.before!(request))).toMatchObject({ status: 422 });
   });
 });
