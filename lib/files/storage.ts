@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from './s3.js';
 
 /**
@@ -13,17 +13,6 @@ export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).dige
 
 export async function putObject(key: string, bytes: Buffer, contentType: string): Promise<void> {
   await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: bytes, ContentType: contentType, ServerSideEncryption: 'AES256' }));
-}
-
-export async function objectSize(key: string): Promise<number | undefined> {
-  try {
-    const head = await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: key }));
-    return head.ContentLength;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
-      return undefined;
-    throw error;
-  }
 }
 
 export async function getObject(key: string): Promise<Buffer | undefined> {

@@ -1,7 +1,8 @@
 import { settings } from '../config.js';
 import type { TokenClaims } from '../auth/tokens.js';
-import type { Count, CounterHit } from '../store/rate-limits.js';
-import type { BudgetCount } from './state.js';
+import { logger } from '../log.js';
+import { uncountHits, type Count, type CounterHit } from '../store/rate-limits.js';
+import type { BudgetCount, PipelineState } from './state.js';
 
 /** The seven per-minute budgets of the seed's Limits part, by operation class. */
 const SETTING = {
@@ -41,4 +42,19 @@ function limitOf(budget: string): number {
   if (budget === 'ingress') return s.API_INGRESS_RATE_LIMIT_PER_MINUTE;
   const [mode, scope] = budget.split('-') as [Mode, keyof (typeof SETTING)['read']];
   return s[SETTING[mode][scope]];
+}
+
+/**
+ * Takes back the caller hits the load step counted before authentication (all of them, or those
+ * given), for a request that did not authenticate: a failed credential, or a request that ended
+ * before authentication ran. A refund that fails is logged; the window forgets it within a minute.
+ */
+export async function takeBackCallerHits(state: PipelineState, mode: Mode, hits = state.claims ? callerHits(mode, state.claims) : []): Promise<void> {
+  const countedAt = state.callerCountedAt;
+  if (!countedAt) return;
+  state.callerCountedAt = undefined;
+  state.budgets = state.budgets?.filter((b) => b.budget === 'ingress');
+  const refunds = await Promise.allSettled(hits.map((hit) => uncountHits(hit, countedAt)));
+  for (const r of refunds)
+    if (r.status === 'rejected') logger.warn('could not take back a caller budget hit', { request_id: state.requestId, error: r.reason as Error });
 }

@@ -3,7 +3,14 @@
  * SDK's own retries: the contract's 503, never a 500. Decided by `name` and `code`, which survive
  * minification, never by a class's constructor name, which does not.
  */
-const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'SlowDown', 'TransactionConflictError']);
+const THROTTLED = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'SlowDown',
+  'TransactionConflictError',
+  'TransactionThrottledError',
+]);
 /** What the SDK throws when no answer came: its own timeouts and Node's socket errors. */
 const UNREACHABLE_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 const UNREACHABLE_CODES = new Set([

@@ -25,6 +25,10 @@ export type WriteItem =
 export class TransactionConflictError extends Error {
   override readonly name = 'TransactionConflictError';
 }
+/** DynamoDB refused a transaction item for capacity: storage is overloaded right now (the contract's 503). */
+export class TransactionThrottledError extends Error {
+  override readonly name = 'TransactionThrottledError';
+}
 export class UnmappedConditionError extends Error {
   override readonly name = 'UnmappedConditionError';
 }
@@ -55,6 +59,7 @@ export async function commit(items: WriteItem[]): Promise<void> {
         if (mapper) throw mapper(current);
         throw new UnmappedConditionError(`condition failed on transaction item ${failed}`);
       }
+      if (reasons.some((r) => THROTTLING_REASONS.has(r.Code ?? ''))) throw new TransactionThrottledError('transaction throttled');
       const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
       if (!conflicted || attempt >= MAX_ATTEMPTS) {
         throw conflicted ? new TransactionConflictError('transaction conflict persisted') : error;
@@ -63,6 +68,8 @@ export async function commit(items: WriteItem[]): Promise<void> {
     }
   }
 }
+
+const THROTTLING_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

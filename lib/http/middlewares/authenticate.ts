@@ -1,12 +1,11 @@
-import { logger } from '../../log.js';
 import { storedCredentialValid } from '../../auth/issuance.js';
 import { tokenMatches } from '../../auth/tokens.js';
 import { tokenHashSecret } from '../../auth/secret.js';
 import { asToken, asUser } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
-import { countHits, uncountHits } from '../../store/rate-limits.js';
-import { callerHits, withLimit } from '../budgets.js';
+import { countHits } from '../../store/rate-limits.js';
+import { callerHits, takeBackCallerHits, withLimit } from '../budgets.js';
 import { unauthorized } from '../../errors.js';
 import { confirmLive, forgetLive } from '../live-credentials.js';
 import { matched, type Middleware, type PipelineRequest } from '../state.js';
@@ -42,14 +41,7 @@ export function authenticate(): Middleware {
       const mode = matched(request).mode;
       if (expiresAt === undefined) {
         if (claims) forgetLive(claims.tokenId);
-        if (claims && state.callerCountedAt) {
-          const countedAt = state.callerCountedAt;
-          state.callerCountedAt = undefined;
-          const refunds = await Promise.allSettled(callerHits(mode, claims).map((hit) => uncountHits(hit, countedAt)));
-          for (const r of refunds)
-            if (r.status === 'rejected') logger.warn('could not take back a caller budget hit', { request_id: state.requestId, error: r.reason as Error });
-          state.budgets = state.budgets?.filter((b) => b.budget === 'ingress');
-        }
+        await takeBackCallerHits(state, mode);
         throw unauthorized();
       }
       confirmLive(claims!.tokenId, expiresAt, state.startedAt.getTime());

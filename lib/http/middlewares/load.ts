@@ -1,10 +1,10 @@
 import { tokenHashSecret } from '../../auth/secret.js';
 import { bearerToken, verifiedClaims, type TokenClaims } from '../../auth/tokens.js';
 import { keys, type Key } from '../../store/keys.js';
-import { getMany, keyString } from '../../store/read.js';
-import { countHits, type CounterHit } from '../../store/rate-limits.js';
+import { getMany, keyString, type Item } from '../../store/read.js';
+import { countHits, type Count, type CounterHit } from '../../store/rate-limits.js';
 import { idempotencyDigest } from '../../store/receipts.js';
-import { callerHits, ingressHit, withLimit } from '../budgets.js';
+import { callerHits, ingressHit, takeBackCallerHits, withLimit } from '../budgets.js';
 import { header } from '../event.js';
 import { expectLive } from '../live-credentials.js';
 import { matched, type Middleware } from '../state.js';
@@ -53,12 +53,22 @@ export function load(): Middleware {
         state.callerCountedAt = state.startedAt;
         hits.push(...callerHits(op.mode, claims));
       }
-      const [items, ...counts] = await Promise.all([
-        wanted.length ? getMany(wanted) : Promise.resolve(new Map()),
+      const [read, ...counted] = await Promise.allSettled([
+        wanted.length ? getMany(wanted) : Promise.resolve(new Map<string, Item>()),
         ...hits.map((hit) => countHits(hit, state.startedAt)),
       ]);
-      state.items = items;
-      state.budgets = counts.flat().map(withLimit);
+      const failure = [read, ...counted].find((r) => r.status === 'rejected');
+      if (failure) {
+        // This request will not authenticate: the caller hits it did count are taken back.
+        await takeBackCallerHits(
+          state,
+          op.mode,
+          hits.slice(1).filter((_, i) => counted[i + 1]?.status === 'fulfilled'),
+        );
+        throw failure.reason;
+      }
+      state.items = (read as PromiseFulfilledResult<Map<string, Item>>).value;
+      state.budgets = counted.flatMap((c) => (c as PromiseFulfilledResult<Count[]>).value).map(withLimit);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { tooManyRequests } from '../../errors.js';
-import type { BudgetCount, Middleware, PipelineRequest } from '../state.js';
+import { takeBackCallerHits } from '../budgets.js';
+import { matched, type BudgetCount, type Middleware, type PipelineRequest } from '../state.js';
 
 function enforce(request: PipelineRequest, select: (b: BudgetCount) => boolean): void {
   const budgets = (request.state.budgets ?? []).filter(select);
@@ -21,7 +22,17 @@ function advertise(request: PipelineRequest, budgets: BudgetCount[]): void {
 
 /** Step 2: the per-IP ingress budget, decided before the credential is looked at. */
 export function ingressLimit(): Middleware {
-  return { before: (request) => enforce(request, (b) => b.budget === 'ingress') };
+  return {
+    before: async (request) => {
+      try {
+        enforce(request, (b) => b.budget === 'ingress');
+      } catch (error) {
+        // Refused before authentication: caller hits counted on expectation are taken back.
+        if (request.state.callerCountedAt) await takeBackCallerHits(request.state, matched(request).mode);
+        throw error;
+      }
+    },
+  };
 }
 
 /** Step 6: credential, actor and organisation budgets of the operation's class. */

@@ -53,6 +53,12 @@ describe('commit', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
   });
 
+  it('names a transaction refused for capacity as throttled, without retrying it', async () => {
+    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'ThrottlingError']));
+    await expect(commit([{ kind: 'put', item: { PK: 'A', SK: 'A' } }])).rejects.toMatchObject({ name: 'TransactionThrottledError' });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
   it('sends nothing for no items', async () => {
     await commit([]);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);

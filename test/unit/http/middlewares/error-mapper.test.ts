@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { errorMapper } from '../../../../lib/http/middlewares/error-mapper.js';
 import { resetDdbClient } from '../../../../lib/store/client.js';
 import { ReceiptRaceError } from '../../../../lib/store/receipts.js';
-import { TransactionConflictError } from '../../../../lib/store/transact.js';
+import { TransactionConflictError, TransactionThrottledError } from '../../../../lib/store/transact.js';
 import { pipelineRequest } from '../../../support/pipeline.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -31,6 +31,12 @@ describe('error-mapper: storage that cannot answer', () => {
     expect(response.statusCode).toBe(503);
     expect(body).toMatchObject({ status: 503, code: 'storage_unavailable' });
     expect(response.headers!['Retry-After']).toBe('1');
+  });
+
+  it('answers a transaction refused for capacity as 503 storage_unavailable', async () => {
+    const { response, body } = await mapped(new TransactionThrottledError('transaction throttled'));
+    expect(response.statusCode).toBe(503);
+    expect(body.code).toBe('storage_unavailable');
   });
 
   it('answers a refused connection as 503 storage_unavailable', async () => {

@@ -66,6 +66,21 @@ describe('load step', () => {
     expect(budgets).toEqual(['ingress', 'mutation-actor', 'mutation-organisation']);
   });
 
+  it('takes back the caller hits it counted when the reads fail, since the request will not authenticate', async () => {
+    const claims = parseToken(token)!;
+    confirmLive(claims.tokenId, Date.now() + 60_000, Date.now());
+    ddb.on(BatchGetCommand).rejects(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const request = pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, headers: { Authorization: `Bearer ${token}` } });
+    await expect(load().before!(request)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    forgetLive(claims.tokenId);
+    const refunds = ddb
+      .commandCalls(UpdateCommand)
+      .filter((c) => c.args[0].input.ExpressionAttributeValues![':d'] === -1)
+      .map((c) => String(c.args[0].input.Key!.PK).split('#')[1]);
+    expect(refunds).toEqual(['read-actor', 'read-organisation']);
+    expect(request.state.callerCountedAt).toBeUndefined();
+  });
+
   it('reads nothing but the ingress counter without a well-formed token', async () => {
     await load().before!(pipelineRequest({ operation: getOrganisation as unknown as AnyOperation, headers: { Authorization: 'Bearer nonsense' } }));
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
