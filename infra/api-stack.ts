@@ -67,7 +67,10 @@ export class ApiStack extends Stack {
     this.metaFunction = new AppFunction(this, 'Meta', {
       entry: `${HTTP_FUNCTIONS}meta.ts`,
       description: 'OpenAPI document and the 404/405 answers for paths and methods no operation serves',
+      // The audit event of every request it refuses.
+      environment: { TABLE_NAME: props.table.tableName },
     });
+    this.metaFunction.grantRecorded({ table: props.table, bucket, queues: props.queues });
 
     for (const group of activeFunctions()) {
       const uses = usesOf(group);

@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { runAsFunction } from '../command-recording.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createRouter, OPENAPI_PATH, type ApiDescription } from '../operations/router.js';
 import { methodNotAllowed, notFound } from '../errors.js';
@@ -24,5 +25,6 @@ export function createMetaHandler(api: ApiDescription): ApiHandler {
     if (m.kind === 'wrong-method') throw methodNotAllowed(m.allow);
     throw notFound('No operation exists at this path.');
   });
-  return handler as unknown as ApiHandler;
+  // Its failed-request audit writes are recorded, so that its role is granted them (infra/grants.ts).
+  return (event, context) => runAsFunction('http/meta', () => (handler as unknown as ApiHandler)(event, context));
 }

@@ -7,6 +7,8 @@ import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
+import { filterDigestDelta } from '../store/control-filters.js';
+import { commit } from '../store/transact.js';
 import { attentionKeys, projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { projectsOfSystems, toProject } from '../store/projects.js';
@@ -64,7 +66,13 @@ async function updateControl(
       versionIs(current.version),
       attention.GSI1PK ? [] : ['GSI1PK', 'GSI1SK'],
     );
-    if (written) return;
+    if (written) {
+      // After the control, outside its write: eight workers move the same few digest shards, and
+      // every pass ends in a recount that repairs what a crash between the two writes left.
+      const digest = filterDigestDelta(projectId, current, { ...current, applicability: next.applicability });
+      if (digest) await commit([digest]);
+      return;
+    }
     current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;
   }
 }
