@@ -62,6 +62,8 @@ export interface StoredControl {
     acknowledged_warnings: string[];
   } | null;
   provider_guidance?: { provider_id: string; release_id: string; guidance: string }[];
+  /** The open approval task of the decision state the control is in, which the decision closes. */
+  approval_task_id?: string | null;
   created_at: string;
   updated_at: string;
   version: number;

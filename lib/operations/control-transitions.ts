@@ -20,6 +20,7 @@ import {
   transitionNotAvailable,
 } from './control-access.js';
 import { operation, type OperationContext } from './operation.js';
+import { approvalTaskChange } from './task-approvals.js';
 
 /* POST …/transitions: the configured workflow's transitions, their gates and the one conditional write. */
 
@@ -98,6 +99,7 @@ export const transitionControl = operation({
     'Changes the control workflow state',
     'Records an approval or rejection decision with its comment',
     'Captures evidence versions on reaching assessed',
+    'Opens an approval task on entering a decision state and closes it with the decision',
     'Writes an audit record',
   ],
   prefetch: controlPrefetch,
@@ -114,9 +116,11 @@ export const transitionControl = operation({
     let capture: ReturnType<typeof captureEvidence> | undefined;
     for (const gate of transition.gates) capture = checkGate(gate, control, body.acknowledge_evidence_warnings === true).capture ?? capture;
     const at = ctx.now.toISOString();
+    const approval = approvalTaskChange(control, transition, ctx.now);
     const next: StoredControl = {
       ...control,
       workflow_state: transition.to,
+      approval_task_id: approval.approvalTaskId,
       last_transition: {
         id: transition.id,
         from: transition.from,
@@ -135,7 +139,7 @@ export const transitionControl = operation({
     };
     return {
       ...detail(ctx, project, next),
-      writes: [...controlWrites(project, control, next, transition), ...authorityStillHeld(ctx, project.id, transition.permissions)],
+      writes: [...controlWrites(project, control, next, transition), ...approval.writes, ...authorityStillHeld(ctx, project.id, transition.permissions)],
       auditDetails: {
         transition: transition.id,
         from: transition.from,

@@ -7,6 +7,7 @@ import { operations as projects } from './groups/projects.js';
 import { operations as registers } from './groups/registers.js';
 import { operations as setupProjects } from './groups/setup-projects.js';
 import { operations as systems } from './groups/systems.js';
+import { operations as tasks } from './groups/tasks.js';
 
 export { functionOf, type FunctionName };
 
@@ -23,6 +24,7 @@ const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
   projects,
   controls,
   downloads,
+  tasks,
 };
 
 for (const [fn, ops] of Object.entries(SERVED)) {

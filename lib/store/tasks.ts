@@ -1,0 +1,129 @@
+import type { StoredTask, StoredTaskComment, TaskStatus, TaskSubject } from '../domain/tasks.js';
+import { notFound } from '../errors.js';
+import { and, attributeEquals, itemAbsent, itemPresent } from './conditions.js';
+import { withoutKeys, type Key } from './keys.js';
+import { queryPage, type Item } from './read.js';
+import type { WriteItem } from './transact.js';
+import { addToCounter, replaceVersioned } from './versioned.js';
+
+/**
+ * Tasks and their comments live in their project's partition. The task counters item keeps the
+ * exact totals of the task list (per status) and each task its comment count, both moved in the
+ * writing transaction. Each task also carries a GSI1 key per status, so that a status filter
+ * reads only the tasks of that status.
+ */
+const partition = (projectId: string) => `PROJECT#${projectId}`;
+
+export const taskKeys = {
+  task: (projectId: string, taskId: string): Key => ({ PK: partition(projectId), SK: `TASK#${taskId}` }),
+  comment: (projectId: string, taskId: string, commentId: string): Key => ({ PK: partition(projectId), SK: `TASKCOMMENT#${taskId}#${commentId}` }),
+  counters: (projectId: string): Key => ({ PK: partition(projectId), SK: 'TASKCOUNTERS' }),
+  /** One review task per subject and review date: the sweep's claim, a conditional put. */
+  reviewClaim: (projectId: string, s: TaskSubject): Key => ({
+    PK: partition(projectId),
+    SK: `REVIEWTASK#${s.kind}#${s.definition_id}#${s.id}#${s.review_due}`,
+  }),
+} as const;
+
+const statusPartition = (projectId: string, status: TaskStatus) => `TASKS#${projectId}#${status}`;
+
+export const toTask = (item: Item): StoredTask => withoutKeys(item) as unknown as StoredTask;
+const toComment = (item: Item): StoredTaskComment => withoutKeys(item) as unknown as StoredTaskComment;
+
+export const taskItem = (t: StoredTask) => ({
+  ...taskKeys.task(t.project_id, t.id),
+  entity: 'task',
+  GSI1PK: statusPartition(t.project_id, t.status),
+  GSI1SK: t.id,
+  ...t,
+});
+
+/** A new task and its count; with `claim`, only if that claim item is still free (else the mapper's error). */
+export function createTaskWrites(t: StoredTask, claim?: { key: Key; onTaken: () => Error }): WriteItem[] {
+  return [
+    ...(claim
+      ? [
+          {
+            kind: 'put' as const,
+            item: { ...claim.key, entity: 'review-task-claim', task_id: t.id },
+            condition: itemAbsent(),
+            onConditionFailed: claim.onTaken,
+          },
+        ]
+      : []),
+    { kind: 'put', item: taskItem(t), condition: itemAbsent() },
+    addToCounter(taskKeys.counters(t.project_id), t.status, 1),
+  ];
+}
+
+/** Claim or release: the whole task, if still at the version the caller's ETag named. */
+export const updateTaskWrites = (before: StoredTask, after: StoredTask): WriteItem[] => [replaceVersioned(taskItem(after), before.version)];
+
+/**
+ * The decision out of an approval state closes its task without reading it: the control names
+ * its open approval task, and only a decision closes one, so it is open when this lands.
+ */
+export function closeTaskWrites(projectId: string, taskId: string, at: string, onClosed: () => Error): WriteItem[] {
+  return [
+    {
+      kind: 'update',
+      key: taskKeys.task(projectId, taskId),
+      update: 'SET #s = :closed, #c = :at, #g = :g ADD #v :one',
+      names: { '#s': 'status', '#c': 'closed_at', '#g': 'GSI1PK', '#v': 'version' },
+      values: { ':closed': 'closed', ':at': at, ':g': statusPartition(projectId, 'closed'), ':one': 1 },
+      condition: and(itemPresent(), attributeEquals('status', 'open')),
+      onConditionFailed: onClosed,
+    },
+    addToCounter(taskKeys.counters(projectId), 'open', -1),
+    addToCounter(taskKeys.counters(projectId), 'closed', 1),
+  ];
+}
+
+/** A comment, counted on its task; the task must still be there when it lands. */
+export function createCommentWrites(c: StoredTaskComment): WriteItem[] {
+  return [
+    { kind: 'put', item: { ...taskKeys.comment(c.project_id, c.task_id, c.id), entity: 'task-comment', ...c }, condition: itemAbsent() },
+    {
+      kind: 'update',
+      key: taskKeys.task(c.project_id, c.task_id),
+      update: 'ADD #n :one',
+      names: { '#n': 'comments' },
+      values: { ':one': 1 },
+      condition: itemPresent(),
+      onConditionFailed: () => notFound(),
+    },
+  ];
+}
+
+/** The list total: of one status, or of both. */
+export function taskCount(counters: Item | undefined, status?: TaskStatus): number {
+  const of = (s: TaskStatus) => Number(counters?.[s] ?? 0);
+  return status ? of(status) : of('open') + of('closed');
+}
+
+export const commentCount = (task: Item | undefined) => Number(task?.comments ?? 0);
+
+/** A page of the project's tasks, oldest first; of one status from its GSI1 partition. */
+export async function tasksPage(projectId: string, page: { number: number; size: number }, status?: TaskStatus): Promise<StoredTask[]> {
+  const items = await queryPage(
+    status
+      ? { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': statusPartition(projectId, status) } }
+      : {
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          ExpressionAttributeValues: { ':pk': partition(projectId), ':sk': 'TASK#' },
+        },
+    page,
+  );
+  return items.map(toTask);
+}
+
+export async function commentsPage(projectId: string, taskId: string, page: { number: number; size: number }): Promise<StoredTaskComment[]> {
+  const items = await queryPage(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': partition(projectId), ':sk': `TASKCOMMENT#${taskId}#` },
+    },
+    page,
+  );
+  return items.map(toComment);
+}
