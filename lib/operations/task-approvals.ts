@@ -4,7 +4,7 @@ import type { StoredControl } from '../domain/controls.js';
 import { approvalTitle, decisionStates, type StoredTask } from '../domain/tasks.js';
 import type { Transition } from '../domain/workflow.js';
 import { conflict } from '../errors.js';
-import { closeTaskWrites, createTaskWrites } from '../store/tasks.js';
+import { closeTaskWrite, newTaskWrite, taskCountWrite } from '../store/tasks.js';
 import type { WriteItem } from '../store/transact.js';
 
 /**
@@ -16,9 +16,12 @@ export function approvalTaskChange(control: StoredControl, transition: Transitio
   const decisions = decisionStates(controlWorkflow());
   const at = now.toISOString();
   const writes: WriteItem[] = [];
+  const delta = { open: 0, closed: 0 };
   let approvalTaskId = control.approval_task_id ?? null;
   if (decisions.has(transition.from) && approvalTaskId) {
-    writes.push(...closeTaskWrites(control.project_id, approvalTaskId, at, approvalTaskGone));
+    writes.push(closeTaskWrite(control.project_id, approvalTaskId, at, approvalTaskGone));
+    delta.open--;
+    delta.closed++;
     approvalTaskId = null;
   }
   if (decisions.has(transition.to)) {
@@ -35,9 +38,11 @@ export function approvalTaskChange(control: StoredControl, transition: Transitio
       closed_at: null,
       version: 1,
     };
-    writes.push(...createTaskWrites(task));
+    writes.push(newTaskWrite(task));
+    delta.open++;
     approvalTaskId = task.id;
   }
+  if (delta.open !== 0 || delta.closed !== 0) writes.push(taskCountWrite(control.project_id, delta));
   return { approvalTaskId, writes };
 }
 

@@ -4,7 +4,7 @@ import { and, attributeEquals, itemAbsent, itemPresent } from './conditions.js';
 import { withoutKeys, type Key } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
-import { addToCounter, replaceVersioned } from './versioned.js';
+import { replaceVersioned } from './versioned.js';
 
 /**
  * Tasks and their comments live in their project's partition. The task counters item keeps the
@@ -51,9 +51,24 @@ export function createTaskWrites(t: StoredTask, claim?: { key: Key; onTaken: () 
           },
         ]
       : []),
-    { kind: 'put', item: taskItem(t), condition: itemAbsent() },
-    addToCounter(taskKeys.counters(t.project_id), t.status, 1),
+    newTaskWrite(t),
+    taskCountWrite(t.project_id, { [t.status]: 1 }),
   ];
+}
+
+/** The task alone; its count goes in the one counters write of the transaction (one operation per item). */
+export const newTaskWrite = (t: StoredTask): WriteItem => ({ kind: 'put', item: taskItem(t), condition: itemAbsent() });
+
+/** Moves the task totals by status, in one update of the counters item. */
+export function taskCountWrite(projectId: string, delta: Partial<Record<TaskStatus, number>>): WriteItem {
+  const moved = Object.entries(delta).filter(([, n]) => n !== 0);
+  return {
+    kind: 'update',
+    key: taskKeys.counters(projectId),
+    update: `ADD ${moved.map((_, i) => `#n${i} :d${i}`).join(', ')}`,
+    names: Object.fromEntries(moved.map(([s], i) => [`#n${i}`, s])),
+    values: Object.fromEntries(moved.map(([, n], i) => [`:d${i}`, n])),
+  };
 }
 
 /** Claim or release: the whole task, if still at the version the caller's ETag named. */
@@ -61,22 +76,19 @@ export const updateTaskWrites = (before: StoredTask, after: StoredTask): WriteIt
 
 /**
  * The decision out of an approval state closes its task without reading it: the control names
- * its open approval task, and only a decision closes one, so it is open when this lands.
+ * its open approval task, and only a decision closes one, so it is open when this lands. The
+ * counts move in the caller's one counters write.
  */
-export function closeTaskWrites(projectId: string, taskId: string, at: string, onClosed: () => Error): WriteItem[] {
-  return [
-    {
-      kind: 'update',
-      key: taskKeys.task(projectId, taskId),
-      update: 'SET #s = :closed, #c = :at, #g = :g ADD #v :one',
-      names: { '#s': 'status', '#c': 'closed_at', '#g': 'GSI1PK', '#v': 'version' },
-      values: { ':closed': 'closed', ':at': at, ':g': statusPartition(projectId, 'closed'), ':one': 1 },
-      condition: and(itemPresent(), attributeEquals('status', 'open')),
-      onConditionFailed: onClosed,
-    },
-    addToCounter(taskKeys.counters(projectId), 'open', -1),
-    addToCounter(taskKeys.counters(projectId), 'closed', 1),
-  ];
+export function closeTaskWrite(projectId: string, taskId: string, at: string, onClosed: () => Error): WriteItem {
+  return {
+    kind: 'update',
+    key: taskKeys.task(projectId, taskId),
+    update: 'SET #s = :closed, #c = :at, #g = :g ADD #v :one',
+    names: { '#s': 'status', '#c': 'closed_at', '#g': 'GSI1PK', '#v': 'version' },
+    values: { ':closed': 'closed', ':at': at, ':g': statusPartition(projectId, 'closed'), ':one': 1 },
+    condition: and(itemPresent(), attributeEquals('status', 'open')),
+    onConditionFailed: onClosed,
+  };
 }
 
 /** A comment, counted on its task; the task must still be there when it lands. */
