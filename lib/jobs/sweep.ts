@@ -2,22 +2,34 @@ import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { sweepAbandonedRuns } from './population.js';
 import { sweepRecalculations } from './recalculation.js';
+import { sweepReviewTasks } from './review-tasks.js';
+
+interface SweepResult {
+  abandoned_runs: number;
+  requeued_recalculations: number;
+  review_tasks: number;
+}
 
 /**
  * The periodic sweep (EventBridge schedule on AWS, a timer locally): ends abandoned population
- * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations.
+ * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations,
+ * then creates the review tasks that have fallen due.
  */
-export function sweep(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
+export function sweep(now: Date): Promise<SweepResult> {
   // The sweep function's entry point: its handler, the local timer and tests all come through here.
   return runAsFunction('workers/sweep', () => sweepOnce(now));
 }
 
-async function sweepOnce(now: Date): Promise<{ abandoned_runs: number; requeued_recalculations: number }> {
-  // One half failing must not keep the other from running on this tick.
+async function sweepOnce(now: Date): Promise<SweepResult> {
+  // One part failing must not keep the others from running on this tick.
   const abandoned_runs = await sweepAbandonedRuns(now).catch((error: unknown) => {
     logger.error('sweep of abandoned population runs failed', { error: error as Error });
     return 0;
   });
+  const review_tasks = await sweepReviewTasks(now).catch((error: unknown) => {
+    logger.error('sweep of due reviews failed', { error: error as Error });
+    return 0;
+  });
   const requeued_recalculations = await sweepRecalculations(now);
-  return { abandoned_runs, requeued_recalculations };
+  return { abandoned_runs, requeued_recalculations, review_tasks };
 }

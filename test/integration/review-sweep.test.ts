@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { sweepReviewTasks } from '../../lib/jobs/review-tasks.js';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { reviewDueKeys, type ReviewSubject } from '../../lib/store/review-due.js';
+import { taskCount, taskKeys, tasksPage } from '../../lib/store/tasks.js';
+import { getOne } from '../../lib/store/read.js';
+import { fixtures } from '../support/api.js';
+import { useTestServices } from '../support/services.js';
+
+let organisationId: string;
+
+beforeAll(async () => {
+  await useTestServices();
+  organisationId = await fixtures.organisation(await fixtures.user());
+});
+
+/** An item carrying the review-due index keys, as the library and register writes store them. */
+async function dueItem(projectId: string, reviewDue: string, kind: ReviewSubject['kind'] = 'library-item'): Promise<ReviewSubject> {
+  const definitionId = ulid();
+  const subject: ReviewSubject = { kind, projectId, definitionId, id: kind === 'library-item' ? definitionId : ulid() };
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { PK: `PROJECT#${projectId}`, SK: `FIXTURE#${subject.id}`, entity: 'fixture', review_due: reviewDue, ...reviewDueKeys(subject, reviewDue) },
+    }),
+  );
+  return subject;
+}
+
+const tasksOf = (projectId: string) => tasksPage(projectId, { number: 1, size: 100 });
+const NOW = new Date('2026-11-23T09:00:00Z');
+
+describe('review sweep', () => {
+  it('creates a review task for a subject whose review date has come', async () => {
+    const projectId = await fixtures.project(organisationId);
+    const subject = await dueItem(projectId, '2026-11-23', 'register-row');
+    await sweepReviewTasks(NOW);
+    expect(await tasksOf(projectId)).toMatchObject([
+      {
+        kind: 'review',
+        status: 'open',
+        related_control_id: null,
+        subject: { kind: 'register-row', definition_id: subject.definitionId, id: subject.id, review_due: '2026-11-23' },
+      },
+    ]);
+    expect(taskCount(await getOne(taskKeys.counters(projectId)))).toBe(1);
+  });
+
+  it('creates the task once however often it sweeps', async () => {
+    const projectId = await fixtures.project(organisationId);
+    await dueItem(projectId, '2026-10-01');
+    await sweepReviewTasks(NOW);
+    await sweepReviewTasks(NOW);
+    expect(await tasksOf(projectId)).toHaveLength(1);
+  });
+
+  it('creates one task when two sweeps run at once', async () => {
+    const projectId = await fixtures.project(organisationId);
+    await dueItem(projectId, '2026-10-02');
+    await Promise.all([sweepReviewTasks(NOW), sweepReviewTasks(NOW)]);
+    expect(await tasksOf(projectId)).toHaveLength(1);
+  });
+
+  it('waits for a review date still to come', async () => {
+    const projectId = await fixtures.project(organisationId);
+    await dueItem(projectId, '2026-11-24');
+    await sweepReviewTasks(NOW);
+    expect(await tasksOf(projectId)).toHaveLength(0);
+    await sweepReviewTasks(new Date('2026-11-24T00:00:00Z'));
+    expect(await tasksOf(projectId)).toHaveLength(1);
+  });
+
+  it('creates another task when the subject comes due on a new date', async () => {
+    const projectId = await fixtures.project(organisationId);
+    const subject = await dueItem(projectId, '2026-09-01');
+    await sweepReviewTasks(NOW);
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { PK: `PROJECT#${projectId}`, SK: `FIXTURE#${subject.id}`, entity: 'fixture', ...reviewDueKeys(subject, '2026-11-01') },
+      }),
+    );
+    await sweepReviewTasks(NOW);
+    expect((await tasksOf(projectId)).map((t) => t.subject?.review_due)).toEqual(['2026-09-01', '2026-11-01']);
+  });
+
+  it('creates no task in an archived project', async () => {
+    const projectId = await fixtures.project(organisationId, { archived: true });
+    await dueItem(projectId, '2026-10-03');
+    await sweepReviewTasks(NOW);
+    expect(await tasksOf(projectId)).toHaveLength(0);
+  });
+
+  it('reads the index in pages: every due subject gets its task', async () => {
+    const projectId = await fixtures.project(organisationId);
+    for (let i = 0; i < 60; i++) await dueItem(projectId, '2026-08-01');
+    await sweepReviewTasks(NOW);
+    expect(await tasksOf(projectId)).toHaveLength(60);
+    expect(taskCount(await getOne(taskKeys.counters(projectId)), 'open')).toBe(60);
+  });
+});
