@@ -10,6 +10,7 @@ import { isPermission, permissionsOf, type CredentialType } from '../domain/perm
 import { writeAudit } from '../store/audit.js';
 import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeAccess, setUserStatus, type AccessScope } from '../store/identity.js';
 import { recountProject } from '../store/controls.js';
+import { createManualTask, TaskRefusedError } from './task-create.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
 import { ensureTable } from '../store/schema.js';
@@ -33,7 +34,8 @@ const USAGE = `usage:
         --abilities p1,p2 --read-only true|false [--expires-at ISO8601] [--name N]
   admin token revoke --id ID
   admin catalogue import --path DIR     (an ISM OSCAL release: *_catalog.json and *-baseline_profile.json)
-  admin project recount --project ID    (recount a populated project's control summary and rewrite its list index)`;
+  admin project recount --project ID    (recount a populated project's control summary and rewrite its list index)
+  admin task create --project ID --title T [--control ID] [--assignee USER]`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -50,6 +52,9 @@ const OPTIONS = {
   'expires-at': { type: 'string' },
   id: { type: 'string' },
   path: { type: 'string' },
+  title: { type: 'string' },
+  control: { type: 'string' },
+  assignee: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -166,6 +171,13 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
       await recountProject(id, now);
       return { project: id, controls: Number((await getOne(keys.projectSummary(id)))?.controls ?? 0) };
     }
+    case 'task create': {
+      const task = await createManualTask(
+        { projectId: required(values, 'project'), title: required(values, 'title'), controlId: values.control, assigneeId: values.assignee },
+        now,
+      );
+      return { id: task.id, project_id: task.project_id, related_control_id: task.related_control_id, assignee_user_id: task.assignee_user_id };
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
@@ -210,7 +222,13 @@ async function main(): Promise<number> {
     console.log(JSON.stringify(await run(command, parsed.values, new Date())));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof IssuanceError || error instanceof EmailTakenError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof CatalogueError ||
+      error instanceof IssuanceError ||
+      error instanceof EmailTakenError ||
+      error instanceof TaskRefusedError
+    ) {
       console.error(error.message.split('\n')[0]);
       return 2;
     }

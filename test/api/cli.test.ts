@@ -10,6 +10,8 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { controlId, controlPositionKey } from '../../lib/store/projects.js';
 import { readIndex } from '../../lib/store/control-filters.js';
+import { taskCount, taskKeys } from '../../lib/store/tasks.js';
+import { storedControl } from '../support/tasks.js';
 
 let env: Record<string, string>;
 
@@ -148,5 +150,48 @@ describe('operator CLI', () => {
     const out = admin('project', 'recount', '--project', projectId);
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/not populated/);
+  });
+});
+
+describe('operator CLI: task create', () => {
+  const newProject = async () => fixtures.project(await fixtures.organisation(await fixtures.user()));
+
+  it('creates an open manual task related to a control of the project and assigned to a project member', async () => {
+    const projectId = await newProject();
+    const controlId = await storedControl(projectId);
+    const assignee = await fixtures.user();
+    await fixtures.grant(assignee, { kind: 'project', id: projectId }, ['view-tasks']);
+    const out = admin('task', 'create', '--project', projectId, '--title', 'Confirm the backup owner', '--control', controlId, '--assignee', assignee);
+    expect(out.code).toBe(0);
+    const { id } = out.json() as { id: string };
+    expect(await getOne(taskKeys.task(projectId, id))).toMatchObject({
+      kind: 'manual',
+      status: 'open',
+      title: 'Confirm the backup owner',
+      related_control_id: controlId,
+      assignee_user_id: assignee,
+    });
+    expect(taskCount(await getOne(taskKeys.counters(projectId)), 'open')).toBe(1);
+  });
+
+  it.each([
+    ['an unknown project', /^no project/, async () => ['--project', ulid(), '--title', 'T']],
+    [
+      'a control of another project',
+      /is not a control of project/,
+      async () => ['--project', await newProject(), '--title', 'T', '--control', await storedControl(await newProject())],
+    ],
+    [
+      'an assignee without access to the project',
+      /view-tasks/,
+      async () => ['--project', await newProject(), '--title', 'T', '--assignee', await fixtures.user()],
+    ],
+    ['a blank title', /--title/, async () => ['--project', await newProject(), '--title', ' ']],
+  ])('refuses %s with one line on stderr and exit code 2', async (_label, message, args) => {
+    const out = admin('task', 'create', ...(await args()));
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(message);
+    expect(out.stderr.split('\n')).toHaveLength(1);
   });
 });
