@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { sweepReviewTasks } from '../../lib/jobs/review-tasks.js';
+import { sweep } from '../../lib/jobs/sweep.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { reviewDueKeys, type ReviewSubject } from '../../lib/store/review-due.js';
 import { taskCount, taskKeys, tasksPage } from '../../lib/store/tasks.js';
@@ -32,11 +32,13 @@ async function dueItem(projectId: string, reviewDue: string, kind: ReviewSubject
 const tasksOf = (projectId: string) => tasksPage(projectId, { number: 1, size: 100 });
 const NOW = new Date('2026-11-23T09:00:00Z');
 
+/* Each test sweeps through the sweep's entry point, so that the command recording grants the sweep function what it reads and writes. */
+
 describe('review sweep', () => {
   it('creates a review task for a subject whose review date has come', async () => {
     const projectId = await fixtures.project(organisationId);
     const subject = await dueItem(projectId, '2026-11-23', 'register-row');
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
     expect(await tasksOf(projectId)).toMatchObject([
       {
         kind: 'review',
@@ -51,52 +53,52 @@ describe('review sweep', () => {
   it('creates the task once however often it sweeps', async () => {
     const projectId = await fixtures.project(organisationId);
     await dueItem(projectId, '2026-10-01');
-    await sweepReviewTasks(NOW);
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
+    await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(1);
   });
 
   it('creates one task when two sweeps run at once', async () => {
     const projectId = await fixtures.project(organisationId);
     await dueItem(projectId, '2026-10-02');
-    await Promise.all([sweepReviewTasks(NOW), sweepReviewTasks(NOW)]);
+    await Promise.all([sweep(NOW), sweep(NOW)]);
     expect(await tasksOf(projectId)).toHaveLength(1);
   });
 
   it('waits for a review date still to come', async () => {
     const projectId = await fixtures.project(organisationId);
     await dueItem(projectId, '2026-11-24');
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(0);
-    await sweepReviewTasks(new Date('2026-11-24T00:00:00Z'));
+    await sweep(new Date('2026-11-24T00:00:00Z'));
     expect(await tasksOf(projectId)).toHaveLength(1);
   });
 
   it('creates another task when the subject comes due on a new date', async () => {
     const projectId = await fixtures.project(organisationId);
     const subject = await dueItem(projectId, '2026-09-01');
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
     await ddb().send(
       new PutCommand({
         TableName: tableName(),
         Item: { PK: `PROJECT#${projectId}`, SK: `FIXTURE#${subject.id}`, entity: 'fixture', ...reviewDueKeys(subject, '2026-11-01') },
       }),
     );
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
     expect((await tasksOf(projectId)).map((t) => t.subject?.review_due)).toEqual(['2026-09-01', '2026-11-01']);
   });
 
   it('creates no task in an archived project', async () => {
     const projectId = await fixtures.project(organisationId, { archived: true });
     await dueItem(projectId, '2026-10-03');
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(0);
   });
 
   it('reads the index in pages: every due subject gets its task', async () => {
     const projectId = await fixtures.project(organisationId);
     for (let i = 0; i < 60; i++) await dueItem(projectId, '2026-08-01');
-    await sweepReviewTasks(NOW);
+    await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(60);
     expect(taskCount(await getOne(taskKeys.counters(projectId)), 'open')).toBe(60);
   });
