@@ -1,12 +1,11 @@
 import * as z from 'zod';
 import { claimed, EmptyBody, released, Task, TASK_STATUSES, taskView, type StoredTask } from '../domain/tasks.js';
-import { requireVersion } from './etag.js';
 import { keys } from '../store/keys.js';
 import { taskCount, taskKeys, tasksPage, updateTaskWrites } from '../store/tasks.js';
 import { NoQuery, PageQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
 import { boundProjectOf, ProjectParams } from './project-access.js';
-import { changeableTask, detail, ETAG, readableTask, relatedControlHeld, TaskParams, TASKS_PATH, taskPrefetch, viewName } from './task-access.js';
+import { changeableTask, detail, readableTask, relatedControlHeld, requireCurrentTask, TaskParams, TASKS_PATH, taskPrefetch } from './task-access.js';
 import { taskCommentOperations } from './task-comments.js';
 
 const ListQuery = PageQuery.extend({
@@ -93,7 +92,7 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
     prefetch: taskPrefetch,
     handle: async (ctx: OperationContext, { params }) => {
       const current = changeableTask(ctx, params);
-      requireVersion(ctx.ifMatch, ETAG, current.id, current.version, viewName(current, ctx.caller));
+      requireCurrentTask(ctx, current);
       const next: StoredTask | undefined = rule(current, ctx.caller.userId, ctx.caller.permissions.has('manage-tasks'));
       const auditTarget = { project: params.project, task: current.id };
       if (!next) return { ...detail(current, ctx.caller), auditTarget, writes: relatedControlHeld(current) };

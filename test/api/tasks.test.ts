@@ -174,6 +174,17 @@ describe('claimTask', () => {
     expect((await act(task.id, 'claim', manager, etagFor('task', task.id, 1))).status).toBe(404);
   });
 
+  it('refuses a task of an archived project (403 project_archived)', async () => {
+    const archived = await fixtures.project(op.organisationId, { archived: true });
+    await fixtures.grant(op.userId, { kind: 'project', id: archived }, permissionsOf('project'));
+    const token = await fixtures.token(op.userId, 'project', { projectId: archived, abilities: permissionsOf('project') });
+    const task = await storedTask(archived);
+    const etag = (await api.request('GET', url(`/${task.id}`, archived), { token })).headers.get('etag')!;
+    const res = await api.request('POST', url(`/${task.id}/claim`, archived), { token, body: {}, headers: { 'If-Match': etag } });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('project_archived');
+  });
+
   it('refuses a body other than the empty object (422)', async () => {
     const task = await storedTask(projectId);
     const etag = (await read(task.id)).headers.get('etag')!;
