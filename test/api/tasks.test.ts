@@ -146,6 +146,13 @@ describe('claimTask', () => {
     expect((await act(task.id, 'release', manager, stale)).status).toBe(412);
   });
 
+  it('lets one of two claims with the same ETag win; the other is 412', async () => {
+    const task = await storedTask(projectId);
+    const etag = (await read(task.id)).headers.get('etag')!;
+    const [a, b] = await Promise.all([act(task.id, 'claim', manager, etag), act(task.id, 'claim', manager, etag)]);
+    expect([a.status, b.status].sort()).toEqual([200, 412]);
+  });
+
   it('answers 428 without If-Match', async () => {
     const task = await storedTask(projectId);
     expect((await api.request('POST', url(`/${task.id}/claim`), { token: manager, body: {} })).status).toBe(428);
