@@ -10,6 +10,7 @@ import { ensureQueues, startPollers, type Pollers } from '../lib/jobs/local.js';
 import { formatBundles, measureBundles } from './bundles.js';
 import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
+import { runRegistersWorkload } from './registers.js';
 import { counterWrites, formatCounters } from './counters.js';
 import { benchIdempotency, formatIdempotency } from './idempotency.js';
 import { benchPopulation, formatPopulation } from './population.js';
@@ -75,6 +76,8 @@ async function main(): Promise<number> {
     const population = await benchPopulation(`http://127.0.0.1:${port}`, credentials, pollers, log);
     if (population) {
       for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
+        latencies.set(label, times);
+      for (const [label, times] of await runRegistersWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       await recorder.settled();
     }
