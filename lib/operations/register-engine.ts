@@ -19,6 +19,7 @@ import {
 import type { RegisterDefinition } from '../domain/registers.js';
 import { bodyErrors, singleLine } from '../domain/validation.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
+import type { Item } from '../store/read.js';
 import { createRowWrites, missingReferences, rowKey, toRow, updateRowWrites, type ReferenceHome, type RowScope } from '../store/registers.js';
 import { etagFor, etagVersion, requireVersion } from './etag.js';
 import type { OperationContext } from './operation.js';
@@ -64,7 +65,7 @@ const keyTaken = (d: RegisterDefinition) => () =>
   conflict('logical_key_taken', `Another row of this register already has this ${d.logical_key.join(' and ')}.`, { logical_key: [...d.logical_key] });
 
 /** The stored row from the authentication round trip (or a read of its own), 404 when absent. */
-export function storedRow(item: ReturnType<OperationContext['prefetched']>) {
+export function storedRow(item: Item | undefined) {
   if (!item) throw notFound();
   return toRow(item);
 }

@@ -53,6 +53,11 @@ describe('createRegisterReview', () => {
     expect(Date.parse(res.body.data.reviewed_at)).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  it('takes a zero-length body sent as JSON as notes null', async () => {
+    const res = await api.request('POST', reviews(), { token, rawBody: '', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
+    expect([res.status, res.body.data.notes]).toEqual([201, null]);
+  });
+
   it('takes an empty object as notes null and keeps notes as sent', async () => {
     expect((await review({ body: {} })).body.data.notes).toBeNull();
     expect((await review({ body: { notes: 'Risks checked\nwith the owner.' } })).body.data.notes).toBe('Risks checked\nwith the owner.');
