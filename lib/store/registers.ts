@@ -118,7 +118,7 @@ export interface ReferenceHome {
 }
 
 /** A reference code (ISM-1234) names a control of the project by its catalogue identifier or label, as the control index holds them (lower case). */
-function codeMatches(index: ControlIndex | undefined, code: string): boolean {
+export function indexNamesCode(index: ControlIndex | undefined, code: string): boolean {
   const wanted = code.toLowerCase();
   return (index?.rows ?? []).some(([id, label]) => id === wanted || label === wanted);
 }
@@ -142,7 +142,7 @@ export async function missingReferences(home: ReferenceHome, refs: readonly RowR
     const key = keyOf(r);
     const item = key && found.get(keyString(key));
     if (r.source === 'contacts') return activeContact(item) !== undefined;
-    return isUlid(r.value) ? item !== undefined : codeMatches(readIndex(item), r.value);
+    return isUlid(r.value) ? item !== undefined : indexNamesCode(readIndex(item), r.value);
   };
   return refs.filter((r) => !resolves(r));
 }

@@ -144,6 +144,23 @@ describe('project register rows', () => {
   it('answers 404 for an unknown row', async () => {
     expect((await get(`${rows(IDS.riskRegister)}/${ulid()}`)).status).toBe(404);
   });
+
+  it('answers 404 for the rows of an unknown definition', async () => {
+    const definition = ulid();
+    expect((await get(rows(definition))).status).toBe(404);
+    expect((await get(`${rows(definition)}/${ulid()}`)).status).toBe(404);
+    expect((await post(rows(definition), risk('N-1'))).status).toBe(404);
+  });
+
+  it('answers 422 for a page size beyond 100 and a malformed row ID', async () => {
+    expect((await get(`${rows(IDS.riskRegister)}?page[size]=101`)).status).toBe(422);
+    expect((await get(`${rows(IDS.riskRegister)}/row-1`)).status).toBe(422);
+  });
+
+  it('answers 403 for row reads without view-registers', async () => {
+    const other = await world.projectToken(projectId, ['view-controls']);
+    expect((await get(rows(IDS.riskRegister), other)).status).toBe(403);
+  });
 });
 
 const exception = (id: string, extra: Record<string, unknown> = {}) => ({
