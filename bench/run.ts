@@ -11,6 +11,7 @@ import { formatBundles, measureBundles } from './bundles.js';
 import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
 import { runTasksWorkload } from './tasks.js';
+import { runRegistersWorkload } from './registers.js';
 import { counterWrites, formatCounters } from './counters.js';
 import { benchIdempotency, formatIdempotency } from './idempotency.js';
 import { benchPopulation, formatPopulation } from './population.js';
@@ -78,6 +79,8 @@ async function main(): Promise<number> {
       for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       for (const [label, times] of await runTasksWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
+        latencies.set(label, times);
+      for (const [label, times] of await runRegistersWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       await recorder.settled();
     }

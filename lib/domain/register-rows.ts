@@ -121,13 +121,30 @@ export function unreadableReferences(d: RegisterDefinition, input: Record<string
     }));
 }
 
-/** The contact IDs a create or patch sets, by column. */
-export function contactReferences(d: RegisterDefinition, input: RowInput): { column: string; id: string }[] {
+export interface RowReference {
+  column: string;
+  source: keyof SourceAuthority;
+  value: string;
+}
+
+/** The references a create or patch sets (contact IDs, control IDs or codes, document keys), by column. */
+export function rowReferences(d: RegisterDefinition, input: RowInput): RowReference[] {
   return d.columns.flatMap((c) => {
     const value = input[c.id];
-    return c.type === 'contact_ref' && typeof value === 'string' ? [{ column: c.id, id: value }] : [];
+    const source = SOURCE_OF[c.type];
+    return source && typeof value === 'string' ? [{ column: c.id, source, value }] : [];
   });
 }
+
+const MISSING_SOURCE: Record<keyof SourceAuthority, string> = {
+  contacts: 'is not an active contact of this system',
+  controls: 'is not a control of this project',
+  documents: 'is not a document of the catalogue',
+};
+
+/** 422 issues for the references that name nothing (seed, Errors part 4: a new reference must resolve). */
+export const invalidReferences = (missing: readonly RowReference[]): FieldIssue[] =>
+  missing.map((r) => ({ pointer: `/data/${r.column}`, detail: MISSING_SOURCE[r.source], code: 'invalid_reference' }));
 
 /** Merge patch per column (RFC 7396): omitted keeps, null clears. */
 export function mergeRowData(current: RowData, input: RowInput): RowData {
@@ -166,10 +183,12 @@ export type RegisterRow = z.infer<typeof RegisterRow>;
 export interface StoredRegisterRow {
   id: string;
   definition_id: string;
-  owner: 'system' | 'organisation';
+  owner: 'project' | 'system' | 'organisation';
   organisation_id: string;
-  /** The owning system; null for organisation-owned rows. */
+  /** The owning system, also of a project's rows; null for organisation-owned rows. */
   system_id: string | null;
+  /** The owning project, on project-owned rows only. */
+  project_id?: string;
   data: RowData;
   created_at: string;
   updated_at: string;

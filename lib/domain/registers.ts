@@ -47,9 +47,7 @@ const ENUMS = {
   exception_status: ['proposed', 'approved', 'expired', 'revoked'],
   asset_type: ['hardware', 'software', 'service', 'data', 'network', 'other'],
   contact_category: ['internal', 'supplier', 'regulator', 'emergency', 'other'],
-  implementation_status: ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control', 'ec'],
-  applicability: ['y', 'n'],
-  assessment_outcome: ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'not_assessed', 'common_control'],
+  summary_dimension: ['applicability', 'implementation_status', 'workflow_state', 'assessment_outcome'],
 } as const satisfies Record<string, readonly string[]>;
 type EnumId = keyof typeof ENUMS;
 
@@ -209,18 +207,16 @@ export const REGISTER_DEFINITIONS: readonly RegisterDefinition[] = [
     id: REGISTER_DEFINITION_IDS.controlSummary,
     key: 'control-summary',
     name: 'Control summary',
-    description: 'Computed from the project controls: implementation, applicability, evidence and assessment outcome per control. Read-only.',
+    description:
+      "Computed from the project's controls: how many controls have each applicability, implementation status, workflow state and assessment outcome. Read-only.",
     owner: 'project',
     kind: 'generated',
     columns: [
-      col('control', 'Control', 'control_ref', required),
-      col('implementation_status', 'Implementation status', 'enum', enumOf('implementation_status')),
-      col('applicability', 'Applicability', 'enum', enumOf('applicability')),
-      col('evidence_count', 'Evidence items', 'integer'),
-      col('assessment_outcome', 'Assessment outcome', 'enum', enumOf('assessment_outcome')),
-      col('last_updated', 'Last updated', 'date'),
+      col('dimension', 'Dimension', 'enum', enumOf('summary_dimension', required)),
+      col('value', 'Value', 'string', { ...required, max_length: 64 }),
+      col('controls', 'Controls', 'integer', required),
     ],
-    logical_key: ['control'],
+    logical_key: ['dimension', 'value'],
   }),
 ];
 

@@ -12,7 +12,10 @@ import { matched, type PipelineRequest } from './state.js';
 
 /** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
 export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
-  if (request.state.replay) return replay(request, request.state.replay);
+  if (request.state.replay) {
+    matched(request).recheck?.(contextOf(request), request.state.input as never);
+    return replay(request, request.state.replay);
+  }
   try {
     return await runOnce(request);
   } catch (error) {
@@ -25,15 +28,13 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
   }
 }
 
-async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult> {
+function contextOf(request: PipelineRequest): OperationContext {
   const op = matched(request);
   const { state, event } = request;
-  const caller = state.caller!;
-
-  const ctx: OperationContext = {
+  return {
     requestId: state.requestId,
     now: state.startedAt,
-    caller,
+    caller: state.caller!,
     prefetched: (k: Key) => {
       const wanted = keyString(k);
       // An undeclared key would read as a missing item, a silent 404: it is a programming error.
@@ -43,6 +44,13 @@ async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult>
     ifMatch: header(event, 'if-match'),
     page: state.page,
   };
+}
+
+async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult> {
+  const op = matched(request);
+  const { state, event } = request;
+  const caller = state.caller!;
+  const ctx = contextOf(request);
   const input = state.input as { params: unknown; query: unknown; body: unknown };
   const result: OperationResult<unknown> = await op.handle(ctx, input as never);
   const status = result.status ?? op.success;

@@ -125,6 +125,12 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
    * view, since representations that differ never share one.
    */
   redact?: (stored: { data: z.output<R>; etag?: string }, caller: Caller) => { data: z.output<R>; etag?: string };
+  /**
+   * Runs before a receipt replay, with the items of this request's authentication round trip:
+   * throws when what the original write needed no longer holds (a project since archived).
+   * Authentication and permissions are checked on every request, replays included.
+   */
+  recheck?: (ctx: OperationContext, input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => void;
   handle: (ctx: OperationContext, input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<OperationResult<z.output<R>>>;
 }
 

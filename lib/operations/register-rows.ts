@@ -1,92 +1,36 @@
 import * as z from 'zod';
-import { monotonicFactory } from 'ulid';
-import {
-  contactReferences,
-  logicalKeyOf,
-  mergeRowData,
-  redactRow,
-  RegisterRow,
-  rowBodySchema,
-  rowView,
-  rowViewName,
-  viewOfRedacted,
-  unreadableReferences,
-  type RowInput,
-  type SourceAuthority,
-  type StoredRegisterRow,
-} from '../domain/register-rows.js';
-import type { RegisterDefinition } from '../domain/registers.js';
-import { etagFor, etagVersion, requireVersion } from './etag.js';
-import { conflict, notFound, validationFailed } from '../errors.js';
-import { bodyErrors, singleLine } from '../domain/validation.js';
+import { RegisterRow, rowView } from '../domain/register-rows.js';
 import { keys } from '../store/keys.js';
-import { activeContactIds, countersKey, createRowWrites, rowCount, rowKey, rowsPage, toRow, updateRowWrites, type RowScope } from '../store/registers.js';
+import { countersKey, rowCount, rowsPage } from '../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from './common.js';
 import { operation, type OperationContext } from './operation.js';
+import {
+  CreateRegisterRow,
+  createRow,
+  redactReplay,
+  rowEtag,
+  storedRow,
+  storedRowKey,
+  UpdateRegisterRow,
+  updateRow,
+  type RowPlace,
+} from './register-engine.js';
 import { reachableDefinition, RegisterParams, REGISTERS_PATH, scopeOf, systemLevelAuthority, systemRegisterOf } from './register-definitions.js';
 
-const ETAG_KIND = 'register-row';
 const BASE = `${REGISTERS_PATH}/{definition}/rows`;
 const RowParams = RegisterParams.extend({ row: Ulid });
 type RowParams = z.output<typeof RowParams>;
 
-/** Monotonic, so that rows created within one millisecond still list oldest first. */
-const nextRowId = monotonicFactory();
-
-const RowValues = z
-  .record(singleLine(), z.unknown().meta({ description: 'A string, integer, boolean or null, as the column type in the manifest says.' }))
-  .meta({ description: 'Values by column ID, validated against the register manifest.' });
-
-const CreateRegisterRow = z
-  .strictObject({ data: RowValues })
-  .meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' });
-const UpdateRegisterRow = z
-  .strictObject({ data: RowValues })
-  .meta({ id: 'UpdateRegisterRow', description: 'JSON merge patch per column: omitted columns are kept; null clears an optional column.' });
-
-const etagOf = (d: RegisterDefinition, row: StoredRegisterRow, authority: SourceAuthority) =>
-  etagFor(ETAG_KIND, row.id, row.version, rowViewName(d, authority));
-
-const keyTaken = (d: RegisterDefinition) => () =>
-  conflict('logical_key_taken', `Another row of this register already has this ${d.logical_key.join(' and ')}.`, { logical_key: [...d.logical_key] });
-
 /** The stored row, read in the authentication round trip, when the definition is one this system exposes. */
 const rowPrefetch = (p: RowParams) => {
   const d = reachableDefinition(p.definition);
-  return [keys.system(p.organisation, p.system), ...(d ? [rowKey(scopeOf(d, p), d.id, p.row)] : [])];
+  return [keys.system(p.organisation, p.system), ...(d ? [storedRowKey({ definition: d, scope: scopeOf(d, p) }, p.row)] : [])];
 };
 
-function rowOf(ctx: OperationContext, scope: RowScope, p: RowParams) {
-  const item = ctx.prefetched(rowKey(scope, p.definition, p.row));
-  if (!item) throw notFound();
-  return toRow(item);
-}
-
-/**
- * The manifest's rules (422 with pointers under /data): types, enums, required columns, unknown
- * columns, references to sources this credential cannot read, and contact references that are not
- * active contacts of this system (seed, Errors part 4).
- */
-async function validInput(
-  ctx: OperationContext,
-  d: RegisterDefinition,
-  p: RegisterParams,
-  body: { data: Record<string, unknown> },
-  mode: 'create' | 'update',
-): Promise<RowInput> {
-  const unreadable = unreadableReferences(d, body.data, systemLevelAuthority(ctx.caller));
-  const parsed = rowBodySchema(d, mode).safeParse(body);
-  const invalid = parsed.success ? [] : bodyErrors(parsed.error).filter((e) => !unreadable.some((u) => u.pointer === e.pointer));
-  if (unreadable.length > 0 || invalid.length > 0 || !parsed.success) throw validationFailed([...unreadable, ...invalid]);
-  const references = contactReferences(d, parsed.data.data);
-  const active = await activeContactIds(p.system, [...new Set(references.map((r) => r.id))]);
-  const unknown = references.filter((r) => !active.has(r.id));
-  if (unknown.length > 0) {
-    throw validationFailed(
-      unknown.map((r) => ({ pointer: `/data/${r.column}`, detail: 'is not an active contact of this system', code: 'invalid_reference' })),
-    );
-  }
-  return parsed.data.data;
+/** A system's rows: control and document references stay redacted and cannot be set (seed, boundary rule 1). */
+function placeOf(ctx: OperationContext, p: RegisterParams): RowPlace {
+  const { definition, scope } = systemRegisterOf(ctx, p);
+  return { definition, scope, authority: systemLevelAuthority(ctx.caller), home: { systemId: p.system } };
 }
 
 export const listSystemRegisterRows = operation({
@@ -110,8 +54,7 @@ export const listSystemRegisterRows = operation({
     return [keys.system(p.organisation, p.system), ...(d ? [countersKey(scopeOf(d, p))] : [])];
   },
   handle: async (ctx, { params }) => {
-    const { definition, scope } = systemRegisterOf(ctx, params);
-    const authority = systemLevelAuthority(ctx.caller);
+    const { definition, scope, authority } = placeOf(ctx, params);
     const page = await rowsPage(scope, definition.id, ctx.page);
     return { data: page.map((r) => rowView(definition, r.row, authority)), total: rowCount(ctx.prefetched(countersKey(scope)), definition.id) };
   },
@@ -137,36 +80,18 @@ export const createSystemRegisterRow = operation({
   errors: [400, 409, 415, 422],
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
-  redact: ({ data, etag }, caller) => {
-    const redacted = redactRow(data, systemLevelAuthority(caller));
-    const version = etag ? etagVersion(etag) : undefined;
-    // The ETag names the view the replayed body shows, which keeps what was hidden at creation hidden.
-    return { data: redacted, etag: version === undefined ? etag : etagFor(ETAG_KIND, data.id, version, viewOfRedacted(redacted.redacted_fields)) };
-  },
+  redact: (stored, caller) => redactReplay(stored, systemLevelAuthority(caller)),
   handle: async (ctx, { params, body }) => {
-    const { definition, scope } = systemRegisterOf(ctx, params);
-    const input = await validInput(ctx, definition, params, body, 'create');
-    const authority = systemLevelAuthority(ctx.caller);
-    const at = ctx.now.toISOString();
-    const data = mergeRowData({}, input);
-    const row: StoredRegisterRow = {
-      id: nextRowId(ctx.now.getTime()),
-      definition_id: definition.id,
-      owner: scope.owner,
-      organisation_id: params.organisation,
-      system_id: scope.owner === 'system' ? params.system : null,
-      data,
-      created_at: at,
-      updated_at: at,
-      version: 1,
-    };
-    const path = BASE.replace('{organisation}', params.organisation).replace('{system}', params.system).replace('{definition}', definition.id);
+    const place = placeOf(ctx, params);
+    const owners = { organisation_id: params.organisation, system_id: place.scope.owner === 'system' ? params.system : null };
+    const created = await createRow(ctx, place, body, owners);
+    const path = BASE.replace('{organisation}', params.organisation).replace('{system}', params.system).replace('{definition}', params.definition);
     return {
-      data: rowView(definition, row, authority),
-      etag: etagOf(definition, row, authority),
-      location: `/api/v1${path}/${row.id}`,
-      auditTarget: { organisation: params.organisation, system: params.system, definition: definition.id, row: row.id },
-      writes: createRowWrites(scope, { row, logicalKey: logicalKeyOf(definition, data) }, keyTaken(definition)),
+      data: created.data,
+      etag: created.etag,
+      location: `/api/v1${path}/${created.row.id}`,
+      auditTarget: { organisation: params.organisation, system: params.system, definition: params.definition, row: created.row.id },
+      writes: created.writes,
     };
   },
 });
@@ -189,10 +114,9 @@ export const getSystemRegisterRow = operation({
   sideEffects: [],
   prefetch: rowPrefetch,
   handle: async (ctx, { params }) => {
-    const { definition, scope } = systemRegisterOf(ctx, params);
-    const { row } = rowOf(ctx, scope, params);
-    const authority = systemLevelAuthority(ctx.caller);
-    return { data: rowView(definition, row, authority), etag: etagOf(definition, row, authority) };
+    const place = placeOf(ctx, params);
+    const { row } = storedRow(ctx.prefetched(storedRowKey(place, params.row)));
+    return { data: rowView(place.definition, row, place.authority), etag: rowEtag(place.definition, row, place.authority) };
   },
 });
 
@@ -217,18 +141,14 @@ export const updateSystemRegisterRow = operation({
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: rowPrefetch,
   handle: async (ctx, { params, body }) => {
-    const { definition, scope } = systemRegisterOf(ctx, params);
-    const current = rowOf(ctx, scope, params);
-    const input = await validInput(ctx, definition, params, body, 'update');
-    const authority = systemLevelAuthority(ctx.caller);
-    requireVersion(ctx.ifMatch, ETAG_KIND, current.row.id, current.row.version, rowViewName(definition, authority));
-    const data = mergeRowData(current.row.data, input);
-    const next: StoredRegisterRow = { ...current.row, data, updated_at: ctx.now.toISOString(), version: current.row.version + 1 };
+    const place = placeOf(ctx, params);
+    const current = storedRow(ctx.prefetched(storedRowKey(place, params.row)));
+    const updated = await updateRow(ctx, place, current, body);
     return {
-      data: rowView(definition, next, authority),
-      etag: etagOf(definition, next, authority),
-      auditTarget: { organisation: params.organisation, system: params.system, definition: definition.id, row: next.id },
-      writes: updateRowWrites(scope, current, { row: next, logicalKey: logicalKeyOf(definition, data) }, keyTaken(definition)),
+      data: updated.data,
+      etag: updated.etag,
+      auditTarget: { organisation: params.organisation, system: params.system, definition: params.definition, row: updated.row.id },
+      writes: updated.writes,
     };
   },
 });

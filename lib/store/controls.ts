@@ -82,10 +82,14 @@ export interface ControlApplicability {
   applicability_origin: Origin;
   recommendation: Recommendation | null;
   workflow_state: string;
+  overall_assessed_outcome?: StoredControl['overall_assessed_outcome'];
   version: number;
   GSI1PK?: string;
 }
-type Counted = Pick<ControlApplicability, 'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state'>;
+type Counted = Pick<
+  ControlApplicability,
+  'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state' | 'implementation_status' | 'overall_assessed_outcome'
+>;
 
 /** The applicability fields of every control of a project: a keys-and-flags read, not the whole records. */
 export async function projectApplicability(projectId: string): Promise<ControlApplicability[]> {
@@ -94,17 +98,23 @@ export async function projectApplicability(projectId: string): Promise<ControlAp
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version', '#t': 'title' },
     ProjectionExpression:
-      'id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, #v, GSI1PK',
+      'id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, overall_assessed_outcome, #v, GSI1PK',
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });
   return items as unknown as ControlApplicability[];
 }
 
+/** Prefixes of the summary counters by implementation status and by assessment outcome (the control summary register reads them). */
+export const SUMMARY_PREFIX = { workflowState: 'state_', implementationStatus: 'impl_', assessmentOutcome: 'outcome_' } as const;
+/** The counter values of a control without an implementation status, and without an assessed outcome. */
+export const NOT_SET = 'not_set';
+export const NOT_ASSESSED = 'not_assessed';
+
 /**
  * The summary counters one control adds (seed: applicable counts controls with applicability y;
- * attention counts as the control list filters it; and its workflow state). Flat attributes, so
- * that a delta can ADD to a counter that does not exist yet.
+ * attention counts as the control list filters it; its workflow state, implementation status and
+ * assessed outcome). Flat attributes, so that a delta can ADD to a counter that does not exist yet.
  */
 function contribution(c: Counted): Map<string, number> {
   const attention = attentionOf(c);
@@ -112,7 +122,9 @@ function contribution(c: Counted): Map<string, number> {
     ['controls', 1],
     [c.applicability === 'y' ? 'applicable' : 'not_applicable', 1],
     ...(attention ? [[attention === 'conflict' ? 'conflicts' : 'suggested_exclusions', 1] as [string, number]] : []),
-    [`state_${c.workflow_state}`, 1],
+    [`${SUMMARY_PREFIX.workflowState}${c.workflow_state}`, 1],
+    [`${SUMMARY_PREFIX.implementationStatus}${c.implementation_status ?? NOT_SET}`, 1],
+    [`${SUMMARY_PREFIX.assessmentOutcome}${c.overall_assessed_outcome ?? NOT_ASSESSED}`, 1],
   ]);
 }
 

@@ -38,6 +38,19 @@ export const keys = {
   projectControlFilters: (projectId: string, shard: number): Key => ({ PK: `PROJECT#${projectId}`, SK: `INDEX#FILTERS#${shard}` }),
   /** A durable request to recalculate this project's applicability (a scope change). */
   projectRecalculation: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'APPLICABILITY#PENDING' }),
+  /** Project collection counters (register rows and reviews per definition), kept in the writing transaction. */
+  projectCounters: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'COUNTERS' }),
+  /** Project-owned register rows and their logical-key claims, in the project partition like system rows in theirs. */
+  projectRegisterRow: (projectId: string, definitionId: string, rowId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `ROW#${definitionId}#${rowId}` }),
+  projectRegisterRowKey: (projectId: string, definitionId: string, keyDigest: string): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `ROWKEY#${definitionId}#${keyDigest}`,
+  }),
+  /** A register review, ordered newest reviewed time first (inverted time), then by ID. */
+  registerReview: (projectId: string, definitionId: string, invertedTime: string, reviewId: string): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `REVIEW#${definitionId}#${invertedTime}#${reviewId}`,
+  }),
   /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */
   control: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTROL#${controlId}` }),
   /** Shared external providers and their assurance releases (provider selections in project scope point at these). */
@@ -101,6 +114,8 @@ export const prefixes = {
   contact: 'CONTACT#',
   /** Followed by the definition ID and `#`: the rows of one register, oldest first. */
   registerRow: 'ROW#',
+  /** Followed by the definition ID and `#`: the reviews of one register, newest first. */
+  registerReview: 'REVIEW#',
   organisationAccess: 'ACCESS#ORG#',
   organisationVisibility: 'VISIBLE#ORG#',
   userTokens: 'TOKEN#',

@@ -1,34 +1,42 @@
 import { createHash } from 'node:crypto';
-import type { StoredRegisterRow } from '../domain/register-rows.js';
+import { isValid as isUlid } from 'ulid';
+import { isDocumentKey } from '../domain/documents.js';
+import type { RowReference, StoredRegisterRow } from '../domain/register-rows.js';
 import { itemAbsent, ownedBy } from './conditions.js';
 import { activeContact } from './contacts.js';
+import { readIndex, type ControlIndex } from './control-filters.js';
 import { keys, prefixes, withoutKeys, type Key } from './keys.js';
 import { getMany, keyString, queryPage, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
+import { reviewDueKeys } from './review-due.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
 
 /**
- * Register rows of the system and organisation levels. A row lives in its owner's partition, next
- * to the claims of its logical keys and the owner's counters, so that a create or an update writes
- * one partition in one transaction.
+ * Register rows of every level. A row lives in its owner's partition (project, system or
+ * organisation), next to the claims of its logical keys and the owner's counters, so that a
+ * create or an update writes one partition in one transaction.
  */
-export type RowScope = { owner: 'system'; systemId: string } | { owner: 'organisation'; organisationId: string };
+export type RowScope = { owner: 'project'; projectId: string } | { owner: 'system'; systemId: string } | { owner: 'organisation'; organisationId: string };
 
-export const rowKey = (scope: RowScope, definitionId: string, rowId: string): Key =>
-  scope.owner === 'system'
-    ? keys.systemRegisterRow(scope.systemId, definitionId, rowId)
-    : keys.organisationRegisterRow(scope.organisationId, definitionId, rowId);
+export function rowKey(scope: RowScope, definitionId: string, rowId: string): Key {
+  if (scope.owner === 'project') return keys.projectRegisterRow(scope.projectId, definitionId, rowId);
+  if (scope.owner === 'system') return keys.systemRegisterRow(scope.systemId, definitionId, rowId);
+  return keys.organisationRegisterRow(scope.organisationId, definitionId, rowId);
+}
 
 /** The digest keeps claim keys short and unambiguous whatever the key values contain (sort keys hold at most 1 KiB). */
-const claimKey = (scope: RowScope, definitionId: string, logicalKey: string): Key => {
+function claimKey(scope: RowScope, definitionId: string, logicalKey: string): Key {
   const digest = createHash('sha256').update(logicalKey).digest('hex');
-  return scope.owner === 'system'
-    ? keys.systemRegisterRowKey(scope.systemId, definitionId, digest)
-    : keys.organisationRegisterRowKey(scope.organisationId, definitionId, digest);
-};
+  if (scope.owner === 'project') return keys.projectRegisterRowKey(scope.projectId, definitionId, digest);
+  if (scope.owner === 'system') return keys.systemRegisterRowKey(scope.systemId, definitionId, digest);
+  return keys.organisationRegisterRowKey(scope.organisationId, definitionId, digest);
+}
 
-export const countersKey = (scope: RowScope): Key =>
-  scope.owner === 'system' ? keys.systemCounters(scope.systemId) : keys.organisationCounters(scope.organisationId);
+export function countersKey(scope: RowScope): Key {
+  if (scope.owner === 'project') return keys.projectCounters(scope.projectId);
+  if (scope.owner === 'system') return keys.systemCounters(scope.systemId);
+  return keys.organisationCounters(scope.organisationId);
+}
 
 /** The counter attribute of one register's rows in the owner's counters item. */
 export const rowCountAttribute = (definitionId: string) => `register_rows_${definitionId}`;
@@ -46,11 +54,18 @@ export function toRow(item: Item): RowRecord {
   return { row, logicalKey };
 }
 
+/** Project rows with a review_due date join the review-due index, in every whole-item write. */
+const reviewDue = (scope: RowScope, row: StoredRegisterRow) =>
+  scope.owner === 'project' && typeof row.data.review_due === 'string'
+    ? reviewDueKeys({ kind: 'register-row', projectId: scope.projectId, definitionId: row.definition_id, id: row.id }, row.data.review_due)
+    : {};
+
 const rowItem = (scope: RowScope, r: RowRecord) => ({
   ...rowKey(scope, r.row.definition_id, r.row.id),
   entity: 'register-row',
   ...r.row,
   logical_key: r.logicalKey,
+  ...reviewDue(scope, r.row),
 });
 
 function claim(scope: RowScope, r: RowRecord, onTaken: OnConditionFailed): WriteItem {
@@ -96,9 +111,38 @@ export async function rowsPage(scope: RowScope, definitionId: string, page: { nu
   return items.map(toRow);
 }
 
-/** Which of these IDs are active contacts of the system (deleted contacts are absent, seed). */
-export async function activeContactIds(systemId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const found = await getMany(ids.map((id) => keys.contact(systemId, id)));
-  return new Set(ids.filter((id) => activeContact(found.get(keyString(keys.contact(systemId, id))))));
+/** Where references resolve: contacts in the system; controls in the project, when there is one. */
+export interface ReferenceHome {
+  systemId: string;
+  projectId?: string;
+}
+
+/** A reference code (ISM-1234) names a control of the project by its catalogue identifier or label, as the control index holds them (lower case). */
+export function indexNamesCode(index: ControlIndex | undefined, code: string): boolean {
+  const wanted = code.toLowerCase();
+  return (index?.rows ?? []).some(([id, label]) => id === wanted || label === wanted);
+}
+
+/**
+ * The references that resolve to nothing, found in one BatchGetItem: a contact must be an active
+ * contact of the system; a control ULID a control of the project, and a reference code one the
+ * project's control index names (never a read of every control); a document key one of the catalogue.
+ */
+export async function missingReferences(home: ReferenceHome, refs: readonly RowReference[]): Promise<RowReference[]> {
+  const { projectId } = home;
+  const keyOf = (r: RowReference): Key | undefined => {
+    if (r.source === 'contacts') return keys.contact(home.systemId, r.value);
+    if (r.source === 'controls' && projectId) return isUlid(r.value) ? keys.control(projectId, r.value) : keys.projectControlIndex(projectId);
+    return undefined;
+  };
+  const wanted = refs.flatMap((r) => keyOf(r) ?? []);
+  const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
+  const resolves = (r: RowReference): boolean => {
+    if (r.source === 'documents') return isDocumentKey(r.value);
+    const key = keyOf(r);
+    const item = key && found.get(keyString(key));
+    if (r.source === 'contacts') return activeContact(item) !== undefined;
+    return isUlid(r.value) ? item !== undefined : indexNamesCode(readIndex(item), r.value);
+  };
+  return refs.filter((r) => !resolves(r));
 }

@@ -28,8 +28,9 @@ export function validate(): Middleware {
 
       let body: unknown;
       const raw = rawBody(event);
-      // A JSON body that may be the empty object may also be left out (seed: population POST "with an empty body").
-      const absent = (!raw || raw.length === 0) && !header(event, 'content-type');
+      // A JSON body that may be the empty object may also be left out (seed: population POST "with an
+      // empty body"; a review's body is optional), with or without a JSON Content-Type.
+      const absent = (!raw || raw.length === 0) && (!header(event, 'content-type') || mediaType(event) === 'application/json');
       if (op.body && absent && op.body.mediaType === 'application/json' && op.body.schema.safeParse({}).success) {
         body = op.body.schema.parse({});
       } else if (op.body) {

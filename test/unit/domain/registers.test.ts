@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isValid as isUlid } from 'ulid';
 import {
-  contactReferences,
+  invalidReferences,
   logicalKeyOf,
   mergeRowData,
   redactedColumns,
   redactRow,
   rowBodySchema,
+  rowReferences,
   rowView,
   rowViewName,
   unreadableReferences,
@@ -119,9 +120,9 @@ describe('rowBodySchema on create', () => {
 
   it('takes an integer only as a whole JSON number', () => {
     const summary = def(IDS.controlSummary);
-    expect(check(summary, 'create', { control: 'ISM-1234', evidence_count: 3 })).toEqual({ data: { control: 'ISM-1234', evidence_count: 3 } });
-    for (const evidence_count of [1.5, '3'])
-      expect(check(summary, 'create', { control: 'ISM-1234', evidence_count })).toEqual({ pointers: ['/data/evidence_count'] });
+    const row = { dimension: 'workflow_state', value: 'editing' };
+    expect(check(summary, 'create', { ...row, controls: 3 })).toEqual({ data: { ...row, controls: 3 } });
+    for (const controls of [1.5, '3']) expect(check(summary, 'create', { ...row, controls })).toEqual({ pointers: ['/data/controls'] });
   });
 });
 
@@ -151,9 +152,18 @@ describe('references and redaction', () => {
     ]);
   });
 
-  it('lists the contact IDs a write sets, not the ones it clears', () => {
-    expect(contactReferences(asset, { owner_contact: 'C1', name: 'x' })).toEqual([{ column: 'owner_contact', id: 'C1' }]);
-    expect(contactReferences(asset, { owner_contact: null })).toEqual([]);
+  it('lists the references a write sets with their source, not the ones it clears', () => {
+    expect(rowReferences(asset, { owner_contact: 'C1', related_control: 'ISM-1234', supporting_document: 'ssp', name: 'x' })).toEqual([
+      { column: 'owner_contact', source: 'contacts', value: 'C1' },
+      { column: 'related_control', source: 'controls', value: 'ISM-1234' },
+      { column: 'supporting_document', source: 'documents', value: 'ssp' },
+    ]);
+    expect(rowReferences(asset, { owner_contact: null })).toEqual([]);
+  });
+
+  it('names each reference that resolves to nothing at its column, with invalid_reference', () => {
+    const issues = invalidReferences([{ column: 'related_control', source: 'controls', value: 'ISM-9999' }]);
+    expect(issues).toEqual([{ pointer: '/data/related_control', detail: 'is not a control of this project', code: 'invalid_reference' }]);
   });
 
   const row: StoredRegisterRow = {

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { controlWorkflow } from '../config.js';
+import { IMPLEMENTATION_STATUSES } from '../domain/controls.js';
+import type { StoredRegisterRow } from '../domain/register-rows.js';
+import { REGISTER_DEFINITION_IDS } from '../domain/registers.js';
+import { stateIds } from '../domain/workflow.js';
+import { NOT_ASSESSED, NOT_SET, SUMMARY_PREFIX } from './controls.js';
+import type { Item } from './read.js';
+
+/**
+ * The generated control-summary register: one row per dimension and value, counted from the
+ * project's summary item (which every control write moves in its own transaction), so that the
+ * register costs one read however many controls the project has.
+ */
+const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', NOT_ASSESSED, 'common_control'];
+
+/** Each dimension's values in order, and the summary counter that counts each. */
+function dimensions(): [dimension: string, values: string[], counter: (value: string) => string][] {
+  return [
+    ['applicability', ['y', 'n'], (v) => (v === 'y' ? 'applicable' : 'not_applicable')],
+    ['implementation_status', [...IMPLEMENTATION_STATUSES, 'ec', NOT_SET], (v) => `${SUMMARY_PREFIX.implementationStatus}${v}`],
+    ['workflow_state', stateIds(controlWorkflow()), (v) => `${SUMMARY_PREFIX.workflowState}${v}`],
+    ['assessment_outcome', OUTCOMES, (v) => `${SUMMARY_PREFIX.assessmentOutcome}${v}`],
+  ];
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A stable, ULID-shaped row ID per dimension and value, so that a row can be read by its ID like any other. */
+export function summaryRowId(dimension: string, value: string): string {
+  const digest = createHash('sha256').update(`${dimension}\n${value}`).digest();
+  let tail = '';
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[digest[i]! % 32];
+  return `${REGISTER_DEFINITION_IDS.controlSummary.slice(0, 10)}${tail}`;
+}
+
+/**
+ * Every row of the register, in dimension and value order, counted from the summary item (absent
+ * before population: every count is 0). The version is the summary's revision, which every counted
+ * write moves.
+ */
+export function controlSummaryRows(
+  project: { id: string; organisation_id: string; system_id: string; created_at: string },
+  summary: Item | undefined,
+): StoredRegisterRow[] {
+  const at = typeof summary?.calculated_at === 'string' ? summary.calculated_at : project.created_at;
+  const version = Number(summary?.revision ?? 0) + 1;
+  return dimensions().flatMap(([dimension, values, counter]) =>
+    values.map((value) => ({
+      id: summaryRowId(dimension, value),
+      definition_id: REGISTER_DEFINITION_IDS.controlSummary,
+      owner: 'project' as const,
+      organisation_id: project.organisation_id,
+      system_id: project.system_id,
+      project_id: project.id,
+      data: { dimension, value, controls: Number(summary?.[counter(value)] ?? 0) },
+      created_at: at,
+      updated_at: at,
+      version,
+    })),
+  );
+}

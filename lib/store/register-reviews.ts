@@ -1,0 +1,45 @@
+import type { StoredRegisterReview } from '../domain/register-reviews.js';
+import { itemAbsent } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
+import { queryPage, type Item } from './read.js';
+import type { WriteItem } from './transact.js';
+import { addToCounter } from './versioned.js';
+
+/**
+ * Register reviews live in the project partition, whichever level owns the definition: a review
+ * is the project's assertion. The sort key inverts the reviewed time, so that a Query lists the
+ * newest first and, within one millisecond, by ID.
+ */
+const LATEST = 9_999_999_999_999;
+const invertedTime = (at: string) => String(LATEST - Date.parse(at)).padStart(13, '0');
+
+export const reviewCountAttribute = (definitionId: string) => `register_reviews_${definitionId}`;
+
+export const reviewCount = (counters: Item | undefined, definitionId: string): number => Number(counters?.[reviewCountAttribute(definitionId)] ?? 0);
+
+/** The review and the count of its register's reviews, together. */
+export function reviewWrites(review: StoredRegisterReview): WriteItem[] {
+  return [
+    {
+      kind: 'put',
+      item: {
+        ...keys.registerReview(review.project_id, review.definition_id, invertedTime(review.reviewed_at), review.id),
+        entity: 'register-review',
+        ...review,
+      },
+      condition: itemAbsent(),
+    },
+    addToCounter(keys.projectCounters(review.project_id), reviewCountAttribute(review.definition_id), 1),
+  ];
+}
+
+export async function reviewsPage(projectId: string, definitionId: string, page: { number: number; size: number }): Promise<StoredRegisterReview[]> {
+  const items = await queryPage(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': `${prefixes.registerReview}${definitionId}#` },
+    },
+    page,
+  );
+  return items.map((item) => withoutKeys(item) as unknown as StoredRegisterReview);
+}
