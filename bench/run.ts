@@ -12,6 +12,7 @@ import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
 import { counterWrites, formatCounters } from './counters.js';
 import { benchIdempotency, formatIdempotency } from './idempotency.js';
+import { runLibraryWorkload } from './library.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
@@ -75,6 +76,8 @@ async function main(): Promise<number> {
     const population = await benchPopulation(`http://127.0.0.1:${port}`, credentials, pollers, log);
     if (population) {
       for (const [label, times] of await runControlsWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
+        latencies.set(label, times);
+      for (const [label, times] of await runLibraryWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       await recorder.settled();
     }

@@ -82,8 +82,8 @@ export const LIBRARY_KEYS = LIBRARY_DEFINITIONS.map((d) => d.key);
 export const libraryDefinitionById = (id: string) => LIBRARY_DEFINITIONS.find((d) => d.id === id);
 
 /**
- * content_markdown's budget in UTF-8 bytes: DynamoDB refuses items above 400 KB, and the working
- * copy's other attributes and keys take well under 2 KB, so 200,000 bytes leaves half the item free
+ * content_markdown's budget in UTF-8 bytes: DynamoDB refuses items above 400 KB, and the content
+ * item's other attributes and keys take well under 1 KB, so 200,000 bytes leaves half the item free
  * while holding some 30,000 words, several times a long policy.
  */
 export const CONTENT_BUDGET_BYTES = 200_000;
@@ -126,6 +126,8 @@ export interface StoredWorkingCopy extends WorkingCopy {
   definition_id: string;
   /** 0 for a working copy never written (no item stored). */
   version: number;
+  /** The version that last wrote the content, which its content item carries too; 0 without content. */
+  content_version: number;
 }
 
 export const emptyWorkingCopy = (projectId: string, definitionId: string): StoredWorkingCopy => ({
@@ -139,6 +141,7 @@ export const emptyWorkingCopy = (projectId: string, definitionId: string): Store
   updated_at: null,
   updated_by: null,
   version: 0,
+  content_version: 0,
 });
 
 const DefinitionFields = {

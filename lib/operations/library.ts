@@ -15,7 +15,7 @@ import {
 } from '../domain/library.js';
 import { notFound, validationFailed } from '../errors.js';
 import { keys } from '../store/keys.js';
-import { toWorkingCopy, workingCopySummaries, writeWorkingCopy } from '../store/library.js';
+import { assembled, rereadWorkingCopy, workingCopyKeys, workingCopySummaries, writeWorkingCopy } from '../store/library.js';
 import { isActiveMember } from '../store/members.js';
 import { NoQuery, Ulid } from './common.js';
 import { etagFor, requireVersion } from './etag.js';
@@ -31,15 +31,22 @@ type ItemParams = z.output<typeof ItemParams>;
 /** The ETag names the project too: every project's never-written copy is version 0, and one project's must not validate in another. */
 const etagOf = (w: StoredWorkingCopy) => etagFor(ETAG_KIND, `${w.project_id}/${w.definition_id}`, w.version);
 
-const itemPrefetch = (p: ItemParams) => [keys.project(p.project), ...(libraryDefinitionById(p.definition) ? [keys.libraryItem(p.project, p.definition)] : [])];
+const itemPrefetch = (p: ItemParams) => [keys.project(p.project), ...(libraryDefinitionById(p.definition) ? workingCopyKeys(p.project, p.definition) : [])];
 
-/** The definition and the project's working copy of it; an empty version-0 copy when none is written yet (GET never writes one). */
-function itemOf(ctx: OperationContext, p: ItemParams): { project: StoredProject; definition: LibraryDefinition; current: StoredWorkingCopy } {
+/**
+ * The definition and the project's working copy of it, both items read with authentication (read
+ * again in the rare case a concurrent edit landed between them); an empty version-0 copy when none
+ * is written yet (GET never writes one).
+ */
+async function itemOf(ctx: OperationContext, p: ItemParams): Promise<{ project: StoredProject; definition: LibraryDefinition; current: StoredWorkingCopy }> {
   const project = boundProjectOf(ctx, p.project);
   const definition = libraryDefinitionById(p.definition);
   if (!definition) throw notFound();
+  const empty = emptyWorkingCopy(project.id, definition.id);
   const item = ctx.prefetched(keys.libraryItem(project.id, definition.id));
-  return { project, definition, current: item ? toWorkingCopy(item) : emptyWorkingCopy(project.id, definition.id) };
+  if (!item) return { project, definition, current: empty };
+  const current = assembled(item, ctx.prefetched(keys.libraryContent(project.id, definition.id))) ?? (await rereadWorkingCopy(project.id, definition.id));
+  return { project, definition, current: current ?? empty };
 }
 
 export const listLibrary = operation({
@@ -85,7 +92,7 @@ export const getLibraryItem = operation({
   sideEffects: [],
   prefetch: itemPrefetch,
   handle: async (ctx, { params }) => {
-    const { definition, current } = itemOf(ctx, params);
+    const { definition, current } = await itemOf(ctx, params);
     return { data: libraryItemView(definition, current), etag: etagOf(current) };
   },
 });
@@ -112,7 +119,7 @@ export const updateLibraryItem = operation({
   sideEffects: ['Writes the working copy (the first edit creates it)', 'Writes an audit record'],
   prefetch: itemPrefetch,
   handle: async (ctx, { params, body }) => {
-    const { project, definition, current } = itemOf(ctx, params);
+    const { project, definition, current } = await itemOf(ctx, params);
     requireEditable(project);
     requireVersion(ctx.ifMatch, ETAG_KIND, `${current.project_id}/${current.definition_id}`, current.version);
     const merged = { ...current, ...body };
@@ -122,11 +129,19 @@ export const updateLibraryItem = operation({
       errors.push({ pointer: '/owner_user_id', code: 'owner_not_member', detail: 'is not an active member of the organisation (see GET …/document-owners)' });
     }
     if (errors.length) throw validationFailed(errors);
-    const next: StoredWorkingCopy = { ...merged, updated_at: ctx.now.toISOString(), updated_by: ctx.caller.userId, version: current.version + 1 };
+    const version = current.version + 1;
+    const contentChanged = body.content_markdown !== undefined;
+    const next: StoredWorkingCopy = {
+      ...merged,
+      updated_at: ctx.now.toISOString(),
+      updated_by: ctx.caller.userId,
+      version,
+      content_version: contentChanged ? (merged.content_markdown === null ? 0 : version) : current.content_version,
+    };
     return {
       data: libraryItemView(definition, next),
       etag: etagOf(next),
-      writes: writeWorkingCopy(next, current.version),
+      writes: writeWorkingCopy(next, current.version, contentChanged),
       auditTarget: { project: params.project, definition: definition.id },
       auditDetails: { changed_fields: Object.keys(body).join(',') },
     };

@@ -44,6 +44,8 @@ export const keys = {
   control: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTROL#${controlId}` }),
   /** A project's working copy of a library definition (absent until first written). */
   libraryItem: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBRARY#${definitionId}` }),
+  /** Its Markdown, apart, so that lists, metadata edits and the review-due index never carry the content. */
+  libraryContent: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBCONTENT#${definitionId}` }),
   /** Shared external providers and their assurance releases (provider selections in project scope point at these). */
   assuranceRelease: (providerId: string, releaseId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `RELEASE#${releaseId}` }),
   organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),

@@ -191,7 +191,30 @@ describe('updateLibraryItem', () => {
     const p = await fresh();
     const content = '<div class="note" id="scope">Scope</div>\r\n\r\n* item  \n\ttabbed [link](https://example.com "t")\n';
     await patch(p.path, p.token, p.etag, { content_markdown: content });
-    expect((await getOne(keys.libraryItem(p.id, IDS.informationSecurityPolicy)))?.content_markdown).toBe(content);
+    expect((await getOne(keys.libraryContent(p.id, IDS.informationSecurityPolicy)))?.content_markdown).toBe(content);
+  });
+
+  it('keeps the content out of the working copy item, which the review-due index projects', async () => {
+    const p = await fresh();
+    await patch(p.path, p.token, p.etag, { content_markdown: 'Text', review_due: '2026-03-01' });
+    const stored = await getOne(keys.libraryItem(p.id, IDS.informationSecurityPolicy));
+    expect(stored).toMatchObject({ content_bytes: 4, GSI1PK: gsi1.reviewDue });
+    expect(stored).not.toHaveProperty('content_markdown');
+  });
+
+  it('removes the content item when the content is cleared', async () => {
+    const p = await fresh();
+    const first = await patch(p.path, p.token, p.etag, { content_markdown: 'Text' });
+    const res = await patch(p.path, p.token, first.headers.get('etag')!, { content_markdown: null });
+    expect(res.body.data.content_markdown).toBeNull();
+    expect(await getOne(keys.libraryContent(p.id, IDS.informationSecurityPolicy))).toBeUndefined();
+  });
+
+  it('keeps the stored content through edits of other properties', async () => {
+    const p = await fresh();
+    const first = await patch(p.path, p.token, p.etag, { content_markdown: 'Text' });
+    await patch(p.path, p.token, first.headers.get('etag')!, { classification: 'OS' });
+    expect((await api.request('GET', p.path, { token: p.token })).body.data).toMatchObject({ content_markdown: 'Text', classification: 'OS' });
   });
 
   it('indexes the review_due date for the review sweep, and drops it when cleared', async () => {
@@ -274,6 +297,7 @@ describe('updateLibraryItem', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ pointer: '/content_markdown', code: 'markdown_attribute_not_allowed', detail: expect.stringContaining('onerror') }]);
     expect(await getOne(keys.libraryItem(p.id, IDS.informationSecurityPolicy))).toBeUndefined();
+    expect(await getOne(keys.libraryContent(p.id, IDS.informationSecurityPolicy))).toBeUndefined();
   });
 
   it('answers 422 naming the scheme for a javascript: link', async () => {
