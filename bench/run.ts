@@ -14,6 +14,7 @@ import { runTasksWorkload } from './tasks.js';
 import { runRegistersWorkload } from './registers.js';
 import { counterWrites, formatCounters } from './counters.js';
 import { benchIdempotency, formatIdempotency } from './idempotency.js';
+import { runLibraryWorkload } from './library.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
@@ -81,6 +82,8 @@ async function main(): Promise<number> {
       for (const [label, times] of await runTasksWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       for (const [label, times] of await runRegistersWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
+        latencies.set(label, times);
+      for (const [label, times] of await runLibraryWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       await recorder.settled();
     }

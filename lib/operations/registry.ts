@@ -2,6 +2,7 @@ import { functionOf, type FunctionName } from './function-of.js';
 import type { AnyOperation } from './operation.js';
 import { operations as controls } from './groups/controls.js';
 import { operations as downloads } from './groups/downloads.js';
+import { operations as library } from './groups/library.js';
 import { operations as organisations } from './groups/organisations.js';
 import { operations as projects } from './groups/projects.js';
 import { operations as registers } from './groups/registers.js';
@@ -25,6 +26,7 @@ const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
   controls,
   downloads,
   tasks,
+  library,
 };
 
 for (const [fn, ops] of Object.entries(SERVED)) {

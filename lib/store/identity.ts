@@ -4,6 +4,7 @@ import type { CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { conditionFields, itemAbsent, itemPresent } from './conditions.js';
 import { gsi1, keys, type Key } from './keys.js';
+import { projectOrganisation, syncMemberships } from './members.js';
 import { getOne, type Item } from './read.js';
 import { commit } from './transact.js';
 
@@ -64,7 +65,8 @@ export async function getUser(userId: string): Promise<UserRecord | undefined> {
   return (await getOne(keys.user(userId))) as UserRecord | undefined;
 }
 
-export async function setUserStatus(userId: string, status: UserStatus): Promise<boolean> {
+/** A status other than active takes the user out of every organisation's members (document owners) at once. */
+export async function setUserStatus(userId: string, status: UserStatus, now = new Date()): Promise<boolean> {
   const present = itemPresent();
   try {
     await ddb().send(
@@ -77,11 +79,12 @@ export async function setUserStatus(userId: string, status: UserStatus): Promise
         ExpressionAttributeValues: { ':s': status },
       }),
     );
-    return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
+  await syncMemberships(userId, now);
+  return true;
 }
 
 export function accessKey(userId: string, scope: AccessScope): Key {
@@ -89,8 +92,12 @@ export function accessKey(userId: string, scope: AccessScope): Key {
   return scope.kind === 'organisation' ? keys.organisationAccess(userId, scope.id) : keys.projectAccess(userId, scope.id);
 }
 
-/** Replaces the actor's permissions at that scope: the next request sees the new set. */
+/**
+ * Replaces the actor's permissions at that scope: the next request sees the new set. Access at an
+ * organisation or one of its projects makes an active user a member of that organisation.
+ */
 export async function grantAccess(userId: string, scope: AccessScope, permissions: Permission[], now: Date): Promise<void> {
+  const organisationId = scope.kind === 'organisation' ? scope.id : scope.kind === 'project' ? await projectOrganisation(scope.id) : undefined;
   await ddb().send(
     new PutCommand({
       TableName: tableName(),
@@ -99,18 +106,27 @@ export async function grantAccess(userId: string, scope: AccessScope, permission
         entity: 'access',
         user_id: userId,
         scope: scope.kind,
-        ...(scope.kind === 'organisation' ? { organisation_id: scope.id } : {}),
+        ...(organisationId ? { organisation_id: organisationId } : {}),
         ...(scope.kind === 'project' ? { project_id: scope.id } : {}),
         permissions,
         granted_at: now.toISOString(),
       },
     }),
   );
+  if (organisationId) await syncMemberships(userId, now);
 }
 
-export async function revokeAccess(userId: string, scope: AccessScope): Promise<boolean> {
+export async function revokeAccess(userId: string, scope: AccessScope, now = new Date()): Promise<boolean> {
   const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: accessKey(userId, scope), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes !== undefined;
+  if (!out.Attributes) return false;
+  const left =
+    typeof out.Attributes.organisation_id === 'string'
+      ? out.Attributes.organisation_id
+      : scope.kind === 'project'
+        ? await projectOrganisation(scope.id)
+        : undefined;
+  if (left) await syncMemberships(userId, now, [left]);
+  return true;
 }
 
 export async function livePermissions(userId: string, scope: AccessScope): Promise<Set<string> | undefined> {

@@ -20,6 +20,8 @@ export const keys = {
   /** The organisations an actor created through the API: discovery only, not membership. */
   organisationVisibility: (userId: string, organisationId: string): Key => ({ PK: `USER#${userId}`, SK: `VISIBLE#ORG#${organisationId}` }),
   token: (tokenId: string): Key => ({ PK: `TOKEN#${tokenId}`, SK: 'TOKEN' }),
+  /** An active user with live access in the organisation (at its scope or a project's): document owners, kept by the identity store. */
+  organisationMember: (organisationId: string, userId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `MEMBER#${userId}` }),
   organisation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'ORG' }),
   project: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'PROJECT' }),
   /** A system's projects (Query the system partition): the key of each, for listing and recalculation. */
@@ -53,6 +55,10 @@ export const keys = {
   }),
   /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */
   control: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTROL#${controlId}` }),
+  /** A project's working copy of a library definition (absent until first written). */
+  libraryItem: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBRARY#${definitionId}` }),
+  /** Its Markdown, apart, so that lists, metadata edits and the review-due index never carry the content. */
+  libraryContent: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBCONTENT#${definitionId}` }),
   /** Shared external providers and their assurance releases (provider selections in project scope point at these). */
   assuranceRelease: (providerId: string, releaseId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `RELEASE#${releaseId}` }),
   organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),
@@ -118,6 +124,10 @@ export const prefixes = {
   registerReview: 'REVIEW#',
   organisationAccess: 'ACCESS#ORG#',
   organisationVisibility: 'VISIBLE#ORG#',
+  organisationMember: 'MEMBER#',
+  libraryItem: 'LIBRARY#',
+  /** Every access item of a user (installation, organisation and project scope). */
+  access: 'ACCESS#',
   userTokens: 'TOKEN#',
 } as const;
 

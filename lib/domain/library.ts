@@ -1,0 +1,227 @@
+import * as z from 'zod';
+import type { FieldError } from '../errors.js';
+import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
+import { Ulid } from './ids.js';
+import { markdownViolations } from './markdown-policy.js';
+import { changesSomething } from './patch.js';
+import { multiLine } from './validation.js';
+
+/**
+ * The policy library (issue 11, "Library"): a finite catalogue of policy and procedure definitions,
+ * data with stable ULIDs so that {definition} path parameters stay valid across releases and
+ * installations. A project keeps one working copy per definition.
+ */
+export const LIBRARY_KINDS = ['policy', 'procedure'] as const;
+export type LibraryKind = (typeof LIBRARY_KINDS)[number];
+
+export interface LibraryDefinition {
+  id: string;
+  key: string;
+  title: string;
+  kind: LibraryKind;
+  description: string;
+}
+
+export const LIBRARY_DEFINITION_IDS = {
+  informationSecurityPolicy: '01M84T2AZS9C8TZ6EGZG2RXYHK',
+  sspAnnex: '01M84T2AZW5DBH673Z8AR39FF7',
+  incidentResponsePlan: '01M84T2AZW7ANNV3P9CDY2G6F7',
+  continuityPlan: '01M84T2AZWMPTE7ZXYVZHKVV8D',
+  accessControlProcedure: '01M84T2AZX4RXC3AX1GVMEQTT1',
+  changeManagementProcedure: '01M84T2AZXP9DEMRS0YA0MVDJ0',
+} as const;
+
+export const LIBRARY_DEFINITIONS: readonly LibraryDefinition[] = [
+  {
+    id: LIBRARY_DEFINITION_IDS.informationSecurityPolicy,
+    key: 'information-security-policy',
+    title: 'Information security policy',
+    kind: 'policy',
+    description: "The organisation's commitments, roles and responsibilities for protecting the system and its information.",
+  },
+  {
+    id: LIBRARY_DEFINITION_IDS.sspAnnex,
+    key: 'ssp-annex',
+    title: 'System security plan annex',
+    kind: 'policy',
+    description: 'System-specific detail that accompanies the system security plan: boundaries, interfaces and local decisions.',
+  },
+  {
+    id: LIBRARY_DEFINITION_IDS.incidentResponsePlan,
+    key: 'incident-response-plan',
+    title: 'Incident response plan',
+    kind: 'procedure',
+    description: 'How cyber security incidents are detected, reported, contained, eradicated and recovered from.',
+  },
+  {
+    id: LIBRARY_DEFINITION_IDS.continuityPlan,
+    key: 'continuity-plan',
+    title: 'Continuity plan',
+    kind: 'procedure',
+    description: 'How the system keeps or restores its essential functions through a disruption, with backups and recovery targets.',
+  },
+  {
+    id: LIBRARY_DEFINITION_IDS.accessControlProcedure,
+    key: 'access-control-procedure',
+    title: 'Access control procedure',
+    kind: 'procedure',
+    description: 'How access is requested, approved, reviewed and revoked, privileged access included.',
+  },
+  {
+    id: LIBRARY_DEFINITION_IDS.changeManagementProcedure,
+    key: 'change-management-procedure',
+    title: 'Change management procedure',
+    kind: 'procedure',
+    description: 'How changes to the system are proposed, assessed for security impact, approved, made and recorded.',
+  },
+];
+
+/** The definitions' keys, which other records may use as document reference keys. */
+export const LIBRARY_KEYS = LIBRARY_DEFINITIONS.map((d) => d.key);
+
+export const libraryDefinitionById = (id: string) => LIBRARY_DEFINITIONS.find((d) => d.id === id);
+
+/**
+ * content_markdown's budget in UTF-8 bytes: DynamoDB refuses items above 400 KB, and the content
+ * item's other attributes and keys take well under 1 KB, so 200,000 bytes leaves half the item free
+ * while holding some 30,000 words, several times a long policy.
+ */
+export const CONTENT_BUDGET_BYTES = 200_000;
+
+const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+
+export const UpdateLibraryItem = z
+  .strictObject({
+    content_markdown: multiLine()
+      .nullable()
+      .meta({
+        description: `CommonMark. Raw HTML may carry class and id attributes only; no script, style or embedding elements; no javascript:, vbscript:, data: or file: link targets. At most ${CONTENT_BUDGET_BYTES} UTF-8 bytes. null clears.`,
+      }),
+    owner_user_id: Ulid.nullable().meta({ description: 'An active member of the organisation (see GET …/document-owners); null clears.' }),
+    classification: z.enum(CLASSIFICATION_CODES).nullable(),
+    date_live: IsoDate.nullable(),
+    review_due: IsoDate.nullable().meta({ description: 'Not before date_live (as it stands after this patch).' }),
+  })
+  .partial()
+  .refine(...changesSomething('property'))
+  .meta({ id: 'UpdateLibraryItem', description: 'JSON merge patch of the working copy: omitted properties are kept; null clears one.' });
+export type UpdateLibraryItem = z.output<typeof UpdateLibraryItem>;
+
+/** What a project has written about a definition; every field empty until the first PATCH. */
+export interface WorkingCopy {
+  content_markdown: string | null;
+  owner_user_id: string | null;
+  classification: Classification | null;
+  date_live: string | null;
+  review_due: string | null;
+  updated_at: string | null;
+  updated_by: string | null;
+}
+
+/** A working copy without its content, as the library list reads it. */
+export type WorkingCopySummary = Omit<WorkingCopy, 'content_markdown'> & { content_bytes: number };
+
+export interface StoredWorkingCopy extends WorkingCopy {
+  project_id: string;
+  definition_id: string;
+  /** 0 for a working copy never written (no item stored). */
+  version: number;
+  /** The version that last wrote the content, which its content item carries too; 0 without content. */
+  content_version: number;
+}
+
+export const emptyWorkingCopy = (projectId: string, definitionId: string): StoredWorkingCopy => ({
+  project_id: projectId,
+  definition_id: definitionId,
+  content_markdown: null,
+  owner_user_id: null,
+  classification: null,
+  date_live: null,
+  review_due: null,
+  updated_at: null,
+  updated_by: null,
+  version: 0,
+  content_version: 0,
+});
+
+const DefinitionFields = {
+  id: z.string().meta({ description: 'The library definition ULID.' }),
+  key: z.string(),
+  title: z.string(),
+  kind: z.enum(LIBRARY_KINDS),
+  description: z.string(),
+};
+const WorkingCopyFields = {
+  owner_user_id: z.string().nullable(),
+  classification: z.enum(CLASSIFICATION_CODES).nullable(),
+  date_live: z.string().nullable(),
+  review_due: z.string().nullable(),
+  updated_at: z.string().nullable().meta({ description: 'null until the working copy is first written.' }),
+  updated_by: z.string().nullable(),
+};
+
+export const LibraryItem = z
+  .object({ ...DefinitionFields, content_markdown: z.string().nullable(), ...WorkingCopyFields })
+  .meta({ id: 'LibraryItem', description: 'The definition and the project’s working copy of it (empty fields before the first edit).' });
+export type LibraryItem = z.infer<typeof LibraryItem>;
+
+export const LibraryItemSummary = z
+  .object({
+    ...DefinitionFields,
+    content_bytes: z.number().int().min(0).meta({ description: 'Size of content_markdown in UTF-8 bytes; 0 when empty.' }),
+    ...WorkingCopyFields,
+  })
+  .meta({ id: 'LibraryItemSummary', description: 'A definition with a summary of the working copy, without its content.' });
+export type LibraryItemSummary = z.infer<typeof LibraryItemSummary>;
+
+const workingCopyOf = (w: Omit<WorkingCopy, 'content_markdown'>) => ({
+  owner_user_id: w.owner_user_id,
+  classification: w.classification,
+  date_live: w.date_live,
+  review_due: w.review_due,
+  updated_at: w.updated_at,
+  updated_by: w.updated_by,
+});
+
+export const libraryItemView = (d: LibraryDefinition, w: WorkingCopy): LibraryItem => ({ ...d, content_markdown: w.content_markdown, ...workingCopyOf(w) });
+
+export const librarySummaryView = (d: LibraryDefinition, w: WorkingCopySummary): LibraryItemSummary => ({
+  ...d,
+  content_bytes: w.content_bytes,
+  ...workingCopyOf(w),
+});
+
+export const EMPTY_SUMMARY: WorkingCopySummary = {
+  owner_user_id: null,
+  classification: null,
+  date_live: null,
+  review_due: null,
+  updated_at: null,
+  updated_by: null,
+  content_bytes: 0,
+};
+
+/**
+ * The working copy's rules beyond the schema (seed, Errors part 4): the content budget, the
+ * Markdown policy, and review_due not before date_live as the merged copy has them, pointed at
+ * whichever of the two dates the patch sent. The owner's membership needs a read: the caller checks it.
+ */
+export function workingCopyErrors(patch: UpdateLibraryItem, merged: WorkingCopy): FieldError[] {
+  const errors: FieldError[] = [];
+  const content = patch.content_markdown;
+  if (typeof content === 'string') {
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > CONTENT_BUDGET_BYTES) {
+      errors.push({ pointer: '/content_markdown', code: 'content_too_large', detail: `is ${bytes} UTF-8 bytes; at most ${CONTENT_BUDGET_BYTES} are kept` });
+    } else {
+      errors.push(...markdownViolations(content).map((v) => ({ pointer: '/content_markdown', code: v.code, detail: v.detail })));
+    }
+  }
+  if (merged.date_live && merged.review_due && merged.review_due < merged.date_live) {
+    const pointer = patch.review_due !== undefined ? '/review_due' : '/date_live';
+    const detail =
+      pointer === '/review_due' ? `must not precede date_live (${merged.date_live})` : `must not follow the working copy's review_due (${merged.review_due})`;
+    errors.push({ pointer, code: 'review_due_before_date_live', detail });
+  }
+  return errors;
+}

@@ -1,0 +1,136 @@
+import MarkdownIt, { type Token } from 'markdown-it';
+import { Parser } from 'htmlparser2';
+
+/**
+ * What library Markdown may contain (seed, Errors part 4): raw HTML whose attributes are class and
+ * id only, none of the elements that run code or pull in other documents, and link and image
+ * targets without a script or inline-data scheme. The text is parsed as the renderer will parse it
+ * (CommonMark with raw HTML and linkify), so that what is checked is what would be rendered.
+ */
+export const MARKDOWN_CODES = {
+  attribute: 'markdown_attribute_not_allowed',
+  element: 'markdown_element_not_allowed',
+  scheme: 'markdown_link_scheme_not_allowed',
+} as const;
+
+export interface MarkdownViolation {
+  code: (typeof MARKDOWN_CODES)[keyof typeof MARKDOWN_CODES];
+  detail: string;
+}
+
+const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set(['class', 'id']);
+
+/**
+ * Beyond the script, style and embedding elements: frames and applets embed like iframes; base,
+ * link and meta redirect or load other documents; svg, math, template and noscript parse their
+ * content differently from the surrounding HTML, the classic route to markup that mutates into
+ * script after sanitising.
+ */
+const REFUSED_ELEMENTS: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'link',
+  'meta',
+  'svg',
+  'math',
+  'template',
+  'noscript',
+]);
+
+/** The parser's own entity and percent decoding, so that the check decodes as the renderer does. */
+const UTILITIES = new MarkdownIt().utils;
+
+/** file: reaches the reader's own disk from a rendered document, as markdown-it's own default refuses too. */
+const REFUSED_SCHEMES = ['javascript', 'vbscript', 'data', 'file'] as const;
+
+/**
+ * A link target as a browser would read its scheme: entities and percent-escapes decoded (repeatedly,
+ * since a target may be escaped twice), then whitespace and control characters dropped, lower case.
+ */
+export function normalisedTarget(target: string): string {
+  const { unescapeAll, lib } = UTILITIES;
+  let value = target;
+  for (let round = 0; round < 5; round++) {
+    const decoded = lib.mdurl.decode(unescapeAll(value), '');
+    if (decoded === value) break;
+    value = decoded;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what browsers drop from a scheme.
+  return value.replace(/[\s\u0000-\u001F\u007F-\u009F\u200B-\u200D\u2060\uFEFF]/g, '').toLowerCase();
+}
+
+export function refusedScheme(target: string): string | undefined {
+  const normalised = normalisedTarget(target);
+  return REFUSED_SCHEMES.find((scheme) => normalised.startsWith(`${scheme}:`));
+}
+
+/** Every target markdown-it considers (links, images, autolinks, reference definitions, linkified text), kept rather than dropped. */
+function parserRecording(targets: string[]) {
+  const md = new MarkdownIt({ html: true, linkify: true });
+  // The default validateLink silently turns a refused target into text; recording every target and
+  // keeping it lets the policy refuse the whole text instead.
+  md.validateLink = (url: string) => {
+    targets.push(url);
+    return true;
+  };
+  return md;
+}
+
+function htmlViolations(html: string): MarkdownViolation[] {
+  const found: MarkdownViolation[] = [];
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      if (REFUSED_ELEMENTS.has(name)) found.push({ code: MARKDOWN_CODES.element, detail: `contains a <${name}> element, which is not allowed` });
+      for (const attribute of Object.keys(attributes)) {
+        if (!ALLOWED_ATTRIBUTES.has(attribute)) {
+          found.push({
+            code: MARKDOWN_CODES.attribute,
+            detail: `contains the attribute ${attribute} on <${name}>; HTML attributes are limited to class and id`,
+          });
+        }
+      }
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return found;
+}
+
+function walk(tokens: readonly Token[], visit: (t: Token) => void): void {
+  for (const token of tokens) {
+    visit(token);
+    if (token.children) walk(token.children, visit);
+  }
+}
+
+/** The policy's findings, each once, in the order they occur; none for acceptable Markdown. */
+export function markdownViolations(source: string): MarkdownViolation[] {
+  const targets: string[] = [];
+  const tokens = parserRecording(targets).parse(source, {});
+  const found: MarkdownViolation[] = [];
+  walk(tokens, (token) => {
+    if (token.type === 'html_block' || token.type === 'html_inline') found.push(...htmlViolations(token.content));
+    for (const name of ['href', 'src']) {
+      const target = token.attrGet(name);
+      if (target !== null) targets.push(String(target));
+    }
+  });
+  for (const target of targets) {
+    const scheme = refusedScheme(target);
+    if (scheme) found.push({ code: MARKDOWN_CODES.scheme, detail: `links to a ${scheme}: target, which is not allowed` });
+  }
+  const seen = new Set<string>();
+  return found.filter((v) => {
+    const key = `${v.code}\n${v.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
