@@ -62,7 +62,7 @@ export function unchanged(key: Key, version: number): WriteItem {
 
 /** Seed, Errors: 403 when project editability does not allow the action. */
 export function requireEditable(project: StoredProject): void {
-  if (project.archived) throw forbidden('project_archived', 'The project is archived; its setup cannot change.');
+  if (project.archived) throw forbidden('project_archived', 'The project is archived; nothing in it can change.');
 }
 
 /**
