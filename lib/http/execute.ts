@@ -12,10 +12,7 @@ import { matched, type PipelineRequest } from './state.js';
 
 /** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
 export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
-  if (request.state.replay) {
-    matched(request).recheck?.(contextOf(request), request.state.input as never);
-    return replay(request, request.state.replay);
-  }
+  if (request.state.replay) return replay(request, request.state.replay);
   try {
     return await runOnce(request);
   } catch (error) {
@@ -109,8 +106,10 @@ function fileResponse(file: { contentType: string; bytes: Buffer }): APIGatewayP
   };
 }
 
+/** A stored answer, after the operation's recheck of what the original write needed, in the caller's current view. */
 function replay(request: PipelineRequest, stored: StoredResponse): APIGatewayProxyResult {
   const op = matched(request);
+  op.recheck?.(contextOf(request), request.state.input as never);
   const view = op.redact ? op.redact({ data: stored.data as never, etag: stored.etag }, request.state.caller!) : stored;
   // Stored maps come back from DynamoDB in no particular member order; the schema restores it.
   const data = op.response.parse(view.data);

@@ -21,7 +21,7 @@ import { NoQuery, Ulid } from './common.js';
 import { etagFor, requireVersion } from './etag.js';
 import { operation, type OperationContext } from './operation.js';
 import type { StoredProject } from '../domain/projects.js';
-import { boundProjectOf, ProjectParams, requireEditable } from './project-access.js';
+import { boundProjectOf, ProjectParams, projectStillEditable, requireEditable } from './project-access.js';
 
 const ETAG_KIND = 'library-item';
 const BASE = '/projects/{project}/library';
@@ -141,7 +141,7 @@ export const updateLibraryItem = operation({
     return {
       data: libraryItemView(definition, next),
       etag: etagOf(next),
-      writes: writeWorkingCopy(next, current.version, contentChanged),
+      writes: [...writeWorkingCopy(next, current.version, contentChanged), projectStillEditable(params.project)],
       auditTarget: { project: params.project, definition: definition.id },
       auditDetails: { changed_fields: Object.keys(body).join(',') },
     };

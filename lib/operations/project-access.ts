@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
 import { etagFor } from './etag.js';
 import { forbidden, notFound, preconditionFailed } from '../errors.js';
-import { itemAbsent, versionIs } from '../store/conditions.js';
+import { attributeEquals, itemAbsent, versionIs } from '../store/conditions.js';
 import type { WriteItem } from '../store/transact.js';
 import { toProject } from '../store/projects.js';
 import { keys, type Key } from '../store/keys.js';
@@ -60,9 +60,22 @@ export function unchanged(key: Key, version: number): WriteItem {
   return { kind: 'check', key, condition: version === 0 ? itemAbsent() : versionIs(version), onConditionFailed: () => preconditionFailed() };
 }
 
+const archived = () => forbidden('project_archived', 'The project is archived; nothing in it can change.');
+
 /** Seed, Errors: 403 when project editability does not allow the action. */
 export function requireEditable(project: StoredProject): void {
-  if (project.archived) throw forbidden('project_archived', 'The project is archived; nothing in it can change.');
+  if (project.archived) throw archived();
+}
+
+/** The project unarchived when the write lands, as requireEditable found it when the request checked it: a condition of the write's transaction. */
+export function projectStillEditable(projectId: string): WriteItem {
+  return {
+    kind: 'check',
+    key: keys.project(projectId),
+    condition: attributeEquals('archived', false),
+    // Only archiving fails the check, as the request's own editability check would have said.
+    onConditionFailed: (current) => (current ? archived() : notFound()),
+  };
 }
 
 /**

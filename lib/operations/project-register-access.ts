@@ -3,7 +3,6 @@ import type { SourceAuthority } from '../domain/register-rows.js';
 import { definitionById, type RegisterDefinition } from '../domain/registers.js';
 import type { StoredProject } from '../domain/projects.js';
 import { forbidden, notFound } from '../errors.js';
-import { attributeEquals } from '../store/conditions.js';
 import { keys } from '../store/keys.js';
 import type { RowScope } from '../store/registers.js';
 import type { WriteItem } from '../store/transact.js';
@@ -73,16 +72,3 @@ export function requireRowWrites(d: RegisterDefinition): void {
 export function requireReviewable(d: RegisterDefinition): void {
   if (d.kind !== 'manual') throw notFound();
 }
-
-/** The project unarchived when the write lands, as requireEditable (project-access.ts) found it when the request checked it. */
-export function projectStillEditable(project: StoredProject): WriteItem {
-  return {
-    kind: 'check',
-    key: keys.project(project.id),
-    condition: attributeEquals('archived', false),
-    // Only archiving fails the check, as the request's own editability check would have said.
-    onConditionFailed: (current) => (current ? archived() : notFound()),
-  };
-}
-
-const archived = () => forbidden('project_archived', 'The project is archived; its registers cannot change.');

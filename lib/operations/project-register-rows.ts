@@ -9,16 +9,8 @@ import { getMany, keyString } from '../store/read.js';
 import { countersKey, rowCount, rowsPage } from '../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { requireEditable } from './project-access.js';
-import {
-  placeOf,
-  PROJECT_REGISTERS_PATH,
-  ProjectRegisterParams,
-  projectAuthority,
-  projectRegisterOf,
-  projectStillEditable,
-  requireRowWrites,
-} from './project-register-access.js';
+import { requireEditable, projectStillEditable } from './project-access.js';
+import { placeOf, PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectAuthority, projectRegisterOf, requireRowWrites } from './project-register-access.js';
 import {
   CreateRegisterRow,
   createRow,
@@ -167,7 +159,7 @@ export const createProjectRegisterRow = operation({
       etag: created.etag,
       location: `/api/v1${path}/${created.row.id}`,
       auditTarget: { project: project.id, definition: params.definition, row: created.row.id },
-      writes: [...created.writes, projectStillEditable(project)],
+      writes: [...created.writes, projectStillEditable(project.id)],
     };
   },
 });
@@ -200,7 +192,7 @@ export const updateProjectRegisterRow = operation({
       data: updated.data,
       etag: updated.etag,
       auditTarget: { project: project.id, definition: params.definition, row: updated.row.id },
-      writes: [...updated.writes, projectStillEditable(project)],
+      writes: [...updated.writes, projectStillEditable(project.id)],
     };
   },
 });

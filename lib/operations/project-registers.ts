@@ -6,15 +6,8 @@ import { keys } from '../store/keys.js';
 import { reviewCount, reviewsPage, reviewWrites } from '../store/register-reviews.js';
 import { NoQuery, PageQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { boundProjectOf, ProjectParams, requireEditable } from './project-access.js';
-import {
-  PROJECT_REGISTERS_PATH,
-  ProjectRegisterParams,
-  projectRegisterOf,
-  projectStillEditable,
-  requireReviewable,
-  writableHere,
-} from './project-register-access.js';
+import { boundProjectOf, ProjectParams, requireEditable, projectStillEditable } from './project-access.js';
+import { PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectRegisterOf, requireReviewable, writableHere } from './project-register-access.js';
 
 /** Monotonic, so that reviews recorded within one millisecond keep their order by ID. */
 const nextReviewId = monotonicFactory();
@@ -137,7 +130,7 @@ export const createRegisterReview = operation({
     return {
       data: reviewView(review),
       auditTarget: { project: project.id, definition: definition.id, review: review.id },
-      writes: [...reviewWrites(review), projectStillEditable(project)],
+      writes: [...reviewWrites(review), projectStillEditable(project.id)],
     };
   },
 });

@@ -68,7 +68,7 @@ export async function workingCopySummaries(projectId: string): Promise<Map<strin
 /**
  * The working copy replaced if it is still the version the client's ETag named (version 0: still
  * absent), with its review-due index keys; the content item written or removed when the content
- * changed; all in a transaction that also finds the project unarchived.
+ * changed.
  */
 export function writeWorkingCopy(next: StoredWorkingCopy, expectedVersion: number, contentChanged: boolean): WriteItem[] {
   const { version: _v, content_markdown, ...fields } = next;
@@ -103,11 +103,5 @@ export function writeWorkingCopy(next: StoredWorkingCopy, expectedVersion: numbe
       expectedVersion,
     ),
     ...content,
-    {
-      kind: 'check',
-      key: keys.project(next.project_id),
-      condition: memberEquals(['archived'], false, true),
-      onConditionFailed: () => forbidden('project_archived', 'The project is archived; its library cannot change.'),
-    },
   ];
 }
