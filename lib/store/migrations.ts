@@ -41,8 +41,13 @@ async function scanEach(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveSt
 
 const idAfter = (prefix: string, value: string) => value.slice(prefix.length);
 
-/** Summaries written before they counted controls by implementation status and assessed outcome: the control-summary register would go negative on the first edit. */
+/**
+ * Summaries written before they counted controls by implementation status and assessed outcome, or
+ * moved since by control edits that took a status from a counter they lacked (which then went
+ * negative): either way those counters do not add up to the project's controls.
+ */
 export async function recountProjectsWithoutStatusCounters(now: Date): Promise<string> {
+  const total = (summary: Item, prefix: string) => Object.entries(summary).reduce((sum, [k, v]) => (k.startsWith(prefix) ? sum + Number(v) : sum), 0);
   const stale: string[] = [];
   await scanEach(
     {
@@ -50,8 +55,9 @@ export async function recountProjectsWithoutStatusCounters(now: Date): Promise<s
       ExpressionAttributeValues: { ':sk': keys.projectSummary('').SK, ':pk': keys.project('').PK },
     },
     (summary) => {
-      const counted = Object.keys(summary).some((k) => k.startsWith(SUMMARY_PREFIX.implementationStatus) || k.startsWith(SUMMARY_PREFIX.assessmentOutcome));
-      if (!counted && Number(summary.controls ?? 0) > 0) stale.push(idAfter(keys.project('').PK, summary.PK));
+      const controls = Number(summary.controls ?? 0);
+      const prefixes = [SUMMARY_PREFIX.implementationStatus, SUMMARY_PREFIX.assessmentOutcome];
+      if (prefixes.some((p) => total(summary, p) !== controls)) stale.push(idAfter(keys.project('').PK, summary.PK));
     },
   );
   let recounted = 0;

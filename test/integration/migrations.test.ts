@@ -65,6 +65,7 @@ const counted = async (organisationId: string) => memberCount(await getOne(keys.
 let organisationA: string;
 let organisationB: string;
 let staleProject: string;
+let editedProject: string;
 let oldMember: string;
 let newMember: string;
 let disabledUser: string;
@@ -76,6 +77,12 @@ beforeAll(async () => {
   organisationA = await fixtures.organisation(creator);
   organisationB = await fixtures.organisation(creator);
   staleProject = await projectSummarisedBefore(organisationA);
+  editedProject = await projectSummarisedBefore(organisationA);
+  await put({
+    ...((await getOne(keys.projectSummary(editedProject))) ?? {}),
+    [`${SUMMARY_PREFIX.implementationStatus}implemented`]: 1,
+    [`${SUMMARY_PREFIX.implementationStatus}not_set`]: -1,
+  });
   [oldMember, newMember, disabledUser] = [await fixtures.user(), await fixtures.user(), await fixtures.user()];
   await oldAccess(oldMember, { organisation: organisationA });
   await oldAccess(oldMember, { project: await fixtures.project(organisationB) });
@@ -97,6 +104,12 @@ describe('data migrations', () => {
       [`${SUMMARY_PREFIX.implementationStatus}not_set`]: 3,
       [`${SUMMARY_PREFIX.assessmentOutcome}not_assessed`]: 3,
     });
+  });
+
+  it('recounts a project whose summary an edit moved before its counters existed', async () => {
+    const summary = await getOne(keys.projectSummary(editedProject));
+    expect(summary).toMatchObject({ [`${SUMMARY_PREFIX.implementationStatus}not_set`]: 3, [`${SUMMARY_PREFIX.assessmentOutcome}not_assessed`]: 3 });
+    expect(summary).not.toHaveProperty(`${SUMMARY_PREFIX.implementationStatus}implemented`);
   });
 
   it('makes users with access from before members, with exact counts', async () => {
