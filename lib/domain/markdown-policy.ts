@@ -1,11 +1,12 @@
 import MarkdownIt, { type Token } from 'markdown-it';
-import { Parser } from 'htmlparser2';
+import { htmlPieces } from './html-tokens.js';
 
 /**
  * What library Markdown may contain (seed, Errors part 4): raw HTML of elements and well-formed
  * comments only, whose attributes are class and id only, none of the elements that run code or
- * pull in other documents, and link and image targets without a script or inline-data scheme. The text is parsed as the renderer will parse it
- * (CommonMark with raw HTML and linkify), so that what is checked is what would be rendered.
+ * pull in other documents, and link and image targets without a script or inline-data scheme. The
+ * text is parsed as the renderer will parse it (CommonMark with raw HTML and linkify), so that
+ * what is checked is what would be rendered.
  */
 export const MARKDOWN_CODES = {
   attribute: 'markdown_attribute_not_allowed',
@@ -27,8 +28,8 @@ const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set(['class', 'id']);
  * content differently from the surrounding HTML, the classic route to markup that mutates into
  * script after sanitising. A browser reads the content of the raw-text elements (title, textarea,
  * xmp, noembed, noframes, plaintext) as text up to their end tag wherever it occurs, also inside
- * what the check, parsing each piece of raw HTML on its own, reads as a comment or an attribute
- * value, so that markup after it is live yet unchecked.
+ * what the check, reading each piece of raw HTML on its own, takes for a later tag's attribute
+ * value; refusing them all is also what lets the tokenizer leave out those states.
  */
 const REFUSED_ELEMENTS: ReadonlySet<string> = new Set([
   'script',
@@ -83,6 +84,9 @@ export function refusedScheme(target: string): string | undefined {
 
 /** Every target markdown-it considers (links, images, autolinks, reference definitions, linkified text), kept rather than dropped. */
 function parserRecording(targets: string[]) {
+  // Linkify never yields a refused scheme (its schemas are http:, https:, ftp:, mailto: and //),
+  // yet it stays: it moves where other constructs start, and http://a.com/`<b onclick=x>` is a
+  // link and a live tag with it, a code span without.
   const md = new MarkdownIt({ html: true, linkify: true });
   // The default validateLink silently turns a refused target into text; recording every target and
   // keeping it lets the policy refuse the whole text instead.
@@ -93,66 +97,29 @@ function parserRecording(targets: string[]) {
   return md;
 }
 
+/**
+ * Raw HTML read as a browser reads it (./html-tokens.ts), so that what the check passes is what a
+ * browser builds: a parser of its own, not a general-purpose one that ends comments and bogus
+ * comments elsewhere than browsers do (a CDATA section ends at its ]]> for htmlparser2 and at the
+ * first > for a browser).
+ */
 function htmlViolations(html: string): MarkdownViolation[] {
   const found: MarkdownViolation[] = [];
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (REFUSED_ELEMENTS.has(name)) found.push({ code: MARKDOWN_CODES.element, detail: `contains a <${name}> element, which is not allowed` });
-      for (const attribute of Object.keys(attributes)) {
-        if (!ALLOWED_ATTRIBUTES.has(attribute)) {
-          found.push({
-            code: MARKDOWN_CODES.attribute,
-            detail: `contains the attribute ${attribute} on <${name}>; HTML attributes are limited to class and id`,
-          });
-        }
-      }
-    },
-  });
-  parser.write(html);
-  parser.end();
-  return found;
-}
-
-const MARKUP_OPENING = /<[!?]/g;
-
-/** Why a comment's text is not well formed (HTML living standard, 13.1.6 Comments), if it is not. */
-function commentFault(text: string): string | undefined {
-  if (text.startsWith('>')) return 'starts with >';
-  if (text.startsWith('->')) return 'starts with ->';
-  if (text.includes('--!>')) return 'contains --!>';
-  if (text.includes('<!--')) return 'contains <!--';
-  if (text.endsWith('<!-')) return 'ends with <!-';
-  return undefined;
-}
-
-/**
- * A browser's tokenizer reads every markup declaration but a comment (<![CDATA[, <!DOCTYPE, <!x)
- * and every processing instruction as a bogus comment or doctype that ends at the first >, and
- * ends a malformed comment early (<!-->, --!>) or, unterminated, late, in a later piece of HTML;
- * markdown-it and htmlparser2 end some of these elsewhere, and what lies between the two ends is
- * live in the browser yet unseen by the check. Only a well-formed comment ends at its first -->
- * for every reader, so it is the one construct allowed besides elements.
- */
-function constructViolations(html: string): MarkdownViolation[] {
-  const found: MarkdownViolation[] = [];
-  MARKUP_OPENING.lastIndex = 0;
-  for (let match = MARKUP_OPENING.exec(html); match; match = MARKUP_OPENING.exec(html)) {
-    const at = match.index;
-    if (!html.startsWith('<!--', at)) {
-      const opening = /^<[!?][^\s>]{0,20}/.exec(html.slice(at))?.[0];
-      found.push({ code: MARKDOWN_CODES.construct, detail: `contains ${opening}, which is not allowed; raw HTML may hold elements and comments only` });
+  for (const piece of htmlPieces(html)) {
+    if (piece.kind === 'fault') {
+      found.push({ code: MARKDOWN_CODES.construct, detail: piece.detail });
       continue;
     }
-    const end = html.indexOf('-->', at + 4);
-    const fault = commentFault(html.slice(at + 4, end === -1 ? undefined : end)) ?? (end === -1 ? 'never ends' : undefined);
-    if (fault) {
-      found.push({
-        code: MARKDOWN_CODES.construct,
-        detail: `contains a comment that ${fault}; a comment must be well formed, since browsers end others elsewhere than they seem to end`,
-      });
+    const { name, attributes } = piece;
+    if (REFUSED_ELEMENTS.has(name)) found.push({ code: MARKDOWN_CODES.element, detail: `contains a <${name}> element, which is not allowed` });
+    for (const attribute of attributes) {
+      if (!ALLOWED_ATTRIBUTES.has(attribute)) {
+        found.push({
+          code: MARKDOWN_CODES.attribute,
+          detail: `contains the attribute ${attribute} on <${name}>; HTML attributes are limited to class and id`,
+        });
+      }
     }
-    if (end === -1) break;
-    MARKUP_OPENING.lastIndex = end + 3;
   }
   return found;
 }
@@ -170,7 +137,7 @@ export function markdownViolations(source: string): MarkdownViolation[] {
   const tokens = parserRecording(targets).parse(source, {});
   const found: MarkdownViolation[] = [];
   walk(tokens, (token) => {
-    if (token.type === 'html_block' || token.type === 'html_inline') found.push(...constructViolations(token.content), ...htmlViolations(token.content));
+    if (token.type === 'html_block' || token.type === 'html_inline') found.push(...htmlViolations(token.content));
     for (const name of ['href', 'src']) {
       const target = token.attrGet(name);
       if (target !== null) targets.push(String(target));

@@ -55,6 +55,8 @@ const HOSTILE: [string, string, string, string][] = [
   ['a nested comment opening', 'a <!-- x <!-- y --> b', construct, 'contains <!--'],
   ['a comment ending in a nested opening', 'a <!-- x <!---> b', construct, 'ends with <!-'],
   ['an unterminated comment that would swallow later markup', '<div>\n<!-- open\n\nb <b class="--><img src=x onerror=alert(1)>">', construct, 'never ends'],
+  ['a tag left open in one HTML block, which swallows the next', '<div class="a\n\n<b class="><img src=x onfocus=alert(1) autofocus>">', construct, '<div'],
+  ['a bogus end tag left open in one HTML block', '<div>\n</ x\n\n<b class="><img src=x onfocus=alert(1) autofocus>">', construct, '</'],
   ['an xmp element (raw text that hides markup from the check)', '<xmp><!-- </xmp><img src=x onerror=alert(1)> --></xmp>', element, '<xmp>'],
   ['a noembed element', '<noembed><!-- </noembed><img src=x onerror=alert(1)> --></noembed>', element, '<noembed>'],
   ['a noframes element', '<noframes>x</noframes>', element, '<noframes>'],
