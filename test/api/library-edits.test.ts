@@ -186,9 +186,11 @@ describe('updateLibraryItem', () => {
     const p = await world.fresh();
     const res = await world.patch(p.path, p.token, p.etag, { content_markdown: 'a <![CDATA[ ><img src=x onerror=alert(1)> ]]> b' });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([
-      { pointer: '/content_markdown', code: 'markdown_html_construct_not_allowed', detail: expect.stringContaining('<![CDATA[') },
-    ]);
+    expect(res.body.errors).toContainEqual({
+      pointer: '/content_markdown',
+      code: 'markdown_html_construct_not_allowed',
+      detail: expect.stringContaining('<![CDATA['),
+    });
   });
 
   it('answers 422 content_too_large beyond the budget in UTF-8 bytes', async () => {
