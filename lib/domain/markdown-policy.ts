@@ -1,14 +1,16 @@
 import MarkdownIt, { type Token } from 'markdown-it';
-import { Parser } from 'htmlparser2';
+import { htmlPieces } from './html-tokens.js';
 
 /**
- * What library Markdown may contain (seed, Errors part 4): raw HTML whose attributes are class and
- * id only, none of the elements that run code or pull in other documents, and link and image
- * targets without a script or inline-data scheme. The text is parsed as the renderer will parse it
- * (CommonMark with raw HTML and linkify), so that what is checked is what would be rendered.
+ * What library Markdown may contain (seed, Errors part 4): raw HTML of elements and well-formed
+ * comments only, whose attributes are class and id only, none of the elements that run code or
+ * pull in other documents, and link and image targets without a script or inline-data scheme. The
+ * text is parsed as the renderer will parse it (CommonMark with raw HTML and linkify), so that
+ * what is checked is what would be rendered.
  */
 export const MARKDOWN_CODES = {
   attribute: 'markdown_attribute_not_allowed',
+  construct: 'markdown_html_construct_not_allowed',
   element: 'markdown_element_not_allowed',
   scheme: 'markdown_link_scheme_not_allowed',
 } as const;
@@ -24,7 +26,10 @@ const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set(['class', 'id']);
  * Beyond the script, style and embedding elements: frames and applets embed like iframes; base,
  * link and meta redirect or load other documents; svg, math, template and noscript parse their
  * content differently from the surrounding HTML, the classic route to markup that mutates into
- * script after sanitising.
+ * script after sanitising. A browser reads the content of the raw-text elements (title, textarea,
+ * xmp, noembed, noframes, plaintext) as text up to their end tag wherever it occurs, also inside
+ * what the check, reading each piece of raw HTML on its own, takes for a later tag's attribute
+ * value; refusing them all is also what lets the tokenizer leave out those states.
  */
 const REFUSED_ELEMENTS: ReadonlySet<string> = new Set([
   'script',
@@ -42,6 +47,12 @@ const REFUSED_ELEMENTS: ReadonlySet<string> = new Set([
   'math',
   'template',
   'noscript',
+  'title',
+  'textarea',
+  'xmp',
+  'noembed',
+  'noframes',
+  'plaintext',
 ]);
 
 /** The parser's own entity and percent decoding, so that the check decodes as the renderer does. */
@@ -73,6 +84,9 @@ export function refusedScheme(target: string): string | undefined {
 
 /** Every target markdown-it considers (links, images, autolinks, reference definitions, linkified text), kept rather than dropped. */
 function parserRecording(targets: string[]) {
+  // Linkify never yields a refused scheme (its schemas are http:, https:, ftp:, mailto: and //),
+  // yet it stays: it moves where other constructs start, and http://a.com/`<b onclick=x>` is a
+  // link and a live tag with it, a code span without.
   const md = new MarkdownIt({ html: true, linkify: true });
   // The default validateLink silently turns a refused target into text; recording every target and
   // keeping it lets the policy refuse the whole text instead.
@@ -83,23 +97,30 @@ function parserRecording(targets: string[]) {
   return md;
 }
 
+/**
+ * Raw HTML read as a browser reads it (./html-tokens.ts), so that what the check passes is what a
+ * browser builds: a parser of its own, not a general-purpose one that ends comments and bogus
+ * comments elsewhere than browsers do (a CDATA section ends at its ]]> for htmlparser2 and at the
+ * first > for a browser).
+ */
 function htmlViolations(html: string): MarkdownViolation[] {
   const found: MarkdownViolation[] = [];
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (REFUSED_ELEMENTS.has(name)) found.push({ code: MARKDOWN_CODES.element, detail: `contains a <${name}> element, which is not allowed` });
-      for (const attribute of Object.keys(attributes)) {
-        if (!ALLOWED_ATTRIBUTES.has(attribute)) {
-          found.push({
-            code: MARKDOWN_CODES.attribute,
-            detail: `contains the attribute ${attribute} on <${name}>; HTML attributes are limited to class and id`,
-          });
-        }
+  for (const piece of htmlPieces(html)) {
+    if (piece.kind === 'fault') {
+      found.push({ code: MARKDOWN_CODES.construct, detail: piece.detail });
+      continue;
+    }
+    const { name, attributes } = piece;
+    if (REFUSED_ELEMENTS.has(name)) found.push({ code: MARKDOWN_CODES.element, detail: `contains a <${name}> element, which is not allowed` });
+    for (const attribute of attributes) {
+      if (!ALLOWED_ATTRIBUTES.has(attribute)) {
+        found.push({
+          code: MARKDOWN_CODES.attribute,
+          detail: `contains the attribute ${attribute} on <${name}>; HTML attributes are limited to class and id`,
+        });
       }
-    },
-  });
-  parser.write(html);
-  parser.end();
+    }
+  }
   return found;
 }
 
