@@ -62,10 +62,10 @@ export const listProjectRegisterRows = operation({
       const from = (ctx.page.number - 1) * ctx.page.size;
       return { data: all.slice(from, from + ctx.page.size).map((row) => rowView(definition, row, place.authority)), total: all.length };
     }
-    const counters = countersKey(place.scope);
-    const [page, found] = await Promise.all([rowsPage(place.scope, definition.id, ctx.page), projectOwned(definition.id) ? undefined : getMany([counters])]);
-    const count = found ? found.get(keyString(counters)) : ctx.prefetched(counters);
-    return { data: page.map((r) => rowView(definition, r.row, place.authority)), total: rowCount(count, definition.id) };
+    const key = countersKey(place.scope);
+    const counters = projectOwned(definition.id) ? ctx.prefetched(key) : (await getMany([key])).get(keyString(key));
+    const page = await rowsPage(place.scope, definition.id, ctx.page, counters);
+    return { data: page.map((r) => rowView(definition, r.row, place.authority)), total: rowCount(counters, definition.id) };
   },
 });
 
