@@ -120,39 +120,34 @@ export function updateRowWrites(scope: RowScope, before: RowRecord, after: RowRe
   return writes;
 }
 
-const rowRange = (scope: RowScope, definitionId: string) => ({
+const rowPrefix = (definitionId: string) => `${prefixes.registerRow}${definitionId}#`;
+
+const range = (scope: RowScope, prefix: string) => ({
   KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-  ExpressionAttributeValues: { ':pk': countersKey(scope).PK, ':sk': `${prefixes.registerRow}${definitionId}#` },
+  ExpressionAttributeValues: { ':pk': countersKey(scope).PK, ':sk': prefix },
 });
 
-/** The ID of the row `skip` rows in, oldest first, read from the order items; undefined past the last row. */
-async function rowIdAfter(scope: RowScope, definitionId: string, skip: number): Promise<string | undefined> {
-  let seen = 0;
-  let last: string | undefined;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
+/** Up to `limit` items of a range, after `start` when given, across DynamoDB's 1 MB responses. */
+async function queryAfter(input: ReturnType<typeof range> & { ProjectionExpression?: string }, start: Key | undefined, limit: number): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined = start && { ...start };
   do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': countersKey(scope).PK, ':sk': orderPrefix(definitionId) },
-        ExclusiveStartKey,
-        // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
-        Limit: Math.min(skip - seen, 1000),
-      }),
-    );
-    const items = (out.Items ?? []) as Item[];
-    seen += items.length;
-    if (items.length > 0) last = String(items[items.length - 1]!.SK).slice(orderPrefix(definitionId).length);
+    // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
+    const Limit = Math.min(limit - items.length, 1000);
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit }));
+    items.push(...((out.Items ?? []) as Item[]));
     ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && seen < skip);
-  return seen === skip ? last : undefined;
+  } while (ExclusiveStartKey && items.length < limit);
+  return items;
 }
 
+const idsIn = async (scope: RowScope, prefix: string, limit: number) =>
+  (await queryAfter({ ...range(scope, prefix), ProjectionExpression: 'SK' }, undefined, limit)).map((item) => String(item.SK).slice(prefix.length));
+
 /**
- * One page of a register's rows, oldest first (row IDs are monotonic ULIDs). A deep page skips
- * over the rows' order items, then reads its own rows only; while some rows lack their order item
- * (`counters` says so), it reads every row before the page instead.
+ * One page of a register's rows, oldest first (row IDs are monotonic ULIDs). A deep page reads the
+ * order items of the rows before it, then its own rows only, from the last of those; while some
+ * rows lack their order item (`counters` says so), it reads every row before the page instead.
  */
 export async function rowsPage(
   scope: RowScope,
@@ -162,13 +157,10 @@ export async function rowsPage(
 ): Promise<RowRecord[]> {
   const skip = (page.number - 1) * page.size;
   const ordered = Number(counters?.[orderCountAttribute(definitionId)] ?? 0) >= rowCount(counters, definitionId);
-  if (skip === 0 || !ordered) return (await queryPage(rowRange(scope, definitionId), page)).map(toRow);
-  const before = await rowIdAfter(scope, definitionId, skip);
-  if (!before) return [];
-  const out = await ddb().send(
-    new QueryCommand({ TableName: tableName(), ...rowRange(scope, definitionId), ExclusiveStartKey: rowKey(scope, definitionId, before), Limit: page.size }),
-  );
-  return ((out.Items ?? []) as Item[]).map(toRow);
+  if (skip === 0 || !ordered) return (await queryPage(range(scope, rowPrefix(definitionId)), page)).map(toRow);
+  const before = await idsIn(scope, orderPrefix(definitionId), skip);
+  if (before.length < skip) return [];
+  return (await queryAfter(range(scope, rowPrefix(definitionId)), rowKey(scope, definitionId, before.at(-1)!), page.size)).map(toRow);
 }
 
 class OrderItemExists extends Error {
@@ -181,28 +173,11 @@ class OrderItemExists extends Error {
  * already there, written by an earlier run or by the row's own create, is left as it is.
  */
 export async function backfillRowOrder(scope: RowScope, definitionId: string): Promise<number> {
-  const ids = async (prefix: string) => {
-    const found = new Set<string>();
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-          ExpressionAttributeValues: { ':pk': countersKey(scope).PK, ':sk': prefix },
-          ProjectionExpression: 'SK',
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of out.Items ?? []) found.add(String(item.SK).slice(prefix.length));
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return found;
-  };
-  const [rows, ordered] = await Promise.all([ids(`${prefixes.registerRow}${definitionId}#`), ids(orderPrefix(definitionId))]);
+  const [rows, ordered] = await Promise.all([idsIn(scope, rowPrefix(definitionId), Infinity), idsIn(scope, orderPrefix(definitionId), Infinity)]);
+  const present = new Set(ordered);
   let written = 0;
   for (const rowId of rows) {
-    if (ordered.has(rowId)) continue;
+    if (present.has(rowId)) continue;
     try {
       await commit([
         { kind: 'put', item: orderItem(scope, definitionId, rowId), condition: itemAbsent(), onConditionFailed: () => new OrderItemExists() },
