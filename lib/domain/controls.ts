@@ -8,8 +8,10 @@ import type { EvidenceItem } from './evidence-capture.js';
 
 /** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
 export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
-const ALL_STATUSES = [...IMPLEMENTATION_STATUSES, 'ec'] as const;
-const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'not_assessed', 'common_control'] as const;
+/** Every status a control can hold: what clients send, and the server's `ec`. */
+export const ALL_STATUSES = [...IMPLEMENTATION_STATUSES, 'ec'] as const;
+/** Every assessment outcome; counted, with not_assessed for none, in the project summary. */
+export const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'not_assessed', 'common_control'] as const;
 type Outcome = (typeof OUTCOMES)[number];
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 /** Seed, Assessment rules: these outcomes need a finding severity. */

@@ -94,7 +94,7 @@ const SOURCE_OF: Partial<Record<ColumnType, keyof SourceAuthority>> = { contact_
 export function redactedColumns(d: RegisterDefinition, authority: SourceAuthority): string[] {
   return d.columns
     .filter((c) => {
-      const source = SOURCE_OF[c.type];
+      const source = c.counts ?? SOURCE_OF[c.type];
       return source !== undefined && !authority[source];
     })
     .map((c) => c.id);

@@ -21,6 +21,8 @@ export interface RegisterColumn {
   required: boolean;
   enum_id?: string;
   max_length?: number;
+  /** A generated count of this source: hidden, like a reference to it, from a credential that cannot read it. */
+  counts?: 'contacts' | 'controls' | 'documents';
 }
 
 export interface RegisterDefinition {
@@ -54,9 +56,22 @@ type EnumId = keyof typeof ENUMS;
 /** Free-text columns always carry a limit, so that a row stays far below DynamoDB's item size. */
 const DEFAULT_MAX_LENGTH: Partial<Record<ColumnType, number>> = { string: 200, text: 5000 };
 
-const col = (id: string, label: string, type: ColumnType, extra: { required?: boolean; enum_id?: EnumId; max_length?: number } = {}): RegisterColumn => {
+const col = (
+  id: string,
+  label: string,
+  type: ColumnType,
+  extra: { required?: boolean; enum_id?: EnumId; max_length?: number; counts?: RegisterColumn['counts'] } = {},
+): RegisterColumn => {
   const max = extra.max_length ?? DEFAULT_MAX_LENGTH[type];
-  return { id, label, type, required: extra.required ?? false, ...(extra.enum_id ? { enum_id: extra.enum_id } : {}), ...(max ? { max_length: max } : {}) };
+  return {
+    id,
+    label,
+    type,
+    required: extra.required ?? false,
+    ...(extra.enum_id ? { enum_id: extra.enum_id } : {}),
+    ...(max ? { max_length: max } : {}),
+    ...(extra.counts ? { counts: extra.counts } : {}),
+  };
 };
 const required = { required: true } as const;
 const enumOf = (enum_id: EnumId, extra: { required?: boolean } = {}) => ({ enum_id, ...extra });
@@ -214,7 +229,7 @@ export const REGISTER_DEFINITIONS: readonly RegisterDefinition[] = [
     columns: [
       col('dimension', 'Dimension', 'enum', enumOf('summary_dimension', required)),
       col('value', 'Value', 'string', { ...required, max_length: 64 }),
-      col('controls', 'Controls', 'integer', required),
+      col('controls', 'Controls', 'integer', { ...required, counts: 'controls' }),
     ],
     logical_key: ['dimension', 'value'],
   }),

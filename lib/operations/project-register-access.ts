@@ -17,12 +17,6 @@ export const PROJECT_REGISTERS_PATH = '/projects/{project}/registers';
 export const ProjectRegisterParams = ProjectParams.extend({ definition: Ulid });
 export type ProjectRegisterParams = z.output<typeof ProjectRegisterParams>;
 
-/**
- * A project sees every definition of the finite catalogue: its own (manual and generated), the
- * system-owned ones of its system and the organisation's shared one.
- */
-export const projectDefinition = (id: string): RegisterDefinition | undefined => definitionById(id);
-
 /** Rows live in one scope per definition: the project, the project's system, or the organisation. */
 export function projectScopeOf(d: RegisterDefinition, project: Pick<StoredProject, 'id' | 'system_id' | 'organisation_id'>): RowScope {
   if (d.owner === 'project') return { owner: 'project', projectId: project.id };
@@ -37,14 +31,17 @@ export const projectAuthority = (caller: Caller): SourceAuthority => ({
   documents: caller.permissions.has('view-docsuite'),
 });
 
-/** Only project-owned manual definitions take writes, from a mutation-enabled credential with manage-registers. */
-export const writableHere = (d: RegisterDefinition, caller: Caller) =>
-  d.owner === 'project' && d.kind === 'manual' && caller.permissions.has('manage-registers') && !caller.readOnly;
+/** Only project-owned manual definitions of an editable project take writes, from a mutation-enabled credential with manage-registers. */
+export const writableHere = (d: RegisterDefinition, caller: Caller, project: StoredProject) =>
+  d.owner === 'project' && d.kind === 'manual' && caller.permissions.has('manage-registers') && !caller.readOnly && !project.archived;
 
-/** The bound project and a definition it sees (404 otherwise). */
+/**
+ * The bound project and a definition it sees (404 otherwise): every definition of the finite
+ * catalogue, its own (manual and generated), its system's and the organisation's shared one.
+ */
 export function projectRegisterOf(ctx: OperationContext, p: ProjectRegisterParams): { project: StoredProject; definition: RegisterDefinition } {
   const project = boundProjectOf(ctx, p.project);
-  const definition = projectDefinition(p.definition);
+  const definition = definitionById(p.definition);
   if (!definition) throw notFound();
   return { project, definition };
 }

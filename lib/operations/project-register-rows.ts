@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { RegisterRow, rowView, type SourceAuthority, type StoredRegisterRow } from '../domain/register-rows.js';
-import { definitionById, REGISTER_DEFINITION_IDS, type RegisterDefinition } from '../domain/registers.js';
+import { RegisterRow, rowView } from '../domain/register-rows.js';
+import { definitionById, REGISTER_DEFINITION_IDS } from '../domain/registers.js';
 import type { StoredProject } from '../domain/projects.js';
 import { notFound } from '../errors.js';
 import { controlSummaryRows } from '../store/control-summary.js';
@@ -11,17 +11,7 @@ import { NoQuery, PageQuery, Ulid } from './common.js';
 import { operation, type OperationContext } from './operation.js';
 import { requireEditable, projectStillEditable } from './project-access.js';
 import { placeOf, PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectAuthority, projectRegisterOf, requireRowWrites } from './project-register-access.js';
-import {
-  CreateRegisterRow,
-  createRow,
-  redactedRowEtag,
-  redactReplay,
-  rowEtag,
-  storedRow,
-  storedRowKey,
-  UpdateRegisterRow,
-  updateRow,
-} from './register-engine.js';
+import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow } from './register-engine.js';
 
 const BASE = `${PROJECT_REGISTERS_PATH}/{definition}/rows`;
 const RowParams = ProjectRegisterParams.extend({ row: Ulid });
@@ -41,15 +31,6 @@ function projectPrefetch(p: ProjectRegisterParams & { row?: string }): Key[] {
   else if (d?.owner === 'project')
     own.push(p.row ? storedRowKey({ definition: d, scope: { owner: 'project', projectId: p.project } }, p.row) : keys.projectCounters(p.project));
   return [keys.project(p.project), ...own];
-}
-
-/** The control counts of the generated register need view-controls, as the project health's do. */
-function generatedView(d: RegisterDefinition, row: StoredRegisterRow, authority: SourceAuthority) {
-  const view = rowView(d, row, authority);
-  if (authority.controls) return { data: view, etag: rowEtag(d, row, authority) };
-  const { controls: _hidden, ...data } = view.data;
-  const redacted = ['controls'];
-  return { data: { ...view, data, redacted_fields: redacted }, etag: redactedRowEtag(row, redacted) };
 }
 
 const summaryRows = (ctx: OperationContext, project: StoredProject) => controlSummaryRows(project, ctx.prefetched(keys.projectSummary(project.id)));
@@ -79,12 +60,12 @@ export const listProjectRegisterRows = operation({
     if (definition.kind === 'generated') {
       const all = summaryRows(ctx, project);
       const from = (ctx.page.number - 1) * ctx.page.size;
-      return { data: all.slice(from, from + ctx.page.size).map((row) => generatedView(definition, row, place.authority).data), total: all.length };
+      return { data: all.slice(from, from + ctx.page.size).map((row) => rowView(definition, row, place.authority)), total: all.length };
     }
-    const counters = countersKey(place.scope);
-    const [page, found] = await Promise.all([rowsPage(place.scope, definition.id, ctx.page), projectOwned(definition.id) ? undefined : getMany([counters])]);
-    const count = found ? found.get(keyString(counters)) : ctx.prefetched(counters);
-    return { data: page.map((r) => rowView(definition, r.row, place.authority)), total: rowCount(count, definition.id) };
+    const key = countersKey(place.scope);
+    const counters = projectOwned(definition.id) ? ctx.prefetched(key) : (await getMany([key])).get(keyString(key));
+    const page = await rowsPage(place.scope, definition.id, ctx.page, counters);
+    return { data: page.map((r) => rowView(definition, r.row, place.authority)), total: rowCount(counters, definition.id) };
   },
 });
 
@@ -111,7 +92,7 @@ export const getProjectRegisterRow = operation({
     if (definition.kind === 'generated') {
       const row = summaryRows(ctx, project).find((r) => r.id === params.row);
       if (!row) throw notFound();
-      return generatedView(definition, row, place.authority);
+      return { data: rowView(definition, row, place.authority), etag: rowEtag(definition, row, place.authority) };
     }
     const key = storedRowKey(place, params.row);
     const item = projectOwned(definition.id) ? ctx.prefetched(key) : (await getMany([key])).get(keyString(key));
@@ -135,7 +116,7 @@ export const createProjectRegisterRow = operation({
   path: BASE,
   summary: 'Create a row of a project-owned register (body {data: {<column_id>: value}}).',
   description:
-    'Shared registers answer 403 shared_register_read_only and the generated one 403 generated_register_read_only. A reference needs read authority over its source (contacts view-contacts, controls view-controls, documents view-docsuite) and must resolve: an active contact of the system, a control ULID or ISM reference code of this project, a document catalogue key.',
+    'Shared registers answer 403 shared_register_read_only and the generated one 403 generated_register_read_only; replays check authority and project editability again. A reference needs read authority over its source (contacts view-contacts, controls view-controls, documents view-docsuite) and must resolve: an active contact of the system, a control ULID or ISM reference code of this project, a document catalogue key.',
   credential: ['project'],
   permission: { project: [['manage-registers', 'view-registers']] },
   mode: 'mutation',
@@ -149,6 +130,9 @@ export const createProjectRegisterRow = operation({
   errors: [400, 409, 415, 422],
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ project }) => [keys.project(project)],
+  recheck: (ctx, { params }) => {
+    writablePlace(ctx, params);
+  },
   redact: (stored, caller) => redactReplay(stored, projectAuthority(caller)),
   handle: async (ctx, { params, body }) => {
     const { project, place } = writablePlace(ctx, params);

@@ -31,8 +31,8 @@ export const listProjectRegisters = operation({
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
-    boundProjectOf(ctx, params.project);
-    return { data: REGISTER_DEFINITIONS.map((d) => manifestOf(d, writableHere(d, ctx.caller))) };
+    const project = boundProjectOf(ctx, params.project);
+    return { data: REGISTER_DEFINITIONS.map((d) => manifestOf(d, writableHere(d, ctx.caller, project))) };
   },
 });
 
@@ -42,7 +42,8 @@ export const getProjectRegister = operation({
   method: 'GET',
   path: `${PROJECT_REGISTERS_PATH}/{definition}`,
   summary: 'Read a register manifest: column IDs and types, required columns, enums, logical key and a writable hint.',
-  description: 'writable is true only for project-owned manual definitions, on a mutation-enabled credential with manage-registers.',
+  description:
+    'writable is true only for project-owned manual definitions of a project that is not archived, on a mutation-enabled credential with manage-registers.',
   credential: ['project'],
   permission: { project: [['view-registers']] },
   mode: 'read',
@@ -54,8 +55,8 @@ export const getProjectRegister = operation({
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
-    const { definition } = projectRegisterOf(ctx, params);
-    return { data: manifestOf(definition, writableHere(definition, ctx.caller)) };
+    const { project, definition } = projectRegisterOf(ctx, params);
+    return { data: manifestOf(definition, writableHere(definition, ctx.caller, project)) };
   },
 });
 

@@ -119,8 +119,9 @@ export async function createRow(
 /** A merge patch of the current row at the version the If-Match names in this caller's view. */
 export async function updateRow(ctx: OperationContext, place: RowPlace, current: ReturnType<typeof toRow>, body: { data: Record<string, unknown> }) {
   const { definition: d, scope, authority } = place;
-  const input = await validInput(place, body, 'update');
+  // A stale ETag answers 412 before the body costs a reference-resolving read.
   requireVersion(ctx.ifMatch, ETAG_KIND, current.row.id, current.row.version, rowViewName(d, authority));
+  const input = await validInput(place, body, 'update');
   const data = mergeRowData(current.row.data, input);
   const next: StoredRegisterRow = { ...current.row, data, updated_at: ctx.now.toISOString(), version: current.row.version + 1 };
   return {

@@ -55,8 +55,9 @@ export const listSystemRegisterRows = operation({
   },
   handle: async (ctx, { params }) => {
     const { definition, scope, authority } = placeOf(ctx, params);
-    const page = await rowsPage(scope, definition.id, ctx.page);
-    return { data: page.map((r) => rowView(definition, r.row, authority)), total: rowCount(ctx.prefetched(countersKey(scope)), definition.id) };
+    const counters = ctx.prefetched(countersKey(scope));
+    const page = await rowsPage(scope, definition.id, ctx.page, counters);
+    return { data: page.map((r) => rowView(definition, r.row, authority)), total: rowCount(counters, definition.id) };
   },
 });
 

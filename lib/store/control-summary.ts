@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { controlWorkflow } from '../config.js';
-import { IMPLEMENTATION_STATUSES } from '../domain/controls.js';
+import { ALL_STATUSES, OUTCOMES } from '../domain/controls.js';
 import type { StoredRegisterRow } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS } from '../domain/registers.js';
 import { stateIds } from '../domain/workflow.js';
-import { NOT_ASSESSED, NOT_SET, SUMMARY_PREFIX } from './controls.js';
+import { NOT_SET, SUMMARY_PREFIX } from './controls.js';
 import type { Item } from './read.js';
 
 /**
@@ -12,15 +12,14 @@ import type { Item } from './read.js';
  * project's summary item (which every control write moves in its own transaction), so that the
  * register costs one read however many controls the project has.
  */
-const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', NOT_ASSESSED, 'common_control'];
 
 /** Each dimension's values in order, and the summary counter that counts each. */
 function dimensions(): [dimension: string, values: string[], counter: (value: string) => string][] {
   return [
     ['applicability', ['y', 'n'], (v) => (v === 'y' ? 'applicable' : 'not_applicable')],
-    ['implementation_status', [...IMPLEMENTATION_STATUSES, 'ec', NOT_SET], (v) => `${SUMMARY_PREFIX.implementationStatus}${v}`],
+    ['implementation_status', [...ALL_STATUSES, NOT_SET], (v) => `${SUMMARY_PREFIX.implementationStatus}${v}`],
     ['workflow_state', stateIds(controlWorkflow()), (v) => `${SUMMARY_PREFIX.workflowState}${v}`],
-    ['assessment_outcome', OUTCOMES, (v) => `${SUMMARY_PREFIX.assessmentOutcome}${v}`],
+    ['assessment_outcome', [...OUTCOMES], (v) => `${SUMMARY_PREFIX.assessmentOutcome}${v}`],
   ];
 }
 

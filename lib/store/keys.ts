@@ -120,6 +120,8 @@ export const prefixes = {
   contact: 'CONTACT#',
   /** Followed by the definition ID and `#`: the rows of one register, oldest first. */
   registerRow: 'ROW#',
+  /** Followed by the definition ID, `#` and the row ID: a keys-only order item per row, for deep pages. */
+  registerRowOrder: 'ROWORDER#',
   /** Followed by the definition ID and `#`: the reviews of one register, newest first. */
   registerReview: 'REVIEW#',
   organisationAccess: 'ACCESS#ORG#',

@@ -6,8 +6,10 @@ import { itemAbsent, ownedBy } from './conditions.js';
 import { activeContact } from './contacts.js';
 import { readIndex, type ControlIndex } from './control-filters.js';
 import { keys, prefixes, withoutKeys, type Key } from './keys.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client.js';
 import { getMany, keyString, queryPage, type Item } from './read.js';
-import type { OnConditionFailed, WriteItem } from './transact.js';
+import { commit, type OnConditionFailed, type WriteItem } from './transact.js';
 import { reviewDueKeys } from './review-due.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
 
@@ -43,6 +45,18 @@ export const rowCountAttribute = (definitionId: string) => `register_rows_${defi
 
 export const rowCount = (counters: Item | undefined, definitionId: string): number => Number(counters?.[rowCountAttribute(definitionId)] ?? 0);
 
+/** How many rows of a register have their order item: fewer than its rows before `backfillRowOrder` ran. */
+const orderCountAttribute = (definitionId: string) => `register_row_orders_${definitionId}`;
+
+const orderPrefix = (definitionId: string) => `${prefixes.registerRowOrder}${definitionId}#`;
+
+/** A row's order item: its keys and kind only (about 100 bytes, never changed), so that skipping to a deep page reads these instead of whole rows. */
+const orderItem = (scope: RowScope, definitionId: string, rowId: string) => ({
+  PK: countersKey(scope).PK,
+  SK: `${orderPrefix(definitionId)}${rowId}`,
+  entity: 'row-order',
+});
+
 interface RowRecord {
   row: StoredRegisterRow;
   /** The normalised logical key the row holds a claim on. */
@@ -77,12 +91,20 @@ function claim(scope: RowScope, r: RowRecord, onTaken: OnConditionFailed): Write
   };
 }
 
-/** A new row, the claim on its logical key and the register's row count, together. */
+/** A new row, the claim on its logical key, its order item and the register's counts, together. */
 export function createRowWrites(scope: RowScope, r: RowRecord, onKeyTaken: OnConditionFailed): WriteItem[] {
   return [
     { kind: 'put', item: rowItem(scope, r), condition: itemAbsent() },
     claim(scope, r, onKeyTaken),
-    addToCounter(countersKey(scope), rowCountAttribute(r.row.definition_id), 1),
+    { kind: 'put', item: orderItem(scope, r.row.definition_id, r.row.id) },
+    // One update of the counters item: a transaction writes an item at most once.
+    {
+      kind: 'update',
+      key: countersKey(scope),
+      update: 'ADD #rows :one, #orders :one',
+      names: { '#rows': rowCountAttribute(r.row.definition_id), '#orders': orderCountAttribute(r.row.definition_id) },
+      values: { ':one': 1 },
+    },
   ];
 }
 
@@ -98,17 +120,75 @@ export function updateRowWrites(scope: RowScope, before: RowRecord, after: RowRe
   return writes;
 }
 
-/** One page of a register's rows, oldest first (row IDs are monotonic ULIDs). */
-export async function rowsPage(scope: RowScope, definitionId: string, page: { number: number; size: number }): Promise<RowRecord[]> {
-  const partition = countersKey(scope).PK;
-  const items = await queryPage(
-    {
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': partition, ':sk': `${prefixes.registerRow}${definitionId}#` },
-    },
-    page,
-  );
-  return items.map(toRow);
+const rowPrefix = (definitionId: string) => `${prefixes.registerRow}${definitionId}#`;
+
+const range = (scope: RowScope, prefix: string) => ({
+  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+  ExpressionAttributeValues: { ':pk': countersKey(scope).PK, ':sk': prefix },
+});
+
+/** Up to `limit` items of a range, after `start` when given, across DynamoDB's 1 MB responses. */
+async function queryAfter(input: ReturnType<typeof range> & { ProjectionExpression?: string }, start: Key | undefined, limit: number): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined = start && { ...start };
+  do {
+    // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
+    const Limit = Math.min(limit - items.length, 1000);
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit }));
+    items.push(...((out.Items ?? []) as Item[]));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < limit);
+  return items;
+}
+
+const idsIn = async (scope: RowScope, prefix: string, limit: number) =>
+  (await queryAfter({ ...range(scope, prefix), ProjectionExpression: 'SK' }, undefined, limit)).map((item) => String(item.SK).slice(prefix.length));
+
+/**
+ * One page of a register's rows, oldest first (row IDs are monotonic ULIDs). A deep page reads the
+ * order items of the rows before it, then its own rows only, from the last of those; while some
+ * rows lack their order item (`counters` says so), it reads every row before the page instead.
+ */
+export async function rowsPage(
+  scope: RowScope,
+  definitionId: string,
+  page: { number: number; size: number },
+  counters: Item | undefined,
+): Promise<RowRecord[]> {
+  const skip = (page.number - 1) * page.size;
+  const ordered = Number(counters?.[orderCountAttribute(definitionId)] ?? 0) >= rowCount(counters, definitionId);
+  if (skip === 0 || !ordered) return (await queryPage(range(scope, rowPrefix(definitionId)), page)).map(toRow);
+  const before = await idsIn(scope, orderPrefix(definitionId), skip);
+  if (before.length < skip) return [];
+  return (await queryAfter(range(scope, rowPrefix(definitionId)), rowKey(scope, definitionId, before.at(-1)!), page.size)).map(toRow);
+}
+
+class OrderItemExists extends Error {
+  override readonly name = 'OrderItemExists';
+}
+
+/**
+ * Writes the order item of every row of a register that lacks one (rows created before order items
+ * existed), each with its count, so that deep pages take the short path. Idempotent: an order item
+ * already there, written by an earlier run or by the row's own create, is left as it is.
+ */
+export async function backfillRowOrder(scope: RowScope, definitionId: string): Promise<number> {
+  const [rows, ordered] = await Promise.all([idsIn(scope, rowPrefix(definitionId), Infinity), idsIn(scope, orderPrefix(definitionId), Infinity)]);
+  const present = new Set(ordered);
+  let written = 0;
+  for (const rowId of rows) {
+    if (present.has(rowId)) continue;
+    try {
+      await commit([
+        { kind: 'put', item: orderItem(scope, definitionId, rowId), condition: itemAbsent(), onConditionFailed: () => new OrderItemExists() },
+        addToCounter(countersKey(scope), orderCountAttribute(definitionId), 1),
+      ]);
+      written++;
+    } catch (error) {
+      if (!(error instanceof OrderItemExists)) throw error;
+    }
+  }
+  return written;
 }
 
 /** Where references resolve: contacts in the system; controls in the project, when there is one. */
