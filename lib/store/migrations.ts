@@ -4,7 +4,7 @@ import { recountProject, SUMMARY_PREFIX } from './controls.js';
 import { keys } from './keys.js';
 import { recountMembers, syncMemberships } from './members.js';
 import { getMany, getOne, keyString, type Item } from './read.js';
-import type { RowScope } from './registers.js';
+import { backfillRowOrder, type RowScope } from './registers.js';
 
 /**
  * Data migrations: derived items that installations created before a release lack. Each step is
@@ -130,6 +130,7 @@ export function registerStep(name: string, what: string, backfill: (scope: RowSc
 export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'project-summary-status-counters', run: recountProjectsWithoutStatusCounters },
   { name: 'organisation-members', run: rebuildOrganisationMembers },
+  registerStep('register-row-order', 'backfilled the row order', backfillRowOrder),
 ];
 
 /** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */
