@@ -159,6 +159,8 @@ export async function tasksPage(projectId: string, page: { number: number; size:
         }
       : {
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          // As strongly consistent as the counters item the total comes from; a GSI cannot be.
+          ConsistentRead: true,
           ...available,
           ExpressionAttributeValues: { ':pk': partition(projectId), ':sk': 'TASK#', ':yes': true },
         },
