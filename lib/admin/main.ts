@@ -12,6 +12,7 @@ import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeA
 import { recountProject } from '../store/controls.js';
 import { createManualTask, TaskRefusedError } from './task-create.js';
 import { keys } from '../store/keys.js';
+import { runMigrations } from '../store/migrations.js';
 import { getOne } from '../store/read.js';
 import { ensureTable } from '../store/schema.js';
 import { startDynamoDbLocal, type Emulator } from '../local/emulators.js';
@@ -35,7 +36,9 @@ const USAGE = `usage:
   admin token revoke --id ID
   admin catalogue import --path DIR     (an ISM OSCAL release: *_catalog.json and *-baseline_profile.json)
   admin project recount --project ID    (recount a populated project's control summary and rewrite its list index)
-  admin task create --project ID --title T [--control ID] [--assignee USER]`;
+  admin task create --project ID --title T [--control ID] [--assignee USER]
+  admin migrate [--aws]                 (apply the data migrations this installation has not recorded; --aws: the table
+                                         TABLE_NAME in AWS_REGION, with the default AWS credentials)`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -55,6 +58,7 @@ const OPTIONS = {
   title: { type: 'string' },
   control: { type: 'string' },
   assignee: { type: 'string' },
+  aws: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -178,13 +182,25 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
       );
       return { id: task.id, project_id: task.project_id, related_control_id: task.related_control_id, assignee_user_id: task.assignee_user_id };
     }
+    case 'migrate':
+      return { steps: await runMigrations(now) };
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
 }
 
-/** The table of a running `npm start` when there is one; otherwise a private DynamoDB Local on the same data. */
-async function connect(): Promise<Emulator | undefined> {
+/**
+ * With --aws, the deployed table (TABLE_NAME, AWS_REGION, the default credential chain); else the
+ * table of a running `npm start` when there is one; otherwise a private DynamoDB Local on the same data.
+ */
+async function connect(values: Values, command: string): Promise<Emulator | undefined> {
+  if (values.aws) {
+    // Token and access commands need the deployed token-hash secret and checks the web interface makes.
+    if (command !== 'migrate') throw new UsageError('--aws is for migrate only');
+    if (!process.env.TABLE_NAME) throw new UsageError('--aws needs TABLE_NAME: the deployed table');
+    if (process.env.DYNAMODB_ENDPOINT) throw new UsageError('--aws with DYNAMODB_ENDPOINT set would not reach AWS: unset it');
+    return undefined;
+  }
   const dataDir = resolve(settings().DATA_DIR);
   if (process.env.DYNAMODB_ENDPOINT) {
     useLocalServices({ dynamodb: process.env.DYNAMODB_ENDPOINT, secret: process.env.TOKEN_HASH_SECRET ?? localTokenSecret(dataDir) });
@@ -218,7 +234,7 @@ async function main(): Promise<number> {
   const command = parsed.positionals.slice(0, 2).join(' ');
   let own: Emulator | undefined;
   try {
-    own = await connect();
+    own = await connect(parsed.values, command);
     console.log(JSON.stringify(await run(command, parsed.values, new Date())));
     return 0;
   } catch (error) {

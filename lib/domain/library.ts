@@ -76,9 +76,6 @@ export const LIBRARY_DEFINITIONS: readonly LibraryDefinition[] = [
   },
 ];
 
-/** The definitions' keys, which other records may use as document reference keys. */
-export const LIBRARY_KEYS = LIBRARY_DEFINITIONS.map((d) => d.key);
-
 export const libraryDefinitionById = (id: string) => LIBRARY_DEFINITIONS.find((d) => d.id === id);
 
 /**

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { settings } from '../config.js';
+import { runMigrations } from '../store/migrations.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     };
     const demo = await ensureDemo(dataDir, new Date());
     const catalogue = await ensureCatalogue(new Date());
+    for (const step of await runMigrations(new Date())) if (step.status === 'applied') console.log(`Data migration ${step.name}: ${step.result}.`);
 
     const listening = await createLocalServer();
     server = listening;

@@ -104,7 +104,7 @@ export const updateLibraryItem = operation({
   path: `${BASE}/{definition}`,
   summary: "Edit the project's working copy of a library definition (JSON merge patch, If-Match).",
   description:
-    'content_markdown is kept exactly as sent once it passes the Markdown policy (422 markdown_attribute_not_allowed, markdown_element_not_allowed, markdown_link_scheme_not_allowed) and the size budget (422 content_too_large). owner_user_id must be an active organisation member (422 owner_not_member); review_due must not precede date_live as the patched copy has them (422 review_due_before_date_live). An archived project refuses edits (403 project_archived).',
+    'content_markdown is kept exactly as sent once it passes the Markdown policy (422 markdown_attribute_not_allowed, markdown_element_not_allowed, markdown_html_construct_not_allowed, markdown_link_scheme_not_allowed) and the size budget (422 content_too_large). owner_user_id must be an active organisation member (422 owner_not_member); review_due must not precede date_live as the patched copy has them (422 review_due_before_date_live). An archived project refuses edits (403 project_archived).',
   credential: ['project'],
   permission: { project: [['edit-control-implementation', 'view-controls']] },
   mode: 'mutation',

@@ -7,7 +7,7 @@ import { keys } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import { replaceVersioned } from '../store/versioned.js';
 import { NoQuery, OrganisationParams } from './common.js';
-import { formFile, UploadForm, uploadDescription, uploadFormSchema, uploadSessionOperation } from './upload-form.js';
+import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from './upload-form.js';
 import { currentLogo, prefetch } from './logo-access.js';
 import { operation } from './operation.js';
 
@@ -80,11 +80,7 @@ export const uploadOrganisationLogo = operation({
   success: 201,
   params: OrganisationParams,
   query: NoQuery,
-  body: {
-    schema: UploadForm,
-    mediaType: 'multipart/form-data',
-    form: uploadFormSchema('logo file'),
-  },
+  body: uploadBody('logo file'),
   response: Logo,
   etag: true,
   idempotencyKey: true,

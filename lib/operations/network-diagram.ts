@@ -19,7 +19,7 @@ import {
   setupVersion,
   unchanged,
 } from './project-access.js';
-import { formFile, UploadForm, uploadDescription, uploadFormSchema, uploadSessionOperation } from './upload-form.js';
+import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from './upload-form.js';
 
 /** Seed, Other lifecycles: a diagram is pending, failed or ready; the scan pipeline's statuses map onto these. */
 const STATUS = { quarantine: 'pending', error: 'failed', ready: 'ready' } as const;
@@ -110,7 +110,7 @@ export const uploadNetworkDiagram = operation({
   success: 202,
   params: SetupProjectParams,
   query: NoQuery,
-  body: { schema: UploadForm, mediaType: 'multipart/form-data', form: uploadFormSchema('network diagram') },
+  body: uploadBody('network diagram'),
   response: Artefacts,
   etag: true,
   ifMatch: true,

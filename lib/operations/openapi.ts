@@ -156,7 +156,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
     };
     if (op.extension) entry['x-extension'] = op.extension;
     if (op.body) {
-      const schema = op.body.form ?? schemaOf(op.body.schema, 'input', components);
+      const schema = op.body.mediaType === 'multipart/form-data' ? op.body.form : schemaOf(op.body.schema, 'input', components);
       entry.requestBody = { required: true, content: { [op.body.mediaType]: { schema } } };
     }
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };

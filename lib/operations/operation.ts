@@ -94,12 +94,16 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   success: 200 | 201 | 202;
   params: P;
   query: Q;
-  body?: {
-    schema: B;
-    mediaType: 'application/json' | 'application/merge-patch+json' | 'multipart/form-data';
-    /** For multipart bodies, the OpenAPI schema of the form (zod cannot describe binary parts). */
-    form?: Record<string, unknown>;
-  };
+  body?:
+    | { schema: B; mediaType: 'application/json' | 'application/merge-patch+json' }
+    | {
+        schema: B;
+        mediaType: 'multipart/form-data';
+        /** The OpenAPI schema of the form (zod cannot describe binary parts). */
+        form: Record<string, unknown>;
+        /** Reads the form into what the schema checks; declared here, so that only the functions that take forms bundle a form parser. */
+        read: (raw: Buffer | undefined, contentType: string) => Promise<unknown>;
+      };
   /** Media types of a file response; the operation answers bytes, not the JSON envelope. */
   produces?: readonly string[];
   /** Marks an operation this product adds beyond the 113 of the catalogue (OpenAPI x-extension). */

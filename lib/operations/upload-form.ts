@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { PROFILES, type ProfileId } from '../files/profiles.js';
+import { ApiError, payloadTooLarge } from '../errors.js';
+import { MultipartError, parseMultipart } from '../files/multipart.js';
+import { INLINE_UPLOAD_LIMIT, PROFILES, type ProfileId } from '../files/profiles.js';
 import { createSession, readSession, UploadSession } from '../files/sessions.js';
 import type { Key } from '../store/keys.js';
 import { singleLine } from '../domain/validation.js';
@@ -20,7 +22,7 @@ const FilePart = z.object(
 );
 
 /** A multipart upload carries the file inline, or names an upload session that holds a larger one. */
-export const UploadForm = z
+const UploadForm = z
   .object({
     file: FilePart.optional(),
     upload_session: Ulid.optional(),
@@ -31,7 +33,32 @@ export const UploadForm = z
     path: ['file'],
   });
 
-export function uploadFormSchema(what: string) {
+/** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */
+async function readUploadForm(raw: Buffer | undefined, contentType: string): Promise<Record<string, unknown>> {
+  try {
+    const { fields, files } = await parseMultipart(raw ?? Buffer.alloc(0), contentType, { fileBytes: INLINE_UPLOAD_LIMIT, files: 1 });
+    const [file] = files;
+    return { ...fields, ...(file ? { [file.field]: { file_name: file.fileName, declared_type: file.declaredType, bytes: file.bytes } } : {}) };
+  } catch (error) {
+    if (!(error instanceof MultipartError)) throw error;
+    if (error.message === 'file_too_large') {
+      throw payloadTooLarge(
+        `Files above ${INLINE_UPLOAD_LIMIT / 1024 / 1024} MiB go through an upload session: create one, POST the file to it, then name it in upload_session.`,
+      );
+    }
+    throw new ApiError(400, 'malformed_multipart', 'Bad Request', `The multipart/form-data body cannot be read: ${error.message}.`);
+  }
+}
+
+/** The body of an upload operation: the form with its file inline or an upload session, and its reader. */
+export const uploadBody = (what: string) => ({
+  schema: UploadForm,
+  mediaType: 'multipart/form-data' as const,
+  form: uploadFormSchema(what),
+  read: readUploadForm,
+});
+
+function uploadFormSchema(what: string) {
   return {
     type: 'object',
     properties: {

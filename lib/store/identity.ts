@@ -4,7 +4,7 @@ import type { CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { conditionFields, itemAbsent, itemPresent } from './conditions.js';
 import { gsi1, keys, type Key } from './keys.js';
-import { projectOrganisation, syncMemberships } from './members.js';
+import { commitGrant, projectOrganisation, syncMemberships } from './members.js';
 import { getOne, type Item } from './read.js';
 import { commit } from './transact.js';
 
@@ -94,26 +94,23 @@ export function accessKey(userId: string, scope: AccessScope): Key {
 
 /**
  * Replaces the actor's permissions at that scope: the next request sees the new set. Access at an
- * organisation or one of its projects makes an active user a member of that organisation.
+ * organisation or one of its projects makes an active user a member of that organisation, in the
+ * same transaction as the access item.
  */
 export async function grantAccess(userId: string, scope: AccessScope, permissions: Permission[], now: Date): Promise<void> {
   const organisationId = scope.kind === 'organisation' ? scope.id : scope.kind === 'project' ? await projectOrganisation(scope.id) : undefined;
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...accessKey(userId, scope),
-        entity: 'access',
-        user_id: userId,
-        scope: scope.kind,
-        ...(organisationId ? { organisation_id: organisationId } : {}),
-        ...(scope.kind === 'project' ? { project_id: scope.id } : {}),
-        permissions,
-        granted_at: now.toISOString(),
-      },
-    }),
-  );
-  if (organisationId) await syncMemberships(userId, now);
+  const item = {
+    ...accessKey(userId, scope),
+    entity: 'access',
+    user_id: userId,
+    scope: scope.kind,
+    ...(organisationId ? { organisation_id: organisationId } : {}),
+    ...(scope.kind === 'project' ? { project_id: scope.id } : {}),
+    permissions,
+    granted_at: now.toISOString(),
+  };
+  if (organisationId) await commitGrant({ kind: 'put', item }, userId, organisationId, now);
+  else await ddb().send(new PutCommand({ TableName: tableName(), Item: item }));
 }
 
 export async function revokeAccess(userId: string, scope: AccessScope, now = new Date()): Promise<boolean> {

@@ -1,6 +1,5 @@
-import { forbidden, storageUnavailable } from '../errors.js';
+import { storageUnavailable } from '../errors.js';
 import type { StoredWorkingCopy, WorkingCopySummary } from '../domain/library.js';
-import { memberEquals } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
 import { getMany, keyString, queryAll, type Item } from './read.js';
 import { reviewDueKeys } from './review-due.js';

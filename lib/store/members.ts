@@ -1,7 +1,7 @@
-import { itemAbsent, itemPresent } from './conditions.js';
+import { attributeEquals, itemAbsent, itemPresent, memberEquals } from './conditions.js';
 import { keys, prefixes } from './keys.js';
 import { getMany, getOne, keyString, queryAll, queryPage, type Item } from './read.js';
-import { commit, TransactionConflictError } from './transact.js';
+import { commit, TransactionConflictError, type WriteItem } from './transact.js';
 import { addToCounter } from './versioned.js';
 
 /**
@@ -47,14 +47,88 @@ export async function projectOrganisation(projectId: string): Promise<string | u
   return typeof project?.organisation_id === 'string' ? project.organisation_id : undefined;
 }
 
-/** Makes the user's member items what their access and status say; `formerly` adds organisations just left. */
-export async function syncMemberships(userId: string, now: Date, formerly: readonly string[] = []): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+/** Runs `attempt` again, from fresh reads, when a concurrent change of the same member item or user won the race. */
+async function retried(attempt: () => Promise<void>): Promise<void> {
+  for (let n = 1; ; n++) {
     try {
-      await syncOnce(userId, now, formerly);
+      await attempt();
       return;
     } catch (error) {
-      // A concurrent change of the same user's access moved a member item first: recompute.
+      if (!(error instanceof MembershipChanged || error instanceof TransactionConflictError) || n >= 5) throw error;
+    }
+  }
+}
+
+/** Makes the user's member items what their access and status say; `formerly` adds organisations just left. */
+export async function syncMemberships(userId: string, now: Date, formerly: readonly string[] = []): Promise<void> {
+  await retried(() => syncOnce(userId, now, formerly));
+}
+
+const memberItem = (organisationId: string, userId: string, now: Date) => ({
+  ...keys.organisationMember(organisationId, userId),
+  entity: 'member',
+  organisation_id: organisationId,
+  user_id: userId,
+  since: now.toISOString(),
+});
+
+/**
+ * Commits `grant` (an access item in the organisation or one of its projects) in one transaction
+ * with what it makes true: an active user's member item and the organisation's counter. The user's
+ * status is checked in the same transaction, so that a disable landing meanwhile cannot leave a
+ * disabled member behind; a member item already there is checked present for the same reason.
+ */
+export async function commitGrant(grant: WriteItem, userId: string, organisationId: string, now: Date): Promise<void> {
+  await retried(async () => {
+    const member = keys.organisationMember(organisationId, userId);
+    const found = await getMany([member, keys.user(userId)]);
+    const user = found.get(keyString(keys.user(userId)));
+    const changed = () => new MembershipChanged();
+    const writes: WriteItem[] = [grant];
+    if (user) writes.push({ kind: 'check', key: keys.user(userId), condition: attributeEquals('status', String(user.status)), onConditionFailed: changed });
+    if (user?.status === 'active') {
+      writes.push(
+        ...(found.has(keyString(member))
+          ? [{ kind: 'check', key: member, condition: itemPresent(), onConditionFailed: changed } as const]
+          : [
+              { kind: 'put', item: memberItem(organisationId, userId, now), condition: itemAbsent(), onConditionFailed: changed } as const,
+              addToCounter(keys.organisationCounters(organisationId), COUNTER, 1),
+            ]),
+      );
+    }
+    await commit(writes);
+  });
+}
+
+/**
+ * Sets the organisation's member counter to the number of its member items, conditional on the
+ * counter read before counting: a grant or revoke landing meanwhile moves it, and the count starts
+ * over. Returns whether the counter was wrong.
+ */
+export async function recountMembers(organisationId: string): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const counted = memberCount(await getOne(keys.organisationCounters(organisationId)));
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.organisation(organisationId).PK, ':sk': prefixes.organisationMember },
+      ProjectionExpression: 'SK',
+      ConsistentRead: true,
+    });
+    if (items.length === counted) return false;
+    try {
+      await commit([
+        {
+          kind: 'update',
+          key: keys.organisationCounters(organisationId),
+          update: 'SET #n = :n',
+          names: { '#n': COUNTER },
+          values: { ':n': items.length },
+          condition: memberEquals([COUNTER], counted, counted === 0),
+          onConditionFailed: () => new MembershipChanged(),
+        },
+      ]);
+      return true;
+    } catch (error) {
       if (!(error instanceof MembershipChanged || error instanceof TransactionConflictError) || attempt >= 5) throw error;
     }
   }
@@ -73,12 +147,7 @@ async function syncOnce(userId: string, now: Date, formerly: readonly string[]):
     const exists = present.has(keyString(key));
     if (wanted && !exists) {
       await commit([
-        {
-          kind: 'put',
-          item: { ...key, entity: 'member', organisation_id: org, user_id: userId, since: now.toISOString() },
-          condition: itemAbsent(),
-          onConditionFailed: changed,
-        },
+        { kind: 'put', item: memberItem(org, userId, now), condition: itemAbsent(), onConditionFailed: changed },
         addToCounter(keys.organisationCounters(org), COUNTER, 1),
       ]);
     } else if (!wanted && exists) {

@@ -182,6 +182,17 @@ describe('updateLibraryItem', () => {
     ]);
   });
 
+  it('answers 422 for a CDATA section, which a browser ends at its first >', async () => {
+    const p = await world.fresh();
+    const res = await world.patch(p.path, p.token, p.etag, { content_markdown: 'a <![CDATA[ ><img src=x onerror=alert(1)> ]]> b' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toContainEqual({
+      pointer: '/content_markdown',
+      code: 'markdown_html_construct_not_allowed',
+      detail: expect.stringContaining('<![CDATA['),
+    });
+  });
+
   it('answers 422 content_too_large beyond the budget in UTF-8 bytes', async () => {
     const p = await world.fresh();
     const content = 'é'.repeat(CONTENT_BUDGET_BYTES / 2 + 1);

@@ -1,6 +1,4 @@
-import { INLINE_UPLOAD_LIMIT } from '../../files/profiles.js';
-import { MultipartError, parseMultipart } from '../../files/multipart.js';
-import { ApiError, payloadTooLarge, unsupportedMediaType, validationFailed, type FieldError } from '../../errors.js';
+import { ApiError, unsupportedMediaType, validationFailed, type FieldError } from '../../errors.js';
 import { header, mediaType, queryParams, rawBody } from '../event.js';
 import { matched, type Middleware } from '../state.js';
 import { bodyErrors, parameterErrors, pointerSegment } from '../../domain/validation.js';
@@ -35,7 +33,7 @@ export function validate(): Middleware {
         body = op.body.schema.parse({});
       } else if (op.body) {
         if (mediaType(event) !== op.body.mediaType) throw unsupportedMediaType([op.body.mediaType]);
-        body = op.body.mediaType === 'multipart/form-data' ? await readForm(raw, header(event, 'content-type')!) : readJson(raw);
+        body = op.body.mediaType === 'multipart/form-data' ? await op.body.read(raw, header(event, 'content-type')!) : readJson(raw);
         const parsed = op.body.schema.safeParse(body);
         const hidden = prototypeKeys(body);
         const errors = parsed.success ? [] : bodyErrors(parsed.error).filter((e) => !hidden.some((h) => h.pointer === e.pointer));
@@ -97,21 +95,4 @@ function prototypeKeys(value: unknown): FieldError[] {
     }
   }
   return found;
-}
-
-/** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */
-async function readForm(raw: Buffer | undefined, contentType: string): Promise<Record<string, unknown>> {
-  try {
-    const { fields, files } = await parseMultipart(raw ?? Buffer.alloc(0), contentType, { fileBytes: INLINE_UPLOAD_LIMIT, files: 1 });
-    const [file] = files;
-    return { ...fields, ...(file ? { [file.field]: { file_name: file.fileName, declared_type: file.declaredType, bytes: file.bytes } } : {}) };
-  } catch (error) {
-    if (!(error instanceof MultipartError)) throw error;
-    if (error.message === 'file_too_large') {
-      throw payloadTooLarge(
-        `Files above ${INLINE_UPLOAD_LIMIT / 1024 / 1024} MiB go through an upload session: create one, POST the file to it, then name it in upload_session.`,
-      );
-    }
-    throw new ApiError(400, 'malformed_multipart', 'Bad Request', `The multipart/form-data body cannot be read: ${error.message}.`);
-  }
 }

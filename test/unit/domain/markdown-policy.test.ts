@@ -2,7 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_CODES, markdownViolations, normalisedTarget, refusedScheme } from '../../../lib/domain/markdown-policy.js';
 
-const { attribute, element, scheme } = MARKDOWN_CODES;
+const { attribute, construct, element, scheme } = MARKDOWN_CODES;
 
 /** Hostile inputs: each is refused with the code and a detail that names what offends. */
 const HOSTILE: [string, string, string, string][] = [
@@ -43,6 +43,27 @@ const HOSTILE: [string, string, string, string][] = [
   ['a javascript: image reference', '![x][r]\n\n[r]: javascript:alert(1)', scheme, 'javascript:'],
   ['a javascript: autolink', '<javascript:alert(1)>', scheme, 'javascript:'],
   ['a data: autolink', '<data:text/html,x>', scheme, 'data:'],
+  ['a CDATA section, a bogus comment to a browser that ends at the first >', 'a <![CDATA[ ><img src=x onerror=alert(1)> ]]> b', construct, '<![CDATA['],
+  ['a CDATA section as a block', '<![CDATA[ ><img src=x onerror=alert(1)> ]]>', construct, '<![CDATA['],
+  ['a processing instruction', 'a <?x ><img src=x onerror=alert(1)> ?> b', construct, '<?x'],
+  ['a declaration', 'a <!x ><img src=x onerror=alert(1)> b', construct, '<!x'],
+  ['a doctype', '<!DOCTYPE html>', construct, '<!DOCTYPE'],
+  ['a comment a browser ends at its opening <!-->', 'a <!--> <img src=x onerror=alert(1)> --> b', construct, 'starts with >'],
+  ['a comment a browser ends at its opening <!--->', '<!---> x -->', construct, '<!--->'],
+  ['a comment a browser ends at --!>', 'a <!-- x --!> <img src=x onerror=alert(1)> --> b', construct, '--!>'],
+  ['a comment a browser ends at --!> as a block', '<!-- x --!> <img src=x onerror=alert(1)> -->', construct, '--!>'],
+  ['a nested comment opening', 'a <!-- x <!-- y --> b', construct, 'contains <!--'],
+  ['a comment ending in a nested opening', 'a <!-- x <!---> b', construct, '<!-- x <!--->'],
+  ['an unterminated comment that would swallow later markup', '<div>\n<!-- open\n\nb <b class="--><img src=x onerror=alert(1)>">', construct, 'never ends'],
+  ['a tag left open in one HTML block, which swallows the next', '<div class="a\n\n<b class="><img src=x onfocus=alert(1) autofocus>">', construct, '<div'],
+  ['a bogus end tag left open in one HTML block', '<div>\n</ x\n\n<b class="><img src=x onfocus=alert(1) autofocus>">', construct, '</'],
+  ['an xmp element (raw text that hides markup from the check)', '<xmp><!-- </xmp><img src=x onerror=alert(1)> --></xmp>', element, '<xmp>'],
+  ['a noembed element', '<noembed><!-- </noembed><img src=x onerror=alert(1)> --></noembed>', element, '<noembed>'],
+  ['a noframes element', '<noframes>x</noframes>', element, '<noframes>'],
+  ['a plaintext element', '<plaintext>x', element, '<plaintext>'],
+  ['a title element opened in one tag and closed in another', 'a <title> b <b class="</title><img src=x onerror=alert(1)>"> c', element, '<title>'],
+  ['a textarea element', 'a <textarea> b <b class="</textarea><img src=x onerror=alert(1)>"> c', element, '<textarea>'],
+  ['a tag that only linkify releases from a code span', 'http://a.com/`<b onclick=alert(1)>x</b>`', attribute, 'onclick'],
 ];
 
 describe('the library Markdown policy refuses', () => {
@@ -78,6 +99,10 @@ const ACCEPTABLE: [string, string][] = [
   ['HTML inside an indented code block', '    <iframe src="x"></iframe>'],
   ['HTML written as escaped text', '&lt;script&gt;alert(1)&lt;/script&gt;'],
   ['an HTML comment', '<!-- reviewed 2026 -->'],
+  ['an empty HTML comment', '<!---->'],
+  ['a comment inside a paragraph', 'Scope <!-- reviewed 2026 --> applies.'],
+  ['a comment with dashes and a bang inside', '<!-- a - b -- c --! d ! -->'],
+  ['a comment over several lines inside an HTML block', '<div class="note">\n<!-- first\nsecond -->\n</div>'],
   ['a table', '| a | b |\n|---|---|\n| 1 | 2 |'],
 ];
 

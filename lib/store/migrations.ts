@@ -1,0 +1,153 @@
+import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client.js';
+import { recountProject, SUMMARY_PREFIX } from './controls.js';
+import { keys } from './keys.js';
+import { recountMembers, syncMemberships } from './members.js';
+import { getMany, getOne, keyString, type Item } from './read.js';
+import type { RowScope } from './registers.js';
+
+/**
+ * Data migrations: derived items that installations created before a release lack. Each step is
+ * idempotent (running it twice, or concurrently with a second runner, gives the same data) and is
+ * recorded as applied in an installation marker, so that it runs once per installation. Steps
+ * enumerate with a paginated Scan: they run once, off the request path, and a Scan reads each item
+ * once, where walking organisations, systems and projects would read the same items and more in
+ * three levels of Queries and miss anything its parents no longer point at.
+ */
+export interface MigrationStep {
+  name: string;
+  /** What it did, in a sentence for the operator. */
+  run: (now: Date) => Promise<string>;
+}
+
+export interface MigrationOutcome {
+  name: string;
+  status: 'applied' | 'already applied';
+  at: string;
+  result?: string;
+}
+
+const markerKey = (step: string) => keys.installationMarker(`MIGRATION#${step}`);
+
+/** Every item the filter keeps, a page at a time. */
+async function scanEach(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>, each: (item: Item) => Promise<void> | void): Promise<void> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey, ConsistentRead: true }));
+    for (const item of (out.Items ?? []) as Item[]) await each(item);
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+const idAfter = (prefix: string, value: string) => value.slice(prefix.length);
+
+/**
+ * Summaries written before they counted controls by implementation status and assessed outcome, or
+ * moved since by control edits that took a status from a counter they lacked (which then went
+ * negative): either way those counters do not add up to the project's controls.
+ */
+export async function recountProjectsWithoutStatusCounters(now: Date): Promise<string> {
+  const total = (summary: Item, prefix: string) => Object.entries(summary).reduce((sum, [k, v]) => (k.startsWith(prefix) ? sum + Number(v) : sum), 0);
+  const stale: string[] = [];
+  await scanEach(
+    {
+      FilterExpression: 'SK = :sk AND begins_with(PK, :pk)',
+      ExpressionAttributeValues: { ':sk': keys.projectSummary('').SK, ':pk': keys.project('').PK },
+    },
+    (summary) => {
+      const controls = Number(summary.controls ?? 0);
+      const prefixes = [SUMMARY_PREFIX.implementationStatus, SUMMARY_PREFIX.assessmentOutcome];
+      if (prefixes.some((p) => total(summary, p) !== controls)) stale.push(idAfter(keys.project('').PK, summary.PK));
+    },
+  );
+  let recounted = 0;
+  for (const projectId of stale) {
+    // A project still populating gets a complete summary when its population ends.
+    if ((await getOne(keys.project(projectId)))?.lifecycle_state !== 'active') continue;
+    await recountProject(projectId, now);
+    recounted++;
+  }
+  return `recounted ${recounted} project summaries without status and outcome counters`;
+}
+
+/** Member items and exact member counters from every user's access items: users granted access before members were kept have none. */
+export async function rebuildOrganisationMembers(now: Date): Promise<string> {
+  const users = new Map<string, string[]>();
+  const organisations = new Set<string>();
+  await scanEach(
+    {
+      FilterExpression: '#e IN (:user, :member, :organisation)',
+      ProjectionExpression: '#e, #id, #u, #o',
+      ExpressionAttributeNames: { '#e': 'entity', '#id': 'id', '#u': 'user_id', '#o': 'organisation_id' },
+      ExpressionAttributeValues: { ':user': 'user', ':member': 'member', ':organisation': 'organisation' },
+    },
+    (item) => {
+      if (item.entity === 'organisation') organisations.add(String(item.id));
+      else if (item.entity === 'user') users.set(String(item.id), users.get(String(item.id)) ?? []);
+      else {
+        organisations.add(String(item.organisation_id));
+        users.set(String(item.user_id), [...(users.get(String(item.user_id)) ?? []), String(item.organisation_id)]);
+      }
+    },
+  );
+  // A member item of a user without access there (or of a user record gone) is removed by the sync.
+  for (const [userId, memberOf] of users) await syncMemberships(userId, now, memberOf);
+  let corrected = 0;
+  for (const organisationId of organisations) if (await recountMembers(organisationId)) corrected++;
+  return `synchronised the memberships of ${users.size} users; corrected the member count of ${corrected} of ${organisations.size} organisations`;
+}
+
+/**
+ * A step that hands every register with rows (its owner scope and definition, from the row
+ * counters of project, system and organisation counters items) to `backfill`.
+ */
+export function registerStep(name: string, what: string, backfill: (scope: RowScope, definitionId: string) => Promise<unknown>): MigrationStep {
+  const ROW_COUNT = 'register_rows_';
+  const scopeOf = (pk: string): RowScope | undefined => {
+    if (pk.startsWith('PROJECT#')) return { owner: 'project', projectId: idAfter('PROJECT#', pk) };
+    if (pk.startsWith('SYSTEM#')) return { owner: 'system', systemId: idAfter('SYSTEM#', pk) };
+    return pk.startsWith('ORG#') ? { owner: 'organisation', organisationId: idAfter('ORG#', pk) } : undefined;
+  };
+  return {
+    name,
+    run: async () => {
+      const registers: [RowScope, string][] = [];
+      await scanEach({ FilterExpression: 'SK = :sk', ExpressionAttributeValues: { ':sk': 'COUNTERS' } }, (counters) => {
+        const scope = scopeOf(counters.PK);
+        if (!scope) return;
+        for (const [k, v] of Object.entries(counters)) if (k.startsWith(ROW_COUNT) && Number(v) > 0) registers.push([scope, idAfter(ROW_COUNT, k)]);
+      });
+      for (const [scope, definitionId] of registers) await backfill(scope, definitionId);
+      return `${what} for ${registers.length} registers`;
+    },
+  };
+}
+
+/**
+ * The steps, oldest first: a new step is one entry at the end, under a name never used before
+ * (the name is what the installation marker records).
+ */
+export const MIGRATIONS: readonly MigrationStep[] = [
+  { name: 'project-summary-status-counters', run: recountProjectsWithoutStatusCounters },
+  { name: 'organisation-members', run: rebuildOrganisationMembers },
+];
+
+/** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */
+export async function runMigrations(now: Date, steps: readonly MigrationStep[] = MIGRATIONS): Promise<MigrationOutcome[]> {
+  const recorded = await getMany(steps.map((s) => markerKey(s.name)));
+  const outcomes: MigrationOutcome[] = [];
+  for (const step of steps) {
+    const marker = recorded.get(keyString(markerKey(step.name)));
+    if (marker) {
+      outcomes.push({ name: step.name, status: 'already applied', at: String(marker.applied_at) });
+      continue;
+    }
+    const result = await step.run(now);
+    const at = new Date().toISOString();
+    await ddb().send(
+      new PutCommand({ TableName: tableName(), Item: { ...markerKey(step.name), entity: 'migration', name: step.name, applied_at: at, result } }),
+    );
+    outcomes.push({ name: step.name, status: 'applied', at, result });
+  }
+  return outcomes;
+}
