@@ -125,12 +125,11 @@ describe('review sweep', () => {
 
   it('reads at most its page budget of the index per tick', async () => {
     const projectId = await fixtures.project(organisationId);
-    await dueItem(projectId, '2026-07-01');
-    await dueItem(projectId, '2026-07-01');
+    for (let i = 0; i < 3; i++) await dueItem(projectId, '2026-07-01');
     const send = vi.spyOn(ddb(), 'send');
     try {
-      await sweepReviewTasks(NOW, { pageSize: 1, maxPages: 1 });
-      expect(send.mock.calls.filter(([command]) => command.constructor.name === 'QueryCommand')).toHaveLength(1);
+      await sweepReviewTasks(NOW, { pageSize: 1, maxPages: 2 });
+      expect(send.mock.calls.filter(([command]) => command.constructor.name === 'QueryCommand')).toHaveLength(2);
     } finally {
       send.mockRestore();
     }
