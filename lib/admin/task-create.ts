@@ -62,6 +62,7 @@ export async function createManualTask(input: { projectId: string; title: string
     ...(typeof project.organisation_id === 'string' ? { organisation_id: project.organisation_id } : {}),
     target: { project: task.project_id, task: task.id },
   };
-  await commit([...createTaskWrites(task), auditWrite(audit, now)]);
+  const gone = () => new TaskRefusedError(`control ${input.controlId} is not a control of project ${input.projectId}`);
+  await commit([...createTaskWrites(task, undefined, gone), auditWrite(audit, now)]);
   return task;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { forbidden, conflict } from '../errors.js';
+import { forbidden } from '../errors.js';
 import type { Permission } from './permissions.js';
 import { multiLine } from './validation.js';
 import type { WorkflowConfig } from './workflow.js';
@@ -123,7 +123,8 @@ export const commentView = (c: StoredTaskComment) => ({
   created_at: c.created_at,
 });
 
-const closedTask = () => conflict('task_closed', 'The task is closed; it can no longer be claimed or released.');
+/** Seed, Errors: 403 when the workflow state does not allow the action. */
+const closedTask = () => forbidden('task_closed', 'The task is closed; it can no longer be claimed or released.');
 const assignedToAnother = () =>
   forbidden('task_assigned_to_another', "The task is assigned to someone else; changing another's assignment needs manage-tasks.");
 
@@ -138,10 +139,13 @@ export function claimed(task: StoredTask, userId: string, canOverride: boolean):
   return { ...task, assignee_user_id: userId, version: task.version + 1 };
 }
 
-/** Release: the assignment is cleared; another's claim needs manage-tasks; an unclaimed task is 409. */
-export function released(task: StoredTask, userId: string, canOverride: boolean): StoredTask {
+/**
+ * Release: the assignment is cleared; another's claim needs manage-tasks. Releasing an unclaimed
+ * task changes nothing (undefined: no write), as claiming one's own claim does.
+ */
+export function released(task: StoredTask, userId: string, canOverride: boolean): StoredTask | undefined {
   if (task.status === 'closed') throw closedTask();
-  if (task.assignee_user_id === null) throw conflict('task_not_claimed', 'The task is not claimed by anyone; there is nothing to release.');
+  if (task.assignee_user_id === null) return undefined;
   if (task.assignee_user_id !== userId && !canOverride) throw assignedToAnother();
   return { ...task, assignee_user_id: null, version: task.version + 1 };
 }

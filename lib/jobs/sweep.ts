@@ -13,7 +13,8 @@ interface SweepResult {
 /**
  * The periodic sweep (EventBridge schedule on AWS, a timer locally): ends abandoned population
  * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations,
- * then creates the review tasks that have fallen due.
+ * then creates the review tasks that have fallen due (a bounded number of pages per tick), so that
+ * a backlog of reviews never holds up the recalculations.
  */
 export function sweep(now: Date): Promise<SweepResult> {
   // The sweep function's entry point: its handler, the local timer and tests all come through here.
@@ -26,10 +27,16 @@ async function sweepOnce(now: Date): Promise<SweepResult> {
     logger.error('sweep of abandoned population runs failed', { error: error as Error });
     return 0;
   });
+  let recalculationError: unknown;
+  const requeued_recalculations = await sweepRecalculations(now).catch((error: unknown) => {
+    recalculationError = error;
+    return 0;
+  });
   const review_tasks = await sweepReviewTasks(now).catch((error: unknown) => {
     logger.error('sweep of due reviews failed', { error: error as Error });
     return 0;
   });
-  const requeued_recalculations = await sweepRecalculations(now);
+  // The recalculation sweep's failure still fails the tick, as before, once the reviews have had their turn.
+  if (recalculationError) throw recalculationError;
   return { abandoned_runs, requeued_recalculations, review_tasks };
 }

@@ -1,20 +1,17 @@
 import type * as z from 'zod';
 import { hiddenFields, taskView, type StoredTask } from '../domain/tasks.js';
 import { etagFor, requireVersion } from './etag.js';
-import { forbidden, notFound } from '../errors.js';
-import { itemPresent } from '../store/conditions.js';
+import { notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
-import { getOne } from '../store/read.js';
-import { taskKeys, toTask } from '../store/tasks.js';
-import type { WriteItem } from '../store/transact.js';
+import { isAvailableTask, taskKeys, toTask } from '../store/tasks.js';
 import { Ulid } from './common.js';
 import type { Caller, OperationContext } from './operation.js';
-import { boundProjectOf, ProjectParams } from './project-access.js';
+import { boundProjectOf, ProjectParams, requireEditable } from './project-access.js';
 
 /**
  * What every task operation shares: the task from the authentication round trip, its view and
- * ETag for this caller, and the rule that a task whose related control is not a control of the
- * same project is unavailable (404).
+ * ETag for this caller, and the rule that a task without the creation's proof that its related
+ * control is a control of the same project is unavailable (404), before any other check.
  */
 export const TASKS_PATH = '/projects/{project}/tasks';
 export const TaskParams = ProjectParams.extend({ task: Ulid });
@@ -34,27 +31,14 @@ export const taskPrefetch = (p: TaskParams) => [keys.project(p.project), taskKey
 export function storedTaskOf(ctx: OperationContext, p: TaskParams): StoredTask {
   boundProjectOf(ctx, p.project);
   const item = ctx.prefetched(taskKeys.task(p.project, p.task));
-  if (!item) throw notFound();
+  if (!isAvailableTask(item)) throw notFound();
   return toTask(item);
 }
 
 /** Claims, releases and comments change the project's work: an archived project refuses them (403). */
 export function changeableTask(ctx: OperationContext, p: TaskParams): StoredTask {
-  if (boundProjectOf(ctx, p.project).archived) throw forbidden('project_archived', 'The project is archived; its tasks cannot change.');
+  requireEditable(boundProjectOf(ctx, p.project));
   return storedTaskOf(ctx, p);
-}
-
-/** For reads: the related control, when there is one, must be a control of this project (one GetItem). */
-export async function readableTask(ctx: OperationContext, p: TaskParams): Promise<StoredTask> {
-  const task = storedTaskOf(ctx, p);
-  if (task.related_control_id && !(await getOne(keys.control(task.project_id, task.related_control_id)))) throw notFound();
-  return task;
-}
-
-/** For writes: the same rule as a condition of the writing transaction, at no extra round trip. */
-export function relatedControlHeld(task: StoredTask): WriteItem[] {
-  if (!task.related_control_id) return [];
-  return [{ kind: 'check', key: keys.control(task.project_id, task.related_control_id), condition: itemPresent(), onConditionFailed: () => notFound() }];
 }
 
 export const detail = (task: StoredTask, caller: Caller) => ({ data: taskView(task, caller.permissions), etag: taskEtag(task, caller) });

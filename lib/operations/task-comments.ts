@@ -4,7 +4,8 @@ import { commentView, CreateTaskComment, TaskComment, type StoredTaskComment } f
 import { commentCount, commentsPage, createCommentWrites, taskKeys } from '../store/tasks.js';
 import { NoQuery, PageQuery } from './common.js';
 import { operation } from './operation.js';
-import { changeableTask, readableTask, relatedControlHeld, TaskParams, TASKS_PATH, taskPrefetch } from './task-access.js';
+import { projectStillEditable } from './project-access.js';
+import { changeableTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './task-access.js';
 
 const COMMENTS = `${TASKS_PATH}/{task}/comments`;
 
@@ -29,7 +30,7 @@ export const listTaskComments = operation({
   sideEffects: [],
   prefetch: taskPrefetch,
   handle: async (ctx, { params }) => {
-    const task = await readableTask(ctx, params);
+    const task = storedTaskOf(ctx, params);
     const page = await commentsPage(task.project_id, task.id, ctx.page);
     return { data: page.map(commentView), total: commentCount(ctx.prefetched(taskKeys.task(params.project, params.task))) };
   },
@@ -54,6 +55,10 @@ export const createTaskComment = operation({
   errors: [400, 409, 415, 422],
   sideEffects: ['Adds a comment to the task', 'Writes an audit record'],
   prefetch: taskPrefetch,
+  // A replayed receipt answers only while the project can still take comments, as the first request could.
+  recheck: (ctx, { params }) => {
+    changeableTask(ctx, params);
+  },
   handle: async (ctx, { params, body }) => {
     const task = changeableTask(ctx, params);
     const comment: StoredTaskComment = {
@@ -67,7 +72,7 @@ export const createTaskComment = operation({
     return {
       data: commentView(comment),
       auditTarget: { project: params.project, task: task.id, comment: comment.id },
-      writes: [...createCommentWrites(comment), ...relatedControlHeld(task)],
+      writes: [...createCommentWrites(comment), projectStillEditable(params.project)],
     };
   },
 });

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { claimed, EmptyBody, released, Task, TASK_STATUSES, taskView, type StoredTask } from '../domain/tasks.js';
 import { keys } from '../store/keys.js';
-import { taskCount, taskKeys, tasksPage, updateTaskWrites } from '../store/tasks.js';
+import { assignTaskWrite, taskCount, taskKeys, tasksPage } from '../store/tasks.js';
 import { NoQuery, PageQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
-import { boundProjectOf, ProjectParams } from './project-access.js';
-import { changeableTask, detail, readableTask, relatedControlHeld, requireCurrentTask, TaskParams, TASKS_PATH, taskPrefetch } from './task-access.js';
+import { boundProjectOf, ProjectParams, projectStillEditable } from './project-access.js';
+import { changeableTask, detail, requireCurrentTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './task-access.js';
 import { taskCommentOperations } from './task-comments.js';
 
 const ListQuery = PageQuery.extend({
@@ -58,7 +58,7 @@ export const getTask = operation({
   errors: [422],
   sideEffects: [],
   prefetch: taskPrefetch,
-  handle: async (ctx, { params }) => detail(await readableTask(ctx, params), ctx.caller),
+  handle: async (ctx, { params }) => detail(storedTaskOf(ctx, params), ctx.caller),
 });
 
 /** Claim and release share everything but the rule that computes the next task. */
@@ -75,8 +75,8 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
         : 'Release a task: its assignment is cleared (empty JSON object body, If-Match the task ETag).',
     description:
       action === 'claim'
-        ? "Taking over another's claim needs manage-tasks (403 task_assigned_to_another without it). Claiming one's own claim changes nothing. A closed task is 409 task_closed."
-        : "Releasing another's claim needs manage-tasks (403 task_assigned_to_another without it). An unclaimed task is 409 task_not_claimed; a closed task is 409 task_closed.",
+        ? "Taking over another's claim needs manage-tasks (403 task_assigned_to_another without it). Claiming one's own claim changes nothing (200, same ETag). A closed task is 403 task_closed."
+        : "Releasing another's claim needs manage-tasks (403 task_assigned_to_another without it). Releasing an unclaimed task changes nothing (200, same ETag). A closed task is 403 task_closed.",
     credential: ['project'],
     permission: { project: [['view-tasks']] },
     mode: 'mutation',
@@ -87,7 +87,7 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
     response: Task,
     etag: true,
     ifMatch: true,
-    errors: [409, 412, 415, 422, 428],
+    errors: [412, 415, 422, 428],
     sideEffects: [action === 'claim' ? "Sets the task's assignee to the caller" : "Clears the task's assignee", 'Writes an audit record'],
     prefetch: taskPrefetch,
     handle: async (ctx: OperationContext, { params }) => {
@@ -95,12 +95,13 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
       requireCurrentTask(ctx, current);
       const next: StoredTask | undefined = rule(current, ctx.caller.userId, ctx.caller.permissions.has('manage-tasks'));
       const auditTarget = { project: params.project, task: current.id };
-      if (!next) return { ...detail(current, ctx.caller), auditTarget, writes: relatedControlHeld(current) };
+      const editable = projectStillEditable(params.project);
+      if (!next) return { ...detail(current, ctx.caller), auditTarget, writes: [editable] };
       return {
         ...detail(next, ctx.caller),
         auditTarget,
         auditDetails: { from_assignee: current.assignee_user_id, to_assignee: next.assignee_user_id },
-        writes: [...updateTaskWrites(current, next), ...relatedControlHeld(current)],
+        writes: [assignTaskWrite(current, next.assignee_user_id), editable],
       };
     },
   });

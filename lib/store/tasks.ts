@@ -1,16 +1,21 @@
 import type { StoredTask, StoredTaskComment, TaskStatus, TaskSubject } from '../domain/tasks.js';
 import { notFound } from '../errors.js';
-import { and, attributeEquals, itemAbsent, itemPresent } from './conditions.js';
-import { withoutKeys, type Key } from './keys.js';
+import { and, attributeEquals, itemAbsent, itemPresent, versionIs } from './conditions.js';
+import { keys, withoutKeys, type Key } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
-import { replaceVersioned } from './versioned.js';
+import { staleOrMissing } from './versioned.js';
 
 /**
  * Tasks and their comments live in their project's partition. The task counters item keeps the
  * exact totals of the task list (per status) and each task its comment count, both moved in the
  * writing transaction. Each task also carries a GSI1 key per status, so that a status filter
  * reads only the tasks of that status.
+ *
+ * A task's related control must be a control of its project. Every creation proves it in its own
+ * transaction (a condition on the control, or the control's own write) and marks the task
+ * `related_control_verified`; controls are never deleted, so the proof lasts. Reads and lists
+ * treat a task without the mark as absent, at no extra read, and only marked tasks are counted.
  */
 const partition = (projectId: string) => `PROJECT#${projectId}`;
 
@@ -36,11 +41,21 @@ export const taskItem = (t: StoredTask) => ({
   GSI1PK: statusPartition(t.project_id, t.status),
   GSI1SK: t.id,
   ...t,
+  related_control_verified: true,
 });
 
-/** A new task and its count; with `claim`, only if that claim item is still free (else the mapper's error). */
-export function createTaskWrites(t: StoredTask, claim?: { key: Key; onTaken: () => Error }): WriteItem[] {
+/** Whether a stored task item carries the creation's proof that its related control is of its project. */
+export const isAvailableTask = (item: Item | undefined): item is Item => item?.related_control_verified === true;
+
+/**
+ * A new task and its count; with `claim`, only if that claim item is still free (else the mapper's
+ * error); with a related control, only if it is a control of the task's project (else `onNoControl`).
+ */
+export function createTaskWrites(t: StoredTask, claim?: { key: Key; onTaken: () => Error }, onNoControl: () => Error = () => notFound()): WriteItem[] {
   return [
+    ...(t.related_control_id
+      ? [{ kind: 'check' as const, key: keys.control(t.project_id, t.related_control_id), condition: itemPresent(), onConditionFailed: onNoControl }]
+      : []),
     ...(claim
       ? [
           {
@@ -56,7 +71,10 @@ export function createTaskWrites(t: StoredTask, claim?: { key: Key; onTaken: () 
   ];
 }
 
-/** The task alone; its count goes in the one counters write of the transaction (one operation per item). */
+/**
+ * The task alone; its count goes in the one counters write of the transaction (one operation per
+ * item). The caller's transaction must prove the related control (the control's own write does).
+ */
 export const newTaskWrite = (t: StoredTask): WriteItem => ({ kind: 'put', item: taskItem(t), condition: itemAbsent() });
 
 /** Moves the task totals by status, in one update of the counters item. */
@@ -71,8 +89,21 @@ export function taskCountWrite(projectId: string, delta: Partial<Record<TaskStat
   };
 }
 
-/** Claim or release: the whole task, if still at the version the caller's ETag named. */
-export const updateTaskWrites = (before: StoredTask, after: StoredTask): WriteItem[] => [replaceVersioned(taskItem(after), before.version)];
+/**
+ * Claim or release: the assignee alone, if the task is still at the version the caller's ETag
+ * named. An update, not a put of the task as read, so that a comment counted meanwhile stays counted.
+ */
+export function assignTaskWrite(before: StoredTask, assignee: string | null): WriteItem {
+  return {
+    kind: 'update',
+    key: taskKeys.task(before.project_id, before.id),
+    update: 'SET #a = :a ADD #v :one',
+    names: { '#a': 'assignee_user_id', '#v': 'version' },
+    values: { ':a': assignee, ':one': 1 },
+    condition: versionIs(before.version),
+    onConditionFailed: staleOrMissing,
+  };
+}
 
 /**
  * The decision out of an approval state closes its task without reading it: the control names
@@ -115,14 +146,23 @@ export function taskCount(counters: Item | undefined, status?: TaskStatus): numb
 
 export const commentCount = (task: Item | undefined) => Number(task?.comments ?? 0);
 
-/** A page of the project's tasks, oldest first; of one status from its GSI1 partition. */
+/** A page of the project's available tasks, oldest first; of one status from its GSI1 partition. */
 export async function tasksPage(projectId: string, page: { number: number; size: number }, status?: TaskStatus): Promise<StoredTask[]> {
+  const available = { FilterExpression: '#verified = :yes', ExpressionAttributeNames: { '#verified': 'related_control_verified' } };
   const items = await queryPage(
     status
-      ? { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': statusPartition(projectId, status) } }
+      ? {
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ...available,
+          ExpressionAttributeValues: { ':pk': statusPartition(projectId, status), ':yes': true },
+        }
       : {
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-          ExpressionAttributeValues: { ':pk': partition(projectId), ':sk': 'TASK#' },
+          // As strongly consistent as the counters item the total comes from; a GSI cannot be.
+          ConsistentRead: true,
+          ...available,
+          ExpressionAttributeValues: { ':pk': partition(projectId), ':sk': 'TASK#', ':yes': true },
         },
     page,
   );

@@ -3,7 +3,10 @@ import { ulid } from 'ulid';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
-import { storedControl, storedTask } from '../support/tasks.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { keys } from '../../lib/store/keys.js';
+import { storedTask, unprovenTask } from '../support/tasks.js';
 
 let api: Api;
 let op: Awaited<ReturnType<typeof fixtures.operator>>;
@@ -76,9 +79,34 @@ describe('createTaskComment', () => {
   });
 
   it('answers 404 for a task whose related control lies in another project', async () => {
-    const elsewhere = await fixtures.project(op.organisationId);
-    const task = await storedTask(projectId, { related_control_id: await storedControl(elsewhere) });
+    const task = await unprovenTask(projectId, await fixtures.project(op.organisationId));
     expect((await post(task.id, { comment: 'Hidden.' })).status).toBe(404);
+  });
+
+  it('refuses the replay of a comment once the project is archived (403 project_archived)', async () => {
+    const project = await fixtures.project(op.organisationId);
+    await fixtures.grant(op.userId, { kind: 'project', id: project }, permissionsOf('project'));
+    const own = await fixtures.token(op.userId, 'project', { projectId: project, abilities: ['view-tasks'] });
+    const task = await storedTask(project);
+    const send = () =>
+      api.request('POST', `/api/v1/projects/${project}/tasks/${task.id}/comments`, {
+        token: own,
+        body: { comment: 'Before.' },
+        headers: { 'Idempotency-Key': key },
+      });
+    const key = ulid();
+    expect((await send()).status).toBe(201);
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.project(project),
+        UpdateExpression: 'SET archived = :t',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    );
+    const res = await send();
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('project_archived');
   });
 
   it('refuses a read-only credential (403)', async () => {
@@ -111,8 +139,7 @@ describe('listTaskComments', () => {
   });
 
   it('answers 404 for a task whose related control lies in another project', async () => {
-    const elsewhere = await fixtures.project(op.organisationId);
-    const task = await storedTask(projectId, { related_control_id: await storedControl(elsewhere) });
+    const task = await unprovenTask(projectId, await fixtures.project(op.organisationId));
     expect((await api.request('GET', url(task.id), { token })).status).toBe(404);
   });
 });

@@ -4,7 +4,7 @@ import { permissionsOf, type Permission } from '../../lib/domain/permissions.js'
 import { etagFor } from '../../lib/operations/etag.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
-import { storedControl, storedTask } from '../support/tasks.js';
+import { storedControl, storedTask, unprovenTask } from '../support/tasks.js';
 
 let api: Api;
 let op: Awaited<ReturnType<typeof fixtures.operator>>;
@@ -72,8 +72,7 @@ describe('getTask', () => {
   });
 
   it('answers 404 for a task whose related control lies in another project', async () => {
-    const elsewhere = await fixtures.project(op.organisationId);
-    const task = await storedTask(projectId, { related_control_id: await storedControl(elsewhere) });
+    const task = await unprovenTask(projectId, await fixtures.project(op.organisationId));
     expect((await read(task.id)).status).toBe(404);
   });
 
@@ -102,6 +101,17 @@ describe('listTasks', () => {
     const open = await api.request('GET', url('?filter[status]=open', project), { token });
     expect(open.body.data.map((t: { id: string }) => t.id)).toEqual([first.id, third.id]);
     expect(open.body.meta.total).toBe(2);
+  });
+
+  it('leaves out a task whose related control lies in another project, from the page and the total', async () => {
+    const project = await fixtures.project(op.organisationId);
+    await fixtures.grant(op.userId, { kind: 'project', id: project }, permissionsOf('project'));
+    const token = await fixtures.token(op.userId, 'project', { projectId: project, abilities: permissionsOf('project') });
+    const shown = await storedTask(project);
+    await unprovenTask(project, await fixtures.project(op.organisationId));
+    const res = await api.request('GET', url('?filter[status]=open', project), { token });
+    expect(res.body.data.map((t: { id: string }) => t.id)).toEqual([shown.id]);
+    expect(res.body.meta.total).toBe(1);
   });
 
   it('answers 422 for an unknown status filter', async () => {
@@ -167,18 +177,22 @@ describe('claimTask', () => {
     expect((await act(task.id, 'claim', readOnly)).status).toBe(403);
   });
 
-  it('refuses a closed task (409 task_closed)', async () => {
+  it('refuses a closed task (403 task_closed)', async () => {
     const task = await storedTask(projectId, { status: 'closed', closed_at: new Date().toISOString() });
     const res = await act(task.id, 'claim');
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(403);
     expect(res.body.code).toBe('task_closed');
   });
 
   it('answers 404 for a task whose related control lies in another project', async () => {
-    const elsewhere = await fixtures.project(op.organisationId);
-    const task = await storedTask(projectId, { related_control_id: await storedControl(elsewhere) });
+    const task = await unprovenTask(projectId, await fixtures.project(op.organisationId));
     // The ETag a read would give if the task were readable: the claim must still refuse it.
     expect((await act(task.id, 'claim', manager, etagFor('task', task.id, 1))).status).toBe(404);
+  });
+
+  it('answers 404, not 412, for such a task under a stale ETag', async () => {
+    const task = await unprovenTask(projectId, await fixtures.project(op.organisationId));
+    expect((await act(task.id, 'claim', manager, etagFor('task', task.id, 7))).status).toBe(404);
   });
 
   it('refuses a task of an archived project (403 project_archived)', async () => {
@@ -222,13 +236,18 @@ describe('releaseTask', () => {
     expect((await act(task.id, 'release')).body.data.assignee_user_id).toBeNull();
   });
 
-  it('refuses an unclaimed task (409 task_not_claimed)', async () => {
+  it('leaves an unclaimed task as it is (200, same ETag)', async () => {
     const task = await storedTask(projectId);
-    expect((await act(task.id, 'release')).body.code).toBe('task_not_claimed');
+    const etag = (await read(task.id)).headers.get('etag')!;
+    const res = await act(task.id, 'release', manager, etag);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe(etag);
   });
 
-  it('refuses a closed task (409 task_closed)', async () => {
+  it('refuses a closed task (403 task_closed)', async () => {
     const task = await storedTask(projectId, { status: 'closed', assignee_user_id: op.userId, closed_at: new Date().toISOString() });
-    expect((await act(task.id, 'release')).body.code).toBe('task_closed');
+    const res = await act(task.id, 'release');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('task_closed');
   });
 });

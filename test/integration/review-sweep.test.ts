@@ -1,8 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import { sweepReviewTasks } from '../../lib/jobs/review-tasks.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { ddb, tableName } from '../../lib/store/client.js';
+import { keys } from '../../lib/store/keys.js';
 import { reviewDueKeys, type ReviewSubject } from '../../lib/store/review-due.js';
 import { taskCount, taskKeys, tasksPage } from '../../lib/store/tasks.js';
 import { getOne } from '../../lib/store/read.js';
@@ -16,16 +18,21 @@ beforeAll(async () => {
   organisationId = await fixtures.organisation(await fixtures.user());
 });
 
-/** An item carrying the review-due index keys, as the library and register writes store them. */
+const subjectKey = (s: ReviewSubject) =>
+  s.kind === 'library-item' ? keys.libraryItem(s.projectId, s.definitionId) : keys.projectRegisterRow(s.projectId, s.definitionId, s.id);
+
+/** The subject as the library and register writes store it: its review date and, with it, the review-due index keys. */
+async function putSubject(subject: ReviewSubject, reviewDue: string, indexedAs = reviewDue): Promise<void> {
+  const date = subject.kind === 'library-item' ? { review_due: reviewDue } : { data: { review_due: reviewDue } };
+  await ddb().send(
+    new PutCommand({ TableName: tableName(), Item: { ...subjectKey(subject), entity: 'fixture', version: 3, ...date, ...reviewDueKeys(subject, indexedAs) } }),
+  );
+}
+
 async function dueItem(projectId: string, reviewDue: string, kind: ReviewSubject['kind'] = 'library-item'): Promise<ReviewSubject> {
   const definitionId = ulid();
   const subject: ReviewSubject = { kind, projectId, definitionId, id: kind === 'library-item' ? definitionId : ulid() };
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { PK: `PROJECT#${projectId}`, SK: `FIXTURE#${subject.id}`, entity: 'fixture', review_due: reviewDue, ...reviewDueKeys(subject, reviewDue) },
-    }),
-  );
+  await putSubject(subject, reviewDue);
   return subject;
 }
 
@@ -78,12 +85,7 @@ describe('review sweep', () => {
     const projectId = await fixtures.project(organisationId);
     const subject = await dueItem(projectId, '2026-09-01');
     await sweep(NOW);
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { PK: `PROJECT#${projectId}`, SK: `FIXTURE#${subject.id}`, entity: 'fixture', ...reviewDueKeys(subject, '2026-11-01') },
-      }),
-    );
+    await putSubject(subject, '2026-11-01');
     await sweep(NOW);
     expect((await tasksOf(projectId)).map((t) => t.subject?.review_due)).toEqual(['2026-09-01', '2026-11-01']);
   });
@@ -101,5 +103,35 @@ describe('review sweep', () => {
     await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(60);
     expect(taskCount(await getOne(taskKeys.counters(projectId)), 'open')).toBe(60);
+  });
+
+  it('takes a swept subject out of the review-due index without moving its version', async () => {
+    const projectId = await fixtures.project(organisationId);
+    const subject = await dueItem(projectId, '2026-10-04', 'register-row');
+    await sweep(NOW);
+    const item = await getOne(subjectKey(subject));
+    expect(item).toMatchObject({ version: 3, data: { review_due: '2026-10-04' } });
+    expect(item).not.toHaveProperty('GSI1PK');
+  });
+
+  it('creates no task for an index entry whose subject is no longer due on that date', async () => {
+    const projectId = await fixtures.project(organisationId);
+    const subject: ReviewSubject = { kind: 'library-item', projectId, definitionId: ulid(), id: '' };
+    subject.id = subject.definitionId;
+    await putSubject(subject, '2026-12-24', '2026-10-05');
+    await sweep(NOW);
+    expect(await tasksOf(projectId)).toHaveLength(0);
+  });
+
+  it('reads at most its page budget of the index per tick', async () => {
+    const projectId = await fixtures.project(organisationId);
+    for (let i = 0; i < 3; i++) await dueItem(projectId, '2026-07-01');
+    const send = vi.spyOn(ddb(), 'send');
+    try {
+      await sweepReviewTasks(NOW, { pageSize: 1, maxPages: 2 });
+      expect(send.mock.calls.filter(([command]) => command.constructor.name === 'QueryCommand')).toHaveLength(2);
+    } finally {
+      send.mockRestore();
+    }
   });
 });
