@@ -165,7 +165,7 @@ export const updateProjectRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [412, 415, 422, 428],
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: projectPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -18,7 +18,7 @@ import {
 } from '../domain/register-rows.js';
 import type { RegisterDefinition } from '../domain/registers.js';
 import { bodyErrors, singleLine } from '../domain/validation.js';
-import { conflict, notFound, validationFailed } from '../errors.js';
+import { notFound, validationFailed } from '../errors.js';
 import type { Item } from '../store/read.js';
 import { createRowWrites, missingReferences, rowKey, toRow, updateRowWrites, type ReferenceHome, type RowScope } from '../store/registers.js';
 import { etagFor, etagVersion, requireVersion } from './etag.js';
@@ -61,8 +61,15 @@ export const rowEtag = (d: RegisterDefinition, row: StoredRegisterRow, authority
 export const redactedRowEtag = (row: Pick<StoredRegisterRow, 'id' | 'version'>, redacted: readonly string[]) =>
   etagFor(ETAG_KIND, row.id, row.version, viewOfRedacted(redacted));
 
+/** Logical-key uniqueness is a rule of the manifest like types and enums (seed: Register row), so a taken key is a validation failure at its columns. */
 const keyTaken = (d: RegisterDefinition) => () =>
-  conflict('logical_key_taken', `Another row of this register already has this ${d.logical_key.join(' and ')}.`, { logical_key: [...d.logical_key] });
+  validationFailed(
+    d.logical_key.map((column) => ({
+      pointer: `/data/${column}`,
+      detail: `another row of this register already has this ${d.logical_key.join(' and ')}`,
+      code: 'logical_key_taken',
+    })),
+  );
 
 /** The stored row from the authentication round trip (or a read of its own), 404 when absent. */
 export function storedRow(item: Item | undefined) {

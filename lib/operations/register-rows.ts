@@ -138,7 +138,7 @@ export const updateSystemRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [412, 415, 422, 428],
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: rowPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -111,11 +111,11 @@ describe('project register rows', () => {
     expect((await post(rows(IDS.poam), { data: { item_id: 'P-2', weakness: 'Weak', status: 'open' } }, token, key)).status).toBe(409);
   });
 
-  it('refuses a second row with the same logical key (409)', async () => {
+  it('refuses a second row with the same logical key (422 at the key column)', async () => {
     await post(rows(IDS.riskRegister), risk('R-DUP'));
     const res = await post(rows(IDS.riskRegister), risk(' r-dup '));
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe('logical_key_taken');
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/risk_id', code: 'logical_key_taken' })]);
   });
 
   it('answers 400 for a body that is not JSON and 422 for a value of the wrong type', async () => {

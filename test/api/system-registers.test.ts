@@ -185,22 +185,23 @@ describe('system register rows', () => {
     expect(await pointers({})).toEqual(['/data']);
   });
 
-  it('answers 409 logical_key_taken for a taken key on create, ignoring case and spacing', async () => {
+  it('answers 422 logical_key_taken at the key column for a taken key on create, ignoring case and spacing', async () => {
     await post(rows(IDS.assetRegister), asset('DUP-1'));
     const res = await post(rows(IDS.assetRegister), asset('  dup-1 '));
-    expect([res.status, res.body.code]).toEqual([409, 'logical_key_taken']);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/asset_tag', code: 'logical_key_taken' })]);
     expect((await post(rows(IDS.assetRegister, systemB), asset('DUP-1'))).status).toBe(201);
   });
 
-  it('answers 409 logical_key_taken on an update to a taken key, and frees the old key when it moves', async () => {
+  it('answers 422 logical_key_taken on an update to a taken key, and frees the old key when it moves', async () => {
     await post(rows(IDS.assetRegister), asset('MOVE-TAKEN'));
     const created = await post(rows(IDS.assetRegister), asset('MOVE-FROM'));
     const path = `${rows(IDS.assetRegister)}/${created.body.data.id}`;
     const clash = await patch(path, { data: { asset_tag: 'move-taken' } }, created.headers.get('etag'));
-    expect([clash.status, clash.body.code]).toEqual([409, 'logical_key_taken']);
+    expect([clash.status, clash.body.errors[0].code]).toEqual([422, 'logical_key_taken']);
     expect((await patch(path, { data: { asset_tag: 'MOVE-TO' } }, created.headers.get('etag'))).status).toBe(200);
     expect((await post(rows(IDS.assetRegister), asset('MOVE-FROM'))).status).toBe(201);
-    expect((await post(rows(IDS.assetRegister), asset('MOVE-TO'))).status).toBe(409);
+    expect((await post(rows(IDS.assetRegister), asset('MOVE-TO'))).status).toBe(422);
   });
 
   it('refuses to set control and document references at system level (422 unreadable_reference)', async () => {
@@ -304,7 +305,8 @@ describe('the shared contacts directory', () => {
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(created.body.data.id);
     expect(list.body.meta.total).toBe(list.body.data.length);
     const dup = await post(rows(IDS.contactsDirectory, systemB), { data: { full_name: 'grace  hopper', organisation_name: 'NAVY' } });
-    expect([dup.status, dup.body.code]).toEqual([409, 'logical_key_taken']);
+    expect(dup.status).toBe(422);
+    expect(dup.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/data/full_name', '/data/organisation_name']);
   });
 
   it('is not visible from another organisation', async () => {
