@@ -103,7 +103,8 @@ export async function commitGrant(grant: WriteItem, userId: string, organisation
 /**
  * Sets the organisation's member counter to the number of its member items, conditional on the
  * counter read before counting: a grant or revoke landing meanwhile moves it, and the count starts
- * over. Returns whether the counter was wrong.
+ * over. The write happens even when the numbers agree, since only its condition shows that no
+ * grant moved both between the two reads. Returns whether the counter was wrong.
  */
 export async function recountMembers(organisationId: string): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
@@ -114,7 +115,6 @@ export async function recountMembers(organisationId: string): Promise<boolean> {
       ProjectionExpression: 'SK',
       ConsistentRead: true,
     });
-    if (items.length === counted) return false;
     try {
       await commit([
         {
@@ -127,7 +127,7 @@ export async function recountMembers(organisationId: string): Promise<boolean> {
           onConditionFailed: () => new MembershipChanged(),
         },
       ]);
-      return true;
+      return items.length !== counted;
     } catch (error) {
       if (!(error instanceof MembershipChanged || error instanceof TransactionConflictError) || attempt >= 5) throw error;
     }
