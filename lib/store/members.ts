@@ -13,6 +13,8 @@ import { addToCounter } from './versioned.js';
  * and the user record, so a disabled or deleted user leaves every list and total at once.
  */
 const COUNTER = 'members';
+/** On the user record: moved by every grant, so that a sync's writes can require the access items it read to be the latest. */
+const ACCESS_VERSION = 'access_version';
 
 class MembershipChanged extends Error {
   override readonly name = 'MembershipChanged';
@@ -76,7 +78,9 @@ const memberItem = (organisationId: string, userId: string, now: Date) => ({
  * Commits `grant` (an access item in the organisation or one of its projects) in one transaction
  * with what it makes true: an active user's member item and the organisation's counter. The user's
  * status is checked in the same transaction, so that a disable landing meanwhile cannot leave a
- * disabled member behind; a member item already there is checked present for the same reason.
+ * disabled member behind; a member item already there is checked present for the same reason. The
+ * user's access version moves, so that a membership sync that read the access items before this
+ * grant cannot remove the member item it relies on.
  */
 export async function commitGrant(grant: WriteItem, userId: string, organisationId: string, now: Date): Promise<void> {
   await retried(async () => {
@@ -85,7 +89,17 @@ export async function commitGrant(grant: WriteItem, userId: string, organisation
     const user = found.get(keyString(keys.user(userId)));
     const changed = () => new MembershipChanged();
     const writes: WriteItem[] = [grant];
-    if (user) writes.push({ kind: 'check', key: keys.user(userId), condition: attributeEquals('status', String(user.status)), onConditionFailed: changed });
+    if (user) {
+      writes.push({
+        kind: 'update',
+        key: keys.user(userId),
+        update: 'ADD #av :one',
+        names: { '#av': ACCESS_VERSION },
+        values: { ':one': 1 },
+        condition: attributeEquals('status', String(user.status)),
+        onConditionFailed: changed,
+      });
+    }
     if (user?.status === 'active') {
       writes.push(
         ...(found.has(keyString(member))
@@ -141,6 +155,13 @@ async function syncOnce(userId: string, now: Date, formerly: readonly string[]):
   if (!candidates.length) return;
   const present = await getMany(candidates.map((org) => keys.organisationMember(org, userId)));
   const changed = () => new MembershipChanged();
+  const version = user?.[ACCESS_VERSION];
+  const accessAsRead: WriteItem = {
+    kind: 'check',
+    key: keys.user(userId),
+    condition: memberEquals([ACCESS_VERSION], Number(version ?? 0), version === undefined),
+    onConditionFailed: changed,
+  };
   for (const org of candidates) {
     const key = keys.organisationMember(org, userId);
     const wanted = user?.status === 'active' && holding.has(org);
@@ -149,9 +170,14 @@ async function syncOnce(userId: string, now: Date, formerly: readonly string[]):
       await commit([
         { kind: 'put', item: memberItem(org, userId, now), condition: itemAbsent(), onConditionFailed: changed },
         addToCounter(keys.organisationCounters(org), COUNTER, 1),
+        accessAsRead,
       ]);
     } else if (!wanted && exists) {
-      await commit([{ kind: 'delete', key, condition: itemPresent(), onConditionFailed: changed }, addToCounter(keys.organisationCounters(org), COUNTER, -1)]);
+      await commit([
+        { kind: 'delete', key, condition: itemPresent(), onConditionFailed: changed },
+        addToCounter(keys.organisationCounters(org), COUNTER, -1),
+        accessAsRead,
+      ]);
     }
   }
 }
