@@ -1,9 +1,6 @@
-import { permissionsOf } from '../lib/domain/permissions.js';
-import { issueToken } from '../lib/auth/issue.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
-import { grantAccess } from '../lib/store/identity.js';
 import type { TraceRecorder } from './recorder.js';
-import { Client, etagOf } from './workload.js';
+import { Client, etagOf, projectToken } from './workload.js';
 
 /** The fixed request counts of the controls workload, on the populated PROTECTED project. */
 export const CONTROL_COUNTS = { listPages: 50, deepPages: 50, attention: 20, filtered: 20, gets: 100, edits: 50 } as const;
@@ -34,13 +31,7 @@ export async function runControlsWorkload(
   recorder: TraceRecorder,
   log: (line: string) => void,
 ): Promise<Map<string, number[]>> {
-  const now = new Date();
-  await grantAccess(demo.user_id, { kind: 'project', id: projectId }, permissionsOf('project'), now);
-  const { token } = await issueToken(
-    demo.user_id,
-    { token_type: 'project', project_id: projectId, name: 'Bench project token', abilities: permissionsOf('project'), read_only: false },
-    now,
-  );
+  const token = await projectToken(demo, projectId, 'Bench project token');
   const client = new Client(base, recorder);
   const controls = `/api/v1/projects/${projectId}/controls`;
   const list = (query: string) => client.send({ operation: 'listControls', method: 'GET', path: `${controls}?${query}`, token, expect: 200 });

@@ -1,10 +1,7 @@
-import { issueToken } from '../lib/auth/issue.js';
 import { LIBRARY_DEFINITIONS } from '../lib/domain/library.js';
-import { permissionsOf } from '../lib/domain/permissions.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
-import { grantAccess } from '../lib/store/identity.js';
 import type { TraceRecorder } from './recorder.js';
-import { Client, etagOf } from './workload.js';
+import { Client, etagOf, projectToken } from './workload.js';
 
 /** The fixed request counts of the library workload. */
 export const LIBRARY_COUNTS = { gets: 100, lists: 50, owners: 50, edits: 50 } as const;
@@ -24,13 +21,7 @@ export async function runLibraryWorkload(
   recorder: TraceRecorder,
   log: (line: string) => void,
 ): Promise<Map<string, number[]>> {
-  const now = new Date();
-  await grantAccess(demo.user_id, { kind: 'project', id: projectId }, permissionsOf('project'), now);
-  const { token } = await issueToken(
-    demo.user_id,
-    { token_type: 'project', project_id: projectId, name: 'Bench library token', abilities: permissionsOf('project'), read_only: false },
-    now,
-  );
+  const token = await projectToken(demo, projectId, 'Bench library token');
   const client = new Client(base, recorder);
   const library = `/api/v1/projects/${projectId}/library`;
   const get = (id: string) => client.send({ operation: 'getLibraryItem', method: 'GET', path: `${library}/${id}`, token, expect: 200 });

@@ -1,10 +1,7 @@
-import { permissionsOf } from '../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS } from '../lib/domain/registers.js';
-import { issueToken } from '../lib/auth/issue.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
-import { grantAccess } from '../lib/store/identity.js';
 import type { TraceRecorder } from './recorder.js';
-import { Client } from './workload.js';
+import { Client, projectToken } from './workload.js';
 
 /** The fixed request counts of the registers workload, on the populated PROTECTED project. */
 export const REGISTER_COUNTS = { rows: 1000, lists: 50, gets: 50, summaries: 50, reviews: 50 } as const;
@@ -21,13 +18,7 @@ export async function runRegistersWorkload(
   recorder: TraceRecorder,
   log: (line: string) => void,
 ): Promise<Map<string, number[]>> {
-  const now = new Date();
-  await grantAccess(demo.user_id, { kind: 'project', id: projectId }, permissionsOf('project'), now);
-  const { token } = await issueToken(
-    demo.user_id,
-    { token_type: 'project', project_id: projectId, name: 'Bench registers token', abilities: permissionsOf('project'), read_only: false },
-    now,
-  );
+  const token = await projectToken(demo, projectId, 'Bench registers token');
   const client = new Client(base, recorder);
   const registers = `/api/v1/projects/${projectId}/registers`;
   const risks = `${registers}/${REGISTER_DEFINITION_IDS.riskRegister}`;

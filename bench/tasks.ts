@@ -1,10 +1,7 @@
 import { createManualTask } from '../lib/admin/task-create.js';
-import { permissionsOf } from '../lib/domain/permissions.js';
-import { issueToken } from '../lib/auth/issue.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
-import { grantAccess } from '../lib/store/identity.js';
 import type { TraceRecorder } from './recorder.js';
-import { Client, etagOf } from './workload.js';
+import { Client, etagOf, projectToken } from './workload.js';
 
 /** The fixed request counts of the tasks workload, on the populated project. */
 export const TASK_COUNTS = { tasks: 60, gets: 100, lists: 20, claims: 50, comments: 50 } as const;
@@ -21,13 +18,7 @@ export async function runTasksWorkload(
   recorder: TraceRecorder,
   log: (line: string) => void,
 ): Promise<Map<string, number[]>> {
-  const now = new Date();
-  await grantAccess(demo.user_id, { kind: 'project', id: projectId }, permissionsOf('project'), now);
-  const { token } = await issueToken(
-    demo.user_id,
-    { token_type: 'project', project_id: projectId, name: 'Bench task token', abilities: permissionsOf('project'), read_only: false },
-    now,
-  );
+  const token = await projectToken(demo, projectId, 'Bench task token');
   log(`tasks: ${TASK_COUNTS.tasks} created through the operator CLI's store path`);
   const ids: string[] = [];
   for (let i = 0; i < TASK_COUNTS.tasks; i++) ids.push((await createManualTask({ projectId, title: `Benchmark task ${i}` }, new Date())).id);

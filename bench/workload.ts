@@ -1,4 +1,7 @@
+import { issueToken } from '../lib/auth/issue.js';
+import { permissionsOf } from '../lib/domain/permissions.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
+import { grantAccess } from '../lib/store/identity.js';
 import type { TraceRecorder } from './recorder.js';
 
 /** The fixed request counts of the workload; deterministic so runs compare. */
@@ -59,6 +62,18 @@ export class Client {
     const json = (res.headers.get('content-type') ?? '').includes('json') && text ? (JSON.parse(text) as Reply['json']) : undefined;
     return { headers: res.headers, json };
   }
+}
+
+/** A mutation-enabled token of the demo user on the bench project, with every project permission granted live. */
+export async function projectToken(demo: DemoCredentials, projectId: string, name: string): Promise<string> {
+  const now = new Date();
+  await grantAccess(demo.user_id, { kind: 'project', id: projectId }, permissionsOf('project'), now);
+  const { token } = await issueToken(
+    demo.user_id,
+    { token_type: 'project', project_id: projectId, name, abilities: permissionsOf('project'), read_only: false },
+    now,
+  );
+  return token;
 }
 
 export function etagOf(reply: Reply, what: string): string {

@@ -12,7 +12,7 @@ import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeA
 import { recountProject } from '../store/controls.js';
 import { createManualTask, TaskRefusedError } from './task-create.js';
 import { keys } from '../store/keys.js';
-import { runMigrations } from '../store/migrations.js';
+import { runMigrations } from './migrations.js';
 import { getOne } from '../store/read.js';
 import { ensureTable } from '../store/schema.js';
 import { startDynamoDbLocal, type Emulator } from '../local/emulators.js';

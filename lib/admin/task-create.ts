@@ -1,6 +1,4 @@
-import { ulid } from 'ulid';
-import type { StoredTask } from '../domain/tasks.js';
-import { TITLE_MAX } from '../domain/tasks.js';
+import { openTask, TITLE_MAX, type StoredTask } from '../domain/tasks.js';
 import { singleLine } from '../domain/validation.js';
 import { auditWrite } from '../store/audit.js';
 import { keys } from '../store/keys.js';
@@ -39,19 +37,10 @@ export async function createManualTask(input: { projectId: string; title: string
     if (user?.status !== 'active' || !((access?.permissions as string[] | undefined) ?? []).includes('view-tasks'))
       throw new TaskRefusedError(`user ${input.assigneeId} is not an active user with view-tasks on project ${input.projectId}`);
   }
-  const task: StoredTask = {
-    id: ulid(now.getTime()),
-    project_id: input.projectId,
-    kind: 'manual',
-    title: title.data,
-    status: 'open',
-    related_control_id: input.controlId ?? null,
-    subject: null,
-    assignee_user_id: input.assigneeId ?? null,
-    created_at: now.toISOString(),
-    closed_at: null,
-    version: 1,
-  };
+  const task = openTask(
+    { project_id: input.projectId, kind: 'manual', title: title.data, related_control_id: input.controlId, assignee_user_id: input.assigneeId },
+    now,
+  );
   const audit = {
     kind: 'TASK_CREATED',
     request_id: `cli-${task.id}`,

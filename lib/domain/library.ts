@@ -188,14 +188,10 @@ export const librarySummaryView = (d: LibraryDefinition, w: WorkingCopySummary):
   ...workingCopyOf(w),
 });
 
-export const EMPTY_SUMMARY: WorkingCopySummary = {
-  owner_user_id: null,
-  classification: null,
-  date_live: null,
-  review_due: null,
-  updated_at: null,
-  updated_by: null,
-  content_bytes: 0,
+/** The summary of a working copy not written yet, as the list shows it. */
+export const emptySummary = (projectId: string, definitionId: string): WorkingCopySummary => {
+  const { content_markdown: _content, ...summary } = emptyWorkingCopy(projectId, definitionId);
+  return { ...summary, content_bytes: 0 };
 };
 
 /**

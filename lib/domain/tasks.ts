@@ -1,3 +1,4 @@
+import { monotonicFactory } from 'ulid';
 import * as z from 'zod';
 import { forbidden } from '../errors.js';
 import type { Permission } from './permissions.js';
@@ -36,6 +37,29 @@ export interface StoredTask {
   created_at: string;
   closed_at: string | null;
   version: number;
+}
+
+/** Monotonic, so that tasks opened within one millisecond still list in the order they were opened. */
+const nextTaskId = monotonicFactory();
+
+/** A task as the service opens it, however it comes to exist: open, unassigned unless said, version 1. */
+export function openTask(
+  t: Pick<StoredTask, 'project_id' | 'kind' | 'title'> & Partial<Pick<StoredTask, 'related_control_id' | 'subject' | 'assignee_user_id'>>,
+  now: Date,
+): StoredTask {
+  return {
+    id: nextTaskId(now.getTime()),
+    project_id: t.project_id,
+    kind: t.kind,
+    title: t.title,
+    status: 'open',
+    related_control_id: t.related_control_id ?? null,
+    subject: t.subject ?? null,
+    assignee_user_id: t.assignee_user_id ?? null,
+    created_at: now.toISOString(),
+    closed_at: null,
+    version: 1,
+  };
 }
 
 export interface StoredTaskComment {

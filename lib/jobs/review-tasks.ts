@@ -1,6 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { monotonicFactory } from 'ulid';
-import { reviewTitle, type StoredTask, type TaskSubject } from '../domain/tasks.js';
+import { openTask, reviewTitle, type TaskSubject } from '../domain/tasks.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, memberEquals } from '../store/conditions.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
@@ -21,9 +20,6 @@ import { commit, type WriteItem } from '../store/transact.js';
  * next tick.
  */
 const LIMITS = { pageSize: 50, maxPages: 20 };
-
-/** Monotonic, so that the tasks of one sweep still list in the order it created them. */
-const nextTaskId = monotonicFactory();
 
 class ReviewTaskTaken extends Error {
   override readonly name = 'ReviewTaskTaken';
@@ -110,19 +106,7 @@ async function createMissing(due: Due[], now: Date): Promise<number> {
       await settle([leaveIndex(d)]);
       continue;
     }
-    const task: StoredTask = {
-      id: nextTaskId(now.getTime()),
-      project_id: d.projectId,
-      kind: 'review',
-      title: reviewTitle(d.subject),
-      status: 'open',
-      related_control_id: null,
-      subject: d.subject,
-      assignee_user_id: null,
-      created_at: now.toISOString(),
-      closed_at: null,
-      version: 1,
-    };
+    const task = openTask({ project_id: d.projectId, kind: 'review', title: reviewTitle(d.subject), subject: d.subject }, now);
     if (await settle([...createTaskWrites(task, { key: claimKey(d), onTaken: () => new ReviewTaskTaken() }), leaveIndex(d)])) created++;
   }
   return created;

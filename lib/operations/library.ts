@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import {
-  EMPTY_SUMMARY,
+  emptySummary,
   emptyWorkingCopy,
   LIBRARY_DEFINITIONS,
   LibraryItem,
@@ -69,7 +69,7 @@ export const listLibrary = operation({
   handle: async (ctx, { params }) => {
     const project = boundProjectOf(ctx, params.project);
     const copies = await workingCopySummaries(project.id);
-    return { data: LIBRARY_DEFINITIONS.map((d) => librarySummaryView(d, copies.get(d.id) ?? EMPTY_SUMMARY)) };
+    return { data: LIBRARY_DEFINITIONS.map((d) => librarySummaryView(d, copies.get(d.id) ?? emptySummary(params.project, d.id))) };
   },
 });
 

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { RegisterRow, rowView } from '../domain/register-rows.js';
-import { definitionById, REGISTER_DEFINITION_IDS } from '../domain/registers.js';
+import { definitionById, REGISTER_DEFINITION_IDS, type RegisterDefinition } from '../domain/registers.js';
 import type { StoredProject } from '../domain/projects.js';
 import { notFound } from '../errors.js';
 import { controlSummaryRows } from '../store/control-summary.js';
 import { keys, type Key } from '../store/keys.js';
-import { getMany, keyString } from '../store/read.js';
+import { getMany, keyString, type Item } from '../store/read.js';
 import { countersKey, rowCount, rowsPage } from '../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from './common.js';
 import { operation, type OperationContext } from './operation.js';
@@ -31,6 +31,11 @@ function projectPrefetch(p: ProjectRegisterParams & { row?: string }): Key[] {
   else if (d?.owner === 'project')
     own.push(p.row ? storedRowKey({ definition: d, scope: { owner: 'project', projectId: p.project } }, p.row) : keys.projectCounters(p.project));
   return [keys.project(p.project), ...own];
+}
+
+/** An item where the definition's rows live: prefetched in the project's partition, else one read of its owner's. */
+async function itemWhereRowsLive(ctx: OperationContext, definition: RegisterDefinition, key: Key): Promise<Item | undefined> {
+  return projectOwned(definition.id) ? ctx.prefetched(key) : (await getMany([key])).get(keyString(key));
 }
 
 const summaryRows = (ctx: OperationContext, project: StoredProject) => controlSummaryRows(project, ctx.prefetched(keys.projectSummary(project.id)));
@@ -63,7 +68,7 @@ export const listProjectRegisterRows = operation({
       return { data: all.slice(from, from + ctx.page.size).map((row) => rowView(definition, row, place.authority)), total: all.length };
     }
     const key = countersKey(place.scope);
-    const counters = projectOwned(definition.id) ? ctx.prefetched(key) : (await getMany([key])).get(keyString(key));
+    const counters = await itemWhereRowsLive(ctx, definition, key);
     const page = await rowsPage(place.scope, definition.id, ctx.page, counters);
     return { data: page.map((r) => rowView(definition, r.row, place.authority)), total: rowCount(counters, definition.id) };
   },
@@ -95,7 +100,7 @@ export const getProjectRegisterRow = operation({
       return { data: rowView(definition, row, place.authority), etag: rowEtag(definition, row, place.authority) };
     }
     const key = storedRowKey(place, params.row);
-    const item = projectOwned(definition.id) ? ctx.prefetched(key) : (await getMany([key])).get(keyString(key));
+    const item = await itemWhereRowsLive(ctx, definition, key);
     const { row } = storedRow(item);
     return { data: rowView(definition, row, place.authority), etag: rowEtag(definition, row, place.authority) };
   },

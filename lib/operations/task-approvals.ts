@@ -1,7 +1,6 @@
-import { ulid } from 'ulid';
 import { controlWorkflow } from '../config.js';
 import type { StoredControl } from '../domain/controls.js';
-import { approvalTitle, decisionStates, type StoredTask } from '../domain/tasks.js';
+import { approvalTitle, decisionStates, openTask } from '../domain/tasks.js';
 import type { Transition } from '../domain/workflow.js';
 import { conflict } from '../errors.js';
 import { closeTaskWrite, newTaskWrite, taskCountWrite } from '../store/tasks.js';
@@ -25,19 +24,7 @@ export function approvalTaskChange(control: StoredControl, transition: Transitio
     approvalTaskId = null;
   }
   if (decisions.has(transition.to)) {
-    const task: StoredTask = {
-      id: ulid(now.getTime()),
-      project_id: control.project_id,
-      kind: 'approval',
-      title: approvalTitle(transition.to),
-      status: 'open',
-      related_control_id: control.id,
-      subject: null,
-      assignee_user_id: null,
-      created_at: at,
-      closed_at: null,
-      version: 1,
-    };
+    const task = openTask({ project_id: control.project_id, kind: 'approval', title: approvalTitle(transition.to), related_control_id: control.id }, now);
     writes.push(newTaskWrite(task));
     delta.open++;
     approvalTaskId = task.id;

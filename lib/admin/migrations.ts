@@ -1,10 +1,10 @@
 import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client.js';
-import { recountProject, SUMMARY_PREFIX } from './controls.js';
-import { keys } from './keys.js';
-import { recountMembers, syncMemberships } from './members.js';
-import { getMany, getOne, keyString, type Item } from './read.js';
-import { backfillRowOrder, type RowScope } from './registers.js';
+import { ddb, tableName } from '../store/client.js';
+import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
+import { keys } from '../store/keys.js';
+import { recountMembers, syncMemberships } from '../store/members.js';
+import { getMany, getOne, keyString, type Item } from '../store/read.js';
+import { backfillRowOrder, type RowScope } from '../store/registers.js';
 
 /**
  * Data migrations: derived items that installations created before a release lack. Each step is
