@@ -4,7 +4,7 @@ import { MATURITY_LEVELS } from './oscal.js';
 import type { FieldError } from '../errors.js';
 import { multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
-import type { EvidenceItem } from './evidence-capture.js';
+import { EvidenceView } from './evidence.js';
 
 /** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
 export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
@@ -56,8 +56,6 @@ export interface StoredControl {
   maturity_assessed_level?: string | null;
   workflow_state: string;
   last_transition?: { id: string; from: string; to: string; comment: string | null; by: string; at: string; assessment: boolean } | null;
-  /** Kept on the control by the evidence operations, so that detail reads stay one round trip. */
-  evidence_items?: EvidenceItem[];
   evidence_snapshot?: {
     captured_at: string;
     versions: { evidence_id: string; version: number; sha256: string | null }[];
@@ -263,7 +261,6 @@ export const ControlListItem = z.object(Identity).meta({ id: 'ControlListItem' }
 const Missing = z.object({ ready: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
 const Pointers = z.object({ complete: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
 const AllowedTransition = z.object({ id: z.string(), to_state: z.string(), comment: z.enum(['required', 'rejected']) });
-const EvidenceItemView = z.object({ id: z.string(), kind: z.string(), title: z.string().nullable(), status: z.string() });
 
 export const Control = z
   .object({
@@ -297,7 +294,7 @@ export const Control = z
     allowed_actions: z.array(z.string()).meta({ description: 'Operation IDs this caller may call on the control now.' }),
     allowed_transitions: z.array(AllowedTransition).meta({ description: 'Transitions this caller may take now; send one ID to POST …/transitions.' }),
     provider_guidance: z.array(z.object({ provider_id: z.string(), release_id: z.string(), guidance: z.string() })).meta({ description: 'Read-only.' }),
-    evidence_items: z.array(EvidenceItemView),
+    evidence_items: z.array(EvidenceView).meta({ description: 'The control’s evidence, oldest first, each with its own item ETag.' }),
     assessment_preparation_readiness: Missing,
     overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional(),
     overall_assessed_rationale: z.string().nullable().optional(),
@@ -345,7 +342,7 @@ const pointers = (errors: FieldError[]) => errors.map(({ pointer, detail }) => (
 
 export function controlView(
   c: StoredControl,
-  caller: { assessment: boolean; allowedActions: string[]; allowedTransitions: z.infer<typeof AllowedTransition>[] },
+  caller: { assessment: boolean; allowedActions: string[]; allowedTransitions: z.infer<typeof AllowedTransition>[]; evidence: EvidenceView[] },
 ): ControlView {
   const preparation = preparationMissing(c);
   const base = {
@@ -370,7 +367,7 @@ export function controlView(
     allowed_actions: caller.allowedActions,
     allowed_transitions: caller.allowedTransitions,
     provider_guidance: c.provider_guidance ?? [],
-    evidence_items: (c.evidence_items ?? []).map((e) => ({ id: e.id, kind: e.kind, title: e.title, status: e.status })),
+    evidence_items: caller.evidence,
     assessment_preparation_readiness: { ready: preparation.length === 0, missing: pointers(preparation) },
     created_at: c.created_at,
   };

@@ -41,16 +41,18 @@ async function ownerMirror(upload: UploadRecord, status: UploadStatus, changes: 
   const fields: Record<string, unknown> = { file_status: status, updated_at: now.toISOString() };
   for (const name of MIRRORED) if (name in changes) fields[name] = changes[name];
   const set = setFields(fields);
-  return [
-    {
-      kind: 'update',
-      key: upload.owner as Key,
-      update: `${set.expression} ADD #v :one`,
-      names: { ...set.names, '#v': 'version' },
-      values: { ...set.values, ':one': 1 },
-      condition: attributeEquals('upload_id', upload.id),
-    },
-  ];
+  const mirror: WriteItem = {
+    kind: 'update',
+    key: upload.owner as Key,
+    update: `${set.expression} ADD #v :one`,
+    names: { ...set.names, '#v': 'version' },
+    values: { ...set.values, ':one': 1 },
+    condition: attributeEquals('upload_id', upload.id),
+  };
+  // An owner listed in a collection (an evidence item of a control) names the revision its parent shows.
+  const parent = owner.revision_key as Key | undefined;
+  if (!parent) return [mirror];
+  return [mirror, { kind: 'update', key: { PK: parent.PK, SK: parent.SK }, update: 'ADD #r :one', names: { '#r': 'revision' }, values: { ':one': 1 } }];
 }
 
 /** Moves a quarantined upload to ready or error, with its owner; a settled upload is left alone. */

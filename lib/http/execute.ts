@@ -2,7 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { OperationContext, OperationResult } from '../operations/operation.js';
 import { auditWrite } from '../store/audit.js';
 import { keys, type Key } from '../store/keys.js';
-import { getOne, keyString } from '../store/read.js';
+import { collectionString, getOne, keyString, type Collection } from '../store/read.js';
 import { matchReceipt, receiptWrite, ReceiptRaceError, type StoredResponse } from '../store/receipts.js';
 import { commit } from '../store/transact.js';
 import { RetryableConflict } from '../errors.js';
@@ -37,6 +37,11 @@ function contextOf(request: PipelineRequest): OperationContext {
       // An undeclared key would read as a missing item, a silent 404: it is a programming error.
       if (!state.prefetchable?.has(wanted)) throw new Error(`${op.id} reads ${wanted} without declaring it in prefetch`);
       return state.items?.get(wanted);
+    },
+    prefetchedCollection: (c: Collection) => {
+      const items = state.collections?.get(collectionString(c));
+      if (!items) throw new Error(`${op.id} reads ${collectionString(c)} without declaring it in prefetchCollections`);
+      return items;
     },
     ifMatch: header(event, 'if-match'),
     page: state.page,

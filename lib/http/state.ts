@@ -24,6 +24,8 @@ export interface PipelineState {
   items?: Map<string, Item>;
   /** The keys the operation declared in `prefetch`: the only ones a handler may ask for. */
   prefetchable?: Set<string>;
+  /** The collections the operation declared in `prefetchCollections`, by collectionString, with their items. */
+  collections?: Map<string, Item[]>;
   budgets?: BudgetCount[];
   /** When the caller budgets were counted before authentication; taken back if it fails. */
   callerCountedAt?: Date;

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { Permission } from '../domain/permissions.js';
 import { controlWorkflow } from '../config.js';
 import { controlView, type StoredControl } from '../domain/controls.js';
+import { evidenceView, type StoredEvidence } from '../domain/evidence.js';
 import { workflowSettingsOf, type StoredProject } from '../domain/projects.js';
 import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Transition } from '../domain/workflow.js';
 import { etagFor, requireVersion } from './etag.js';
@@ -9,6 +10,7 @@ import { ApiError, forbidden, notFound, validationFailed } from '../errors.js';
 import { and, attributeEquals, memberEquals } from '../store/conditions.js';
 import { filterDigestDelta } from '../store/control-filters.js';
 import { controlItem, summaryDelta, toControl } from '../store/controls.js';
+import { controlEvidence, evidenceCollection, type ControlEvidence } from '../store/evidence.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
@@ -34,7 +36,7 @@ export type ControlParams = z.output<typeof ControlParams>;
 export const seesAssessment = (caller: Caller) => caller.permissions.has('view-control-assessment');
 
 /** Seed, Errors: 403 when project editability does not allow the action; undefined when it does. */
-function editabilityProblem(p: Pick<StoredProject, 'archived' | 'lifecycle_state'>): ApiError | undefined {
+export function editabilityProblem(p: Pick<StoredProject, 'archived' | 'lifecycle_state'>): ApiError | undefined {
   if (p.archived) return forbidden('project_archived', 'The project is archived; its controls cannot change.');
   if (p.lifecycle_state !== 'active') return forbidden('project_not_active', 'The project is not populated yet; its controls cannot change.');
   return undefined;
@@ -46,7 +48,7 @@ const EDIT_AUTHORITY: Record<EditKind, Permission[]> = {
   assessment: ['edit-control-assessment', 'view-control-assessment'],
 };
 
-const stateAllows = (control: StoredControl, kind: EditKind) => editsIn(controlWorkflow(), control.workflow_state).includes(kind);
+export const stateAllows = (control: StoredControl, kind: EditKind) => editsIn(controlWorkflow(), control.workflow_state).includes(kind);
 
 /** What this caller may do with the control now: the allowed actions and transitions of the detail. */
 export function allowances(caller: Caller, project: StoredProject, control: StoredControl) {
@@ -71,38 +73,46 @@ export function allowances(caller: Caller, project: StoredProject, control: Stor
  * assessment view and what the caller may do now (which moves with the project's settings and
  * editability). If-Match is checked against the same name, so a change to either is 412.
  */
-function viewOf(caller: Caller, project: StoredProject, control: StoredControl): string {
+function viewOf(caller: Caller, project: StoredProject, control: StoredControl, evidence: ControlEvidence): string {
   const { transitions, actions } = allowances(caller, project, control);
-  return [seesAssessment(caller) ? 'assessment' : '', actions.join(','), transitions.map((t) => t.id).join(',')].join('|');
+  // The evidence list is part of the representation: its revision moves the ETag, not the control's version.
+  return [seesAssessment(caller) ? 'assessment' : '', actions.join(','), transitions.map((t) => t.id).join(','), `evidence:${evidence.revision}`].join('|');
 }
 
-const etagOf = (caller: Caller, project: StoredProject, control: StoredControl) =>
-  etagFor(ETAG_KIND, control.id, control.version, viewOf(caller, project, control));
+/** An evidence item's own ETag (seed: separate from the control ETag). */
+export const evidenceEtag = (e: StoredEvidence) => etagFor('evidence', e.id, e.version);
 
 /** If-Match must name the control's current version in this caller's current view; otherwise 412. */
-export function requireCurrent(ctx: OperationContext, project: StoredProject, control: StoredControl): void {
-  requireVersion(ctx.ifMatch, ETAG_KIND, control.id, control.version, viewOf(ctx.caller, project, control));
+export function requireCurrent(ctx: OperationContext, project: StoredProject, control: StoredControl, evidence: ControlEvidence): void {
+  requireVersion(ctx.ifMatch, ETAG_KIND, control.id, control.version, viewOf(ctx.caller, project, control, evidence));
 }
 
-export function detail(ctx: OperationContext, project: StoredProject, control: StoredControl) {
+export function detail(ctx: OperationContext, project: StoredProject, control: StoredControl, evidence: ControlEvidence) {
   const { transitions, actions } = allowances(ctx.caller, project, control);
   return {
     data: controlView(control, {
       assessment: seesAssessment(ctx.caller),
       allowedActions: actions,
       allowedTransitions: transitions.map((t) => ({ id: t.id, to_state: t.to, comment: t.comment })),
+      evidence: evidence.items.map((e) => evidenceView(e, evidenceEtag(e))),
     }),
-    etag: etagOf(ctx.caller, project, control),
+    etag: etagFor(ETAG_KIND, control.id, control.version, viewOf(ctx.caller, project, control, evidence)),
   };
 }
 
 export const controlPrefetch = (p: ControlParams) => [keys.project(p.project), keys.control(p.project, p.control)];
+/** The control's evidence head and items, queried beside the authentication round trip. */
+export const controlCollections = (p: ControlParams) => [evidenceCollection(p.project, p.control)];
 
-export function controlOf(ctx: OperationContext, p: ControlParams): { project: StoredProject; control: StoredControl } {
+export function controlOf(ctx: OperationContext, p: ControlParams): { project: StoredProject; control: StoredControl; evidence: ControlEvidence } {
   const project = boundProjectOf(ctx, p.project);
   const item = ctx.prefetched(keys.control(p.project, p.control));
   if (!item) throw notFound();
-  return { project, control: toControl(item) };
+  return {
+    project,
+    control: toControl(item),
+    evidence: controlEvidence(p.project, p.control, ctx.prefetchedCollection(evidenceCollection(p.project, p.control))),
+  };
 }
 
 /** An edit needs an editable project and a workflow state that allows its kind (seed, Errors: 403). */
@@ -117,7 +127,7 @@ export function requireEditable(project: StoredProject, control: StoredControl, 
  * The project as the edit saw it: still active and unarchived when the write lands, and, for a
  * transition that depends on a project setting, that setting unchanged.
  */
-function projectStillAllows(project: StoredProject, transition?: Transition): WriteItem {
+export function projectStillAllows(project: StoredProject, transition?: Transition): WriteItem {
   const when = transition?.when;
   // A setting never written holds its default, so a check for the default accepts it absent.
   const setting = when ? [memberEquals(['control_workflow', when.setting], when.is, DEFAULT_SETTINGS[when.setting] === when.is)] : [];

@@ -1,9 +1,11 @@
 import { dependenciesOf, type Permission } from '../domain/permissions.js';
 import { Control, matrixMissing, preparationMissing, TransitionRequest, type StoredControl } from '../domain/controls.js';
-import { captureEvidence } from '../domain/evidence-capture.js';
+import { captureEvidence, type Capture } from '../domain/evidence-capture.js';
+import { statusOf } from '../domain/evidence.js';
 import type { Gate } from '../domain/workflow.js';
 import { ApiError, conflict, forbidden, unauthorized, validationFailed, type FieldError } from '../errors.js';
 import { and, attributeAfter, attributeEquals, containsAll, itemPresent } from '../store/conditions.js';
+import { evidenceCaptureWrites, type ControlEvidence } from '../store/evidence.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { NoQuery } from './common.js';
@@ -12,6 +14,7 @@ import {
   allowances,
   BASE,
   ControlParams,
+  controlCollections,
   controlOf,
   controlPrefetch,
   controlWrites,
@@ -25,7 +28,7 @@ import { approvalTaskChange } from './task-approvals.js';
 /* POST …/transitions: the configured workflow's transitions, their gates and the one conditional write. */
 
 /** Each gate's own error (seed, States rule 3, and the evidence rule of assessing_to_assessed). */
-function checkGate(gate: Gate, control: StoredControl, acknowledged: boolean): { capture?: ReturnType<typeof captureEvidence> } {
+function checkGate(gate: Gate, control: StoredControl, evidence: ControlEvidence, acknowledged: boolean): { capture?: Capture } {
   if (gate === 'implementation_complete') {
     const missing = preparationMissing(control);
     if (missing.length) throw gateProblem('transition_prerequisite_missing', 'The control lacks what this transition needs.', missing);
@@ -36,7 +39,9 @@ function checkGate(gate: Gate, control: StoredControl, acknowledged: boolean): {
     if (missing.length) throw gateProblem('assessment_matrix_incomplete', 'The assessment matrix is incomplete.', missing);
     return {};
   }
-  const capture = captureEvidence(control.evidence_items ?? []);
+  const capture = captureEvidence(
+    evidence.items.map((e) => ({ id: e.id, kind: e.kind, title: e.title, status: statusOf(e), version: e.version, sha256: e.sha256 ?? null })),
+  );
   if (capture.warnings.length && !acknowledged) {
     throw conflict(
       'evidence_acknowledgement_required',
@@ -103,9 +108,10 @@ export const transitionControl = operation({
     'Writes an audit record',
   ],
   prefetch: controlPrefetch,
+  prefetchCollections: controlCollections,
   handle: async (ctx, { params, body }) => {
-    const { project, control } = controlOf(ctx, params);
-    requireCurrent(ctx, project, control);
+    const { project, control, evidence } = controlOf(ctx, params);
+    requireCurrent(ctx, project, control, evidence);
     const transition = allowances(ctx.caller, project, control).transitions.find((t) => t.id === body.transition);
     if (!transition) throw transitionNotAvailable(body.transition);
     const comment = body.comment?.trim() ?? '';
@@ -113,8 +119,8 @@ export const transitionControl = operation({
       throw validationFailed([{ pointer: '/comment', code: 'comment_required', detail: 'This decision needs a non-blank comment.' }]);
     if (transition.comment === 'rejected' && body.comment !== undefined)
       throw validationFailed([{ pointer: '/comment', code: 'comment_not_accepted', detail: 'This transition does not take a comment.' }]);
-    let capture: ReturnType<typeof captureEvidence> | undefined;
-    for (const gate of transition.gates) capture = checkGate(gate, control, body.acknowledge_evidence_warnings === true).capture ?? capture;
+    let capture: Capture | undefined;
+    for (const gate of transition.gates) capture = checkGate(gate, control, evidence, body.acknowledge_evidence_warnings === true).capture ?? capture;
     const at = ctx.now.toISOString();
     const approval = approvalTaskChange(control, transition, ctx.now);
     const next: StoredControl = {
@@ -138,8 +144,13 @@ export const transitionControl = operation({
       version: control.version + 1,
     };
     return {
-      ...detail(ctx, project, next),
-      writes: [...controlWrites(project, control, next, transition), ...approval.writes, ...authorityStillHeld(ctx, project.id, transition.permissions)],
+      ...detail(ctx, project, next, evidence),
+      writes: [
+        ...controlWrites(project, control, next, transition),
+        ...approval.writes,
+        ...authorityStillHeld(ctx, project.id, transition.permissions),
+        ...(capture ? evidenceCaptureWrites(project.id, control.id, evidence, capture.versions) : []),
+      ],
       auditDetails: {
         transition: transition.id,
         from: transition.from,

@@ -24,6 +24,7 @@ import {
   ACTIONS,
   BASE,
   ControlParams,
+  controlCollections,
   controlOf,
   controlPrefetch,
   controlWrites,
@@ -146,9 +147,10 @@ export const getControl = operation({
   errors: [422],
   sideEffects: [],
   prefetch: controlPrefetch,
+  prefetchCollections: controlCollections,
   handle: async (ctx, { params }) => {
-    const { project, control } = controlOf(ctx, params);
-    return detail(ctx, project, control);
+    const { project, control, evidence } = controlOf(ctx, params);
+    return detail(ctx, project, control, evidence);
   },
 });
 
@@ -175,8 +177,9 @@ export const updateControlImplementation = operation({
   errors: [412, 415, 422, 428],
   sideEffects: ['Updates the control', 'Moves the project control counts', 'Writes an audit record'],
   prefetch: controlPrefetch,
+  prefetchCollections: controlCollections,
   handle: async (ctx, { params, body }) => {
-    const { project, control } = controlOf(ctx, params);
+    const { project, control, evidence } = controlOf(ctx, params);
     const assessed = assessedPropertiesIn(body);
     if (assessed.length) {
       if (!seesAssessment(ctx.caller) || !ctx.caller.permissions.has('edit-control-assessment')) {
@@ -186,14 +189,14 @@ export const updateControlImplementation = operation({
         assessed.map((p) => ({ pointer: `/${p}`, code: 'assessment_property', detail: 'is an assessment conclusion: write it with PATCH …/assessment' })),
       );
     }
-    requireCurrent(ctx, project, control);
+    requireCurrent(ctx, project, control, evidence);
     requireEditable(project, control, 'implementation');
     const at = ctx.now.toISOString();
     const { next, errors } = applyImplementation(control, body, { userId: ctx.caller.userId, at });
     if (errors.length) throw validationFailed(errors);
     const written = { ...next, updated_at: at, version: control.version + 1 };
     return {
-      ...detail(ctx, project, written),
+      ...detail(ctx, project, written, evidence),
       writes: controlWrites(project, control, written),
       auditDetails: { changed_fields: Object.keys(body).join(','), applicability_decision: body.applicability ?? null },
     };
@@ -221,15 +224,16 @@ export const updateControlAssessment = operation({
   errors: [412, 415, 422, 428],
   sideEffects: ['Updates the control assessment', 'Writes an audit record'],
   prefetch: controlPrefetch,
+  prefetchCollections: controlCollections,
   handle: async (ctx, { params, body }) => {
-    const { project, control } = controlOf(ctx, params);
-    requireCurrent(ctx, project, control);
+    const { project, control, evidence } = controlOf(ctx, params);
+    requireCurrent(ctx, project, control, evidence);
     requireEditable(project, control, 'assessment');
     const { next, errors } = applyAssessment(control, body);
     if (errors.length) throw validationFailed(errors);
     const written = { ...next, updated_at: ctx.now.toISOString(), version: control.version + 1 };
     return {
-      ...detail(ctx, project, written),
+      ...detail(ctx, project, written, evidence),
       writes: controlWrites(project, control, written),
       auditDetails: { changed_fields: Object.keys(body).join(',') },
     };

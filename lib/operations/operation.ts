@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CredentialType, Permission } from '../domain/permissions.js';
 import type { TokenClaims } from '../auth/tokens.js';
 import type { Key } from '../store/keys.js';
-import type { Item } from '../store/read.js';
+import type { Collection, Item } from '../store/read.js';
 import type { WriteItem } from '../store/transact.js';
 import type { QueueName } from '../jobs/queues.js';
 
@@ -51,6 +51,8 @@ export interface OperationContext {
   caller: Caller;
   /** Items read in the authentication round trip, by the keys the operation asked for. */
   prefetched: (key: Key) => Item | undefined;
+  /** The items of a collection queried beside the authentication round trip, as the operation declared it. */
+  prefetchedCollection: (collection: Collection) => Item[];
   /** If-Match as sent (only on operations that require it). */
   ifMatch?: string;
   page: Page;
@@ -124,6 +126,11 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   auditKind?: string;
   /** Extra items read in the authentication round trip. Params are validated before this runs. */
   prefetch?: (params: z.output<P>, claims: TokenClaims) => Key[];
+  /**
+   * Small collections (a control's evidence items) read by Query in parallel with the
+   * authentication BatchGetItem: still one sequential round trip. Params are validated before this runs.
+   */
+  prefetchCollections?: (params: z.output<P>) => Collection[];
   /**
    * Re-applies redaction to a stored result on receipt replay, as of now; the ETag follows the
    * view, since representations that differ never share one.

@@ -2,6 +2,7 @@ import { functionOf, type FunctionName } from './function-of.js';
 import type { AnyOperation } from './operation.js';
 import { operations as controls } from './groups/controls.js';
 import { operations as downloads } from './groups/downloads.js';
+import { operations as evidence } from './groups/evidence.js';
 import { operations as library } from './groups/library.js';
 import { operations as organisations } from './groups/organisations.js';
 import { operations as projects } from './groups/projects.js';
@@ -24,6 +25,7 @@ const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
   'setup-projects': setupProjects,
   projects,
   controls,
+  evidence,
   downloads,
   tasks,
   library,

@@ -55,6 +55,15 @@ export const keys = {
   }),
   /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */
   control: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTROL#${controlId}` }),
+  /** A control's evidence head: the revision every change of its evidence moves, and the live item count. */
+  evidenceHead: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}` }),
+  /** One evidence item of a control: Query the head's SK as a prefix for the head and every item. */
+  evidence: (projectId: string, controlId: string, evidenceId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}#${evidenceId}` }),
+  /** An immutable copy of an evidence item as a capture pinned it, readable after the live item is replaced or deleted. */
+  evidenceVersion: (projectId: string, evidenceId: string, version: number): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `EVIDENCEVERSION#${evidenceId}#${String(version).padStart(6, '0')}`,
+  }),
   /** A project's working copy of a library definition (absent until first written). */
   libraryItem: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBRARY#${definitionId}` }),
   /** Its Markdown, apart, so that lists, metadata edits and the review-due index never carry the content. */

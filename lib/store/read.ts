@@ -30,6 +30,22 @@ export async function getOne(key: Key): Promise<Item | undefined> {
   return out.Item as Item | undefined;
 }
 
+/** The items of one partition whose sort keys begin with a prefix: a small collection read whole. */
+export interface Collection {
+  PK: string;
+  prefix: string;
+}
+
+export const collectionString = (c: Collection) => `${c.PK}|${c.prefix}*`;
+
+/** A collection, strongly consistent like the authentication reads it runs beside. */
+export const queryCollection = (c: Collection): Promise<Item[]> =>
+  queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': c.PK, ':prefix': c.prefix },
+    ConsistentRead: true,
+  });
+
 /** Every item of a query, following LastEvaluatedKey (for small, bounded collections). */
 export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, cap = 10_000): Promise<Item[]> {
   const items: Item[] = [];

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import { metadataOf } from '../../lib/domain/evidence.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { transitionControl } from '../../lib/operations/control-transitions.js';
 import type { OperationContext } from '../../lib/operations/operation.js';
 import { ddb, tableName } from '../../lib/store/client.js';
+import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { keys } from '../../lib/store/keys.js';
 import { getMany, keyString } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
@@ -128,19 +130,33 @@ describe('transitionControl', () => {
     await a.transition('sample-9001', { transition: 'editing_to_ready_for_assessment' });
     await a.transition('sample-9001', { transition: 'ready_for_assessment_to_assessing' });
     await a.patch('sample-9001', { overall_assessed_outcome: 'effective', overall_assessed_rationale: 'Seen in the register.' }, undefined, 'assessment');
-    // As the evidence operations keep them on the control: one file still being scanned, one ready.
-    const items = [
-      { id: ulid(), kind: 'upload', title: 'Owner register', status: 'pending', version: 1, sha256: null },
-      { id: ulid(), kind: 'upload', title: 'Role letter', status: 'ready', version: 2, sha256: 'a'.repeat(64) },
-    ];
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.control(a.p.id, a.idOf('sample-9001')),
-        UpdateExpression: 'SET evidence_items = :e',
-        ExpressionAttributeValues: { ':e': items },
-      }),
-    );
+    // One file still being scanned and one ready, as the upload pipeline leaves them.
+    const control = a.idOf('sample-9001');
+    const at = new Date().toISOString();
+    const upload = (title: string, fileStatus: 'quarantine' | 'ready', version: number) => ({
+      id: ulid(),
+      project_id: a.p.id,
+      control_id: control,
+      kind: 'upload' as const,
+      ...metadataOf({ title }),
+      status: 'pending' as const,
+      version,
+      upload_id: ulid(),
+      file_status: fileStatus,
+      error_code: null,
+      file_name: `${title}.pdf`,
+      size: 1024,
+      sha256: 'a'.repeat(64),
+      detected_type: fileStatus === 'ready' ? 'application/pdf' : null,
+      s3_key: `files/${ulid()}`,
+      source: null,
+      created_at: at,
+      created_by: world.op.userId,
+      updated_at: at,
+      updated_by: world.op.userId,
+    });
+    const items = [upload('Owner register', 'quarantine', 1), upload('Role letter', 'ready', 2)];
+    for (const item of items) await commit(evidenceCreateWrites(item));
     const { etag } = await a.read('sample-9001');
     const path = url(a.p.id, `/${a.idOf('sample-9001')}/transitions`);
     const first = await api.request('POST', path, { token: a.token, headers: { 'If-Match': etag }, body: { transition: 'assessing_to_assessed' } });
@@ -153,6 +169,8 @@ describe('transitionControl', () => {
     });
     expect(retry.status).toBe(200);
     expect(retry.body.data.evidence_snapshot).toMatchObject({ versions: [{ evidence_id: items[1]!.id, version: 2 }], acknowledged_warnings: [items[0]!.id] });
+    const pinned = await getMany([keys.evidenceVersion(a.p.id, items[1]!.id, 2)]);
+    expect([...pinned.values()]).toEqual([expect.objectContaining({ id: items[1]!.id, version: 2, sha256: 'a'.repeat(64) })]);
   });
 
   it('lets exactly one of two callers racing on the same ETag through', async () => {
@@ -196,6 +214,7 @@ describe('transitionControl', () => {
           superUser: false,
         },
         prefetched: (k) => items.get(keyString(k)),
+        prefetchedCollection: () => [],
         ifMatch: etag,
         page: { number: 1, size: 50 },
       };

@@ -1,7 +1,7 @@
 import { tokenHashSecret } from '../../auth/secret.js';
 import { bearerToken, verifiedClaims, type TokenClaims } from '../../auth/tokens.js';
 import { keys, type Key } from '../../store/keys.js';
-import { getMany, keyString, type Item } from '../../store/read.js';
+import { collectionString, getMany, keyString, queryCollection, type Collection, type Item } from '../../store/read.js';
 import { countHits, type Count, type CounterHit } from '../../store/rate-limits.js';
 import { idempotencyDigest } from '../../store/receipts.js';
 import { callerHits, ingressHit, takeBackCallerHits, withLimit } from '../budgets.js';
@@ -36,12 +36,14 @@ export function load(): Middleware {
       state.claims = claims;
 
       const wanted: Key[] = [];
+      let collections: Collection[] = [];
       if (claims) {
         wanted.push(keys.token(claims.tokenId), keys.user(claims.userId), claimedAccessKey(claims));
         const params = op.params.safeParse(state.rawParams ?? {});
         const declared = params.success && op.prefetch ? op.prefetch(params.data, claims) : [];
         state.prefetchable = new Set(declared.map(keyString));
         wanted.push(...declared);
+        collections = params.success && op.prefetchCollections ? op.prefetchCollections(params.data) : [];
         const idempotencyKey = header(request.event, 'idempotency-key');
         if (op.idempotencyKey && validIdempotencyKey(idempotencyKey)) {
           wanted.push(keys.receipt(claims.userId, idempotencyDigest(idempotencyKey)));
@@ -53,11 +55,12 @@ export function load(): Middleware {
         state.callerCountedAt = state.startedAt;
         hits.push(...callerHits(op.mode, claims));
       }
-      const [read, ...counted] = await Promise.allSettled([
+      const [read, queried, ...counted] = await Promise.allSettled([
         wanted.length ? getMany(wanted) : Promise.resolve(new Map<string, Item>()),
+        Promise.all(collections.map(async (c) => [collectionString(c), await queryCollection(c)] as const)),
         ...hits.map((hit) => countHits(hit, state.startedAt)),
       ]);
-      const failure = [read, ...counted].find((r) => r.status === 'rejected');
+      const failure = [read, queried, ...counted].find((r) => r.status === 'rejected');
       if (failure) {
         // This request will not authenticate: the caller hits it did count are taken back.
         await takeBackCallerHits(
@@ -68,6 +71,7 @@ export function load(): Middleware {
         throw failure.reason;
       }
       state.items = (read as PromiseFulfilledResult<Map<string, Item>>).value;
+      state.collections = new Map((queried as PromiseFulfilledResult<(readonly [string, Item[]])[]>).value);
       state.budgets = counted.flatMap((c) => (c as PromiseFulfilledResult<Count[]>).value).map(withLimit);
     },
   };

@@ -47,6 +47,7 @@ function context(stored: StoredTask): OperationContext {
       superUser: false,
     },
     prefetched: (key) => items.get(keyString(key)),
+    prefetchedCollection: () => [],
     ifMatch: etagFor('task', TASK, stored.version),
     page: { number: 1, size: 25 },
   };

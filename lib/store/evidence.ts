@@ -1,0 +1,103 @@
+import { MAX_EVIDENCE_PER_CONTROL, type StoredEvidence } from '../domain/evidence.js';
+import { preconditionFailed, validationFailed } from '../errors.js';
+import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
+import { keys, withoutKeys, type Key } from './keys.js';
+import type { Collection, Item } from './read.js';
+import type { WriteItem } from './transact.js';
+import { staleOrMissing } from './versioned.js';
+
+/**
+ * A control's evidence in the project partition, beside the control but outside its key range
+ * (list pages Query `CONTROL#…` ranges): a head item `EVIDENCE#<control>` with the revision that
+ * every change of the control's evidence moves and the live item count, then one item per
+ * evidence `EVIDENCE#<control>#<evidence>`. One Query on the prefix reads the head and every item,
+ * in parallel with the authentication BatchGetItem, so a control detail stays one round trip; the
+ * control item never grows with its evidence, and evidence writes never touch the control's version.
+ */
+export const evidenceCollection = (projectId: string, controlId: string): Collection => ({
+  PK: keys.project(projectId).PK,
+  prefix: keys.evidenceHead(projectId, controlId).SK,
+});
+
+export const toEvidence = (item: Item): StoredEvidence => withoutKeys(item) as unknown as StoredEvidence;
+
+export interface ControlEvidence {
+  /** Moves with every change of the control's evidence, scan results included: part of the control's ETag. */
+  revision: number;
+  count: number;
+  items: StoredEvidence[];
+}
+
+/** The head and the items of one control, from its collection's Query (oldest item first: IDs are ULIDs). */
+export function controlEvidence(projectId: string, controlId: string, items: Item[]): ControlEvidence {
+  const headSk = keys.evidenceHead(projectId, controlId).SK;
+  const head = items.find((i) => i.SK === headSk);
+  return {
+    revision: Number(head?.revision ?? 0),
+    count: Number(head?.count ?? 0),
+    items: items.filter((i) => i.SK !== headSk).map(toEvidence),
+  };
+}
+
+export const evidenceItem = (e: StoredEvidence): Key & Record<string, unknown> => ({
+  ...keys.evidence(e.project_id, e.control_id, e.id),
+  entity: 'evidence',
+  ...e,
+  // The scan pipeline moves the control's evidence revision with the file's status (files/scan.ts).
+  ...(e.upload_id ? { revision_key: keys.evidenceHead(e.project_id, e.control_id) } : {}),
+});
+
+const limitReached = () =>
+  validationFailed([
+    { pointer: '', code: 'evidence_limit_reached', detail: `A control holds at most ${MAX_EVIDENCE_PER_CONTROL} evidence items; delete one first.` },
+  ]);
+
+/** The head's revision moves with every change; its count moves with creates and deletes, bounded on the way up. */
+export function headMoves(projectId: string, controlId: string, countDelta: number): WriteItem {
+  return {
+    kind: 'update',
+    key: keys.evidenceHead(projectId, controlId),
+    update: 'ADD #r :one, #c :d SET #e = :e',
+    names: { '#r': 'revision', '#c': 'count', '#e': 'entity' },
+    values: { ':one': 1, ':d': countDelta, ':e': 'evidence-head' },
+    ...(countDelta > 0 ? { condition: belowLimit('count', MAX_EVIDENCE_PER_CONTROL), onConditionFailed: limitReached } : {}),
+  };
+}
+
+export function evidenceCreateWrites(e: StoredEvidence): WriteItem[] {
+  return [{ kind: 'put', item: evidenceItem(e), condition: itemAbsent() }, headMoves(e.project_id, e.control_id, 1)];
+}
+
+/** A whole-item write conditional on the version the If-Match named (412 when stale, 404 when gone). */
+export function evidenceReplaceWrites(next: StoredEvidence, expectedVersion: number): WriteItem[] {
+  return [
+    { kind: 'put', item: { ...evidenceItem(next), version: expectedVersion + 1 }, condition: versionIs(expectedVersion), onConditionFailed: staleOrMissing },
+    headMoves(next.project_id, next.control_id, 0),
+  ];
+}
+
+export function evidenceDeleteWrites(e: StoredEvidence, expectedVersion: number): WriteItem[] {
+  return [
+    { kind: 'delete', key: keys.evidence(e.project_id, e.control_id, e.id), condition: versionIs(expectedVersion), onConditionFailed: staleOrMissing },
+    headMoves(e.project_id, e.control_id, -1),
+  ];
+}
+
+/**
+ * A capture's writes: an immutable copy of each pinned item at the version it pinned (readable
+ * after the live item is replaced or deleted), and the evidence unchanged since the transition
+ * read it (seed, States rule 2: the check runs under the row lock of the one transaction).
+ */
+export function evidenceCaptureWrites(projectId: string, controlId: string, evidence: ControlEvidence, pinned: { evidence_id: string }[]): WriteItem[] {
+  const unchanged: WriteItem = {
+    kind: 'check',
+    key: keys.evidenceHead(projectId, controlId),
+    condition: evidence.revision === 0 ? itemAbsent() : attributeEquals('revision', evidence.revision),
+    onConditionFailed: () => preconditionFailed(),
+  };
+  const copies: WriteItem[] = pinned.map(({ evidence_id }) => {
+    const e = evidence.items.find((i) => i.id === evidence_id)!;
+    return { kind: 'put', item: { ...keys.evidenceVersion(projectId, e.id, e.version), entity: 'evidence-version', ...e } };
+  });
+  return [unchanged, ...copies];
+}
