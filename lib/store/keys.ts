@@ -64,6 +64,8 @@ export const keys = {
     PK: `PROJECT#${projectId}`,
     SK: `EVIDENCEVERSION#${evidenceId}#${String(version).padStart(6, '0')}`,
   }),
+  /** A repository connection of an organisation (configured by the operator CLI), which repository evidence links name. */
+  repositoryConnection: (organisationId: string, connectionId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `REPOSITORY#${connectionId}` }),
   /** A project's working copy of a library definition (absent until first written). */
   libraryItem: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBRARY#${definitionId}` }),
   /** Its Markdown, apart, so that lists, metadata edits and the review-due index never carry the content. */
