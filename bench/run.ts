@@ -10,6 +10,7 @@ import { ensureQueues, startPollers, type Pollers } from '../lib/jobs/local.js';
 import { formatBundles, measureBundles } from './bundles.js';
 import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
+import { runEvidenceWorkload } from './evidence.js';
 import { runTasksWorkload } from './tasks.js';
 import { runRegistersWorkload } from './registers.js';
 import { counterWrites, formatCounters } from './counters.js';
@@ -84,6 +85,8 @@ async function main(): Promise<number> {
       for (const [label, times] of await runRegistersWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       for (const [label, times] of await runLibraryWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
+        latencies.set(label, times);
+      for (const [label, times] of await runEvidenceWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       await recorder.settled();
     }
