@@ -63,13 +63,14 @@ export async function resolveGitHubFile(
 
 async function contentsEntry(call: Call, path: string, commit: string): Promise<{ size: number; sha: string; inline: Buffer | undefined }> {
   const response = await get(call, `/contents/${segments(path)}?ref=${commit}`, 'application/vnd.github+json');
-  let entry: ContentsEntry | ContentsEntry[];
+  let entry: ContentsEntry | ContentsEntry[] | null;
   try {
-    entry = JSON.parse(await text(response, ENTRY_CAP, call)) as ContentsEntry | ContentsEntry[];
+    entry = JSON.parse(await text(response, ENTRY_CAP, call)) as ContentsEntry | ContentsEntry[] | null;
   } catch (error) {
     if (error instanceof SyntaxError) throw new RepositoryUpstreamError('GitHub sent a contents entry that is not JSON');
     throw error;
   }
+  if (typeof entry !== 'object' || entry === null) throw new RepositoryUpstreamError('GitHub sent a contents entry that is no object');
   // A directory answers with a list; symlinks to directories and submodules with entries of their own type.
   if (Array.isArray(entry) || entry.type !== 'file') throw new RepositoryFileNotFoundError(`${path} is not a file at ${commit}`);
   if (typeof entry.size !== 'number' || !Number.isSafeInteger(entry.size) || entry.size < 0 || typeof entry.sha !== 'string' || !SHA.test(entry.sha))

@@ -257,6 +257,15 @@ describe('github repository provider: other upstream failures (502)', () => {
     expect(await failure('main')).toBeInstanceOf(RepositoryUpstreamError);
   });
 
+  it.each(['null', '"file"'])('answers a contents entry that is no object: %s', async (answer) => {
+    stub.intercept(({ path }, response) => {
+      if (!path.includes('/contents/')) return false;
+      response.end(answer);
+      return true;
+    });
+    expect(await failure('main')).toBeInstanceOf(RepositoryUpstreamError);
+  });
+
   it('answers bytes that are not the blob GitHub named', async () => {
     stub.intercept(({ path }, response) => {
       if (!path.includes('/git/blobs/')) return false;
