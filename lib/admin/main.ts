@@ -11,6 +11,7 @@ import { writeAudit } from '../store/audit.js';
 import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeAccess, setUserStatus, type AccessScope } from '../store/identity.js';
 import { recountProject } from '../store/controls.js';
 import { createManualTask, TaskRefusedError } from './task-create.js';
+import { connectionView, connectRepository, listConnections, removeConnection, RepositoryRefusedError } from './repository.js';
 import { keys } from '../store/keys.js';
 import { runMigrations } from './migrations.js';
 import { getOne } from '../store/read.js';
@@ -37,6 +38,11 @@ const USAGE = `usage:
   admin catalogue import --path DIR     (an ISM OSCAL release: *_catalog.json and *-baseline_profile.json)
   admin project recount --project ID    (recount a populated project's control summary and rewrite its list index)
   admin task create --project ID --title T [--control ID] [--assignee USER]
+  admin repository connect --organisation ID --provider github|local --url URL [--token-file F] [--name N]
+        (github: https://github.com/<owner>/<repo> or an Enterprise host's; local: the absolute path of a git repository;
+         the token is read from F, kept sealed, and never printed)
+  admin repository list --organisation ID
+  admin repository remove --organisation ID --id CONNECTION
   admin migrate [--aws]                 (apply the data migrations this installation has not recorded; --aws: the table
                                          TABLE_NAME in AWS_REGION, with the default AWS credentials)`;
 
@@ -58,6 +64,9 @@ const OPTIONS = {
   title: { type: 'string' },
   control: { type: 'string' },
   assignee: { type: 'string' },
+  provider: { type: 'string' },
+  url: { type: 'string' },
+  'token-file': { type: 'string' },
   aws: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -182,6 +191,28 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
       );
       return { id: task.id, project_id: task.project_id, related_control_id: task.related_control_id, assignee_user_id: task.assignee_user_id };
     }
+    case 'repository connect': {
+      const connection = await connectRepository(
+        {
+          organisationId: required(values, 'organisation'),
+          provider: required(values, 'provider'),
+          url: required(values, 'url'),
+          tokenFile: values['token-file'],
+          name: values.name,
+        },
+        now,
+      );
+      return connectionView(connection);
+    }
+    case 'repository list': {
+      const organisationId = required(values, 'organisation');
+      return { organisation_id: organisationId, connections: (await listConnections(organisationId)).map(connectionView) };
+    }
+    case 'repository remove': {
+      const id = required(values, 'id');
+      await removeConnection(required(values, 'organisation'), id, now);
+      return { id, removed: true };
+    }
     case 'migrate':
       return { steps: await runMigrations(now) };
     default:
@@ -243,7 +274,8 @@ async function main(): Promise<number> {
       error instanceof CatalogueError ||
       error instanceof IssuanceError ||
       error instanceof EmailTakenError ||
-      error instanceof TaskRefusedError
+      error instanceof TaskRefusedError ||
+      error instanceof RepositoryRefusedError
     ) {
       console.error(error.message.split('\n')[0]);
       return 2;

@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { inject } from 'vitest';
 import { fixtures } from '../support/api.js';
-import { useTestServices } from '../support/services.js';
+import { operatorCli, type CliResult } from '../support/cli.js';
 import { getOne } from '../../lib/store/read.js';
 import { keys } from '../../lib/store/keys.js';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -13,17 +11,11 @@ import { readIndex } from '../../lib/store/control-filters.js';
 import { taskCount, taskKeys } from '../../lib/store/tasks.js';
 import { storedControl } from '../support/tasks.js';
 
-let env: Record<string, string>;
+let admin: (...args: string[]) => CliResult;
 
 beforeAll(async () => {
-  const { tableName, secret } = await useTestServices();
-  env = { ...process.env, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), TABLE_NAME: tableName, TOKEN_HASH_SECRET: secret } as Record<string, string>;
+  admin = await operatorCli();
 });
-
-function admin(...args: string[]) {
-  const out = spawnSync('node', ['--import', 'tsx', 'lib/admin/main.ts', ...args], { encoding: 'utf8', env, timeout: 30_000 });
-  return { code: out.status, stdout: out.stdout.trim(), stderr: out.stderr.trim(), json: () => JSON.parse(out.stdout) };
-}
 
 describe('operator CLI', () => {
   it('creates a user, grants access and issues a token that is stored only as a hash', async () => {

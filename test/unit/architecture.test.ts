@@ -8,7 +8,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /**
  * The layers of DESIGN.md, lowest first: domain <- store <- operations <- http <- functions. A
  * module may import its own layer or a lower one, never a higher one. The services beside the
- * store (credentials, catalogue import, files, jobs, renderers) sit between the store and the
+ * store (credentials, catalogue import, files, jobs, renderers, repository providers) sit between the store and the
  * operations; the local runtime and the operator CLI are entry points like the functions.
  */
 const LAYERS: readonly (readonly string[])[] = [
@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // Settings are validated against domain rules (the workflow), and the domain may log.
   ['lib/domain/', 'lib/config.ts', 'lib/log.ts'],
   ['lib/store/'],
-  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/render/'],
+  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/render/', 'lib/repositories/'],
   ['lib/operations/'],
   ['lib/http/'],
   ['functions/', 'lib/local/', 'lib/admin/'],

@@ -1,6 +1,7 @@
 import { logger } from '../../log.js';
 import { writeAudit, writeSampledRateLimitAudit, type AuditRecord } from '../../store/audit.js';
 import { ApiError, storageUnavailable } from '../../errors.js';
+import { repositoryProblem } from '../../repositories/errors.js';
 import { internalError, problemResponse } from '../problem.js';
 import type { Middleware, PipelineRequest } from '../state.js';
 import { isStorageUnavailable } from '../storage-errors.js';
@@ -14,8 +15,13 @@ export function errorMapper(): Middleware {
     onError: async (request) => {
       const error = request.error;
       let apiError: ApiError;
+      const repositoryFailure = repositoryProblem(error);
       if (error instanceof ApiError) apiError = error;
-      else if (isStorageUnavailable(error)) {
+      else if (repositoryFailure) {
+        // Checked before storage: a provider's network failure carries the same socket codes.
+        logger.warn('repository provider failure', { request_id: request.state?.requestId, error: error as Error });
+        apiError = repositoryFailure;
+      } else if (isStorageUnavailable(error)) {
         logger.warn('storage unavailable', { request_id: request.state?.requestId, error: error as Error });
         apiError = storageUnavailable();
       } else {
