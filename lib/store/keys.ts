@@ -139,6 +139,8 @@ export const prefixes = {
   organisationVisibility: 'VISIBLE#ORG#',
   organisationMember: 'MEMBER#',
   libraryItem: 'LIBRARY#',
+  /** An organisation's repository connections. */
+  repositoryConnection: 'REPOSITORY#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',
