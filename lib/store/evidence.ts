@@ -1,9 +1,11 @@
-import { MAX_EVIDENCE_PER_CONTROL, type StoredEvidence } from '../domain/evidence.js';
+import { createHash } from 'node:crypto';
+import { sourceIdentity } from '../domain/evidence-links.js';
+import { MAX_EVIDENCE_PER_CONTROL, type EvidenceSource, type StoredEvidence } from '../domain/evidence.js';
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
 import { keys, withoutKeys, type Key } from './keys.js';
 import type { Collection, Item } from './read.js';
-import type { WriteItem } from './transact.js';
+import type { OnConditionFailed, WriteItem } from './transact.js';
 import { staleOrMissing } from './versioned.js';
 
 /**
@@ -76,10 +78,26 @@ export function evidenceReplaceWrites(next: StoredEvidence, expectedVersion: num
   ];
 }
 
+/**
+ * A link's claim on its source, outside the evidence prefix (`EVIDENCELINK#`, so a control's
+ * evidence Query never reads it): put with the link on condition of its absence, deleted with it,
+ * so that a control links each source once even when two identical requests race.
+ */
+export const linkClaimKey = (projectId: string, controlId: string, source: EvidenceSource) =>
+  keys.evidenceLinkClaim(projectId, controlId, createHash('sha256').update(sourceIdentity(source)).digest('hex'));
+
+/** A new link and its claim, first, so that a claim taken meanwhile is the failure reported. */
+export function evidenceLinkCreateWrites(e: StoredEvidence & { source: EvidenceSource }, onClaimTaken: OnConditionFailed): WriteItem[] {
+  const claim = { ...linkClaimKey(e.project_id, e.control_id, e.source), entity: 'evidence-link-claim', evidence_id: e.id };
+  return [{ kind: 'put', item: claim, condition: itemAbsent(), onConditionFailed: onClaimTaken }, ...evidenceCreateWrites(e)];
+}
+
+/** The item gone, counted out, and a link's claim freed, so that the same source can be linked again. */
 export function evidenceDeleteWrites(e: StoredEvidence, expectedVersion: number): WriteItem[] {
   return [
     { kind: 'delete', key: keys.evidence(e.project_id, e.control_id, e.id), condition: versionIs(expectedVersion), onConditionFailed: staleOrMissing },
     headMoves(e.project_id, e.control_id, -1),
+    ...(e.source ? [{ kind: 'delete' as const, key: linkClaimKey(e.project_id, e.control_id, e.source) }] : []),
   ];
 }
 

@@ -59,6 +59,11 @@ export const keys = {
   evidenceHead: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}` }),
   /** One evidence item of a control: Query the head's SK as a prefix for the head and every item. */
   evidence: (projectId: string, controlId: string, evidenceId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}#${evidenceId}` }),
+  /** A link's claim on its source within a control (by digest of the source's identity): one link per control and source. */
+  evidenceLinkClaim: (projectId: string, controlId: string, sourceDigest: string): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `EVIDENCELINK#${controlId}#${sourceDigest}`,
+  }),
   /** An immutable copy of an evidence item as a capture pinned it, readable after the live item is replaced or deleted. */
   evidenceVersion: (projectId: string, evidenceId: string, version: number): Key => ({
     PK: `PROJECT#${projectId}`,

@@ -1,5 +1,6 @@
 import { evidenceItemOperations } from '../evidence.js';
+import { evidenceLinkOperations } from '../evidence-links.js';
 import type { AnyOperation } from '../operation.js';
 
 /** What the evidence function serves: a control's evidence items, their files and links. */
-export const operations = [...evidenceItemOperations] as unknown as readonly AnyOperation[];
+export const operations = [...evidenceItemOperations, ...evidenceLinkOperations] as unknown as readonly AnyOperation[];
