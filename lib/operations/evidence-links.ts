@@ -2,7 +2,12 @@ import { evidenceUrl, evidenceView, type EvidenceSource, type StoredEvidence } f
 import {
   catalogueTitle,
   CreateEvidenceLink,
+  EvidenceLinkOptions,
   EvidenceLinkResult,
+  fileOption,
+  libraryOption,
+  registerOption,
+  sameSource,
   invalidReference,
   linkableFile,
   linkMetadataOf,
@@ -10,14 +15,17 @@ import {
   titleFrom,
   unreadableSource,
 } from '../domain/evidence-links.js';
+import { LIBRARY_DEFINITIONS } from '../domain/library.js';
+import { REGISTER_DEFINITIONS } from '../domain/registers.js';
+import { connectionOption } from '../domain/repositories.js';
 import { conflict, RetryableConflict, validationFailed } from '../errors.js';
 import { and, attributeEquals } from '../store/conditions.js';
-import { evidenceLinkCreateWrites, linkClaimKey, toEvidence } from '../store/evidence.js';
+import { evidenceLinkCreateWrites, linkClaimKey, readyFilesPage, toEvidence } from '../store/evidence.js';
 import { keys, type Key } from '../store/keys.js';
 import { getMany, getOne, keyString, type Item } from '../store/read.js';
-import { connectionStillExists } from '../store/repositories.js';
+import { connectionStillExists, listRepositoryConnections } from '../store/repositories.js';
 import type { WriteItem } from '../store/transact.js';
-import { NoQuery } from './common.js';
+import { NoQuery, PageQuery } from './common.js';
 import { ControlParams, evidenceEtag } from './control-access.js';
 import {
   EVIDENCE_AUTHORITY,
@@ -162,4 +170,50 @@ export const createEvidenceLink = operation({
   },
 });
 
-export const evidenceLinkOperations = [createEvidenceLink];
+export const listEvidenceLinkOptions = operation({
+  id: 'listEvidenceLinkOptions',
+  group: 'evidence',
+  method: 'GET',
+  path: `${EVIDENCE_PATH}/link-options`,
+  summary: 'What this caller may link as evidence of the control: ready files of other controls, registers, library documents and repository connections.',
+  description: [
+    "Sections by kind. files: the ready uploaded files of the project's other controls, by control in catalogue order then oldest first, paged by page[number] and page[size]",
+    'with has_more instead of a total (a total would read every file of the project); registers only with view-registers (otherwise absent and named in redacted_fields);',
+    "library: the library definitions; repositories: the organisation's repository connections, without credentials. linked says whether this control links the option already.",
+    'Creates no records.',
+  ].join(' '),
+  credential: ['project'],
+  permission: { project: [['view-controls']] },
+  mode: 'read',
+  success: 200,
+  params: ControlParams,
+  query: PageQuery,
+  response: EvidenceLinkOptions,
+  errors: [422],
+  sideEffects: [],
+  prefetch: evidencePrefetch,
+  prefetchCollections: evidenceCollections,
+  handle: async (ctx, { params, query }) => {
+    const { project, evidence } = evidenceContextOf(ctx, params);
+    const page = { number: query['page[number]'], size: query['page[size]'] };
+    const [files, connections] = await Promise.all([readyFilesPage(project.id, params.control, page), listRepositoryConnections(project.organisation_id)]);
+    const linked = (source: EvidenceSource) => evidence.items.some((e) => sameSource(e.source, source));
+    const seesRegisters = ctx.caller.permissions.has('view-registers');
+    return {
+      data: {
+        files: {
+          items: files.items.map((f) => fileOption(f, linked({ kind: 'file', control_id: f.control_id, evidence_id: f.id }))),
+          page_number: page.number,
+          page_size: page.size,
+          has_more: files.hasMore,
+        },
+        ...(seesRegisters ? { registers: REGISTER_DEFINITIONS.map((d) => registerOption(d, linked({ kind: 'register', definition_id: d.id }))) } : {}),
+        library: LIBRARY_DEFINITIONS.map((d) => libraryOption(d, linked({ kind: 'library', definition_id: d.id }))),
+        repositories: connections.map(connectionOption),
+        redacted_fields: seesRegisters ? [] : ['registers'],
+      },
+    };
+  },
+});
+
+export const evidenceLinkOperations = [createEvidenceLink, listEvidenceLinkOptions];

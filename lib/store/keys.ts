@@ -160,6 +160,8 @@ export const gsi1 = {
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
   /** A project's controls that need attention of one kind (sparse: only those controls carry the key), by position. */
   controlAttention: (projectId: string, attention: 'conflict' | 'suggested_exclusion') => `ATTENTION#${projectId}#${attention}`,
+  /** A project's uploaded evidence files (sparse: uploads only), by control in catalogue order, then oldest first: link options. */
+  evidenceFiles: (projectId: string) => `EVIDENCEFILES#${projectId}`,
   /** Library items and project register rows with a review_due date (sparse), by that date: what the review sweep reads. */
   reviewDue: 'REVIEW_DUE',
 } as const;
