@@ -21,8 +21,6 @@ import { singleLine } from './validation.js';
  * file): the request body, the identity that makes a repeated link the same link, the source
  * permission each kind needs, and the link options a control offers.
  */
-export const LINK_KINDS = ['file_link', 'register_link', 'library_link', 'repository_link'] as const;
-export type LinkKind = (typeof LINK_KINDS)[number];
 
 /** A refusal of one rule, named by its own code and pointer like the text rule's. */
 const ruled = (problemOf: (value: string) => string | undefined, code: string) => (value: string, ctx: z.core.$RefinementCtx<string>) => {

@@ -18,7 +18,7 @@ import {
 import { LIBRARY_DEFINITIONS } from '../domain/library.js';
 import { REGISTER_DEFINITIONS } from '../domain/registers.js';
 import { connectionOption } from '../domain/repositories.js';
-import { conflict, RetryableConflict, validationFailed } from '../errors.js';
+import { conflict, RetryableConflict, validationFailed, type FieldError } from '../errors.js';
 import { and, attributeEquals } from '../store/conditions.js';
 import { evidenceLinkCreateWrites, linkClaimKey, readyFilesPage, toEvidence } from '../store/evidence.js';
 import { keys, type Key } from '../store/keys.js';
@@ -55,7 +55,7 @@ function sourceKey(ctx: EvidenceContext, source: EvidenceSource): Key | undefine
   return undefined;
 }
 
-const refused = (problem: ReturnType<typeof invalidReference>) => validationFailed([problem]);
+const refused = (problem: FieldError) => validationFailed([problem]);
 
 function resolve(ctx: EvidenceContext, source: EvidenceSource, read: Item | undefined): Resolved {
   switch (source.kind) {
