@@ -1,9 +1,12 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
+import { ddb, tableName } from '../../lib/store/client.js';
+import { linkClaimKey } from '../../lib/store/evidence.js';
 import { fixtures, type Api } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
-import { IMPLEMENTED } from '../support/controls.js';
+import { controlsUrl, IMPLEMENTED } from '../support/controls.js';
 import { arrangeEvidence, repositoryConnection } from '../support/evidence.js';
 import { startProjectWorld, type World } from '../support/projects.js';
 
@@ -262,6 +265,25 @@ describe('createEvidenceLink: the rules every evidence write keeps', () => {
     const res = await a.link(LIBRARY);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('workflow_state_forbids_edit');
+  });
+
+  it('is 404 for a control outside the project and 415 for a body that is not JSON', async () => {
+    const a = await arrange();
+    const unknown = await api.request('POST', controlsUrl(a.p.id, '/01JZZZZZZZZZZZZZZZZZZZZZZZ/evidence/links'), { token: a.token, body: LIBRARY });
+    expect(unknown.status).toBe(404);
+    const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const form = await api.request('POST', a.evidenceUrl('/links'), { token: a.token, rawBody: 'kind=library_link', headers });
+    expect(form.status).toBe(415);
+  });
+
+  it('answers 409 evidence_link_changed when the claim names a link that is gone on both runs', async () => {
+    const a = await arrange();
+    const source = { kind: 'library' as const, definition_id: LIBRARY.definition_id };
+    const claim = { ...linkClaimKey(a.p.id, a.control, source), evidence_id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' };
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: claim }));
+    const res = await a.link(LIBRARY);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('evidence_link_changed');
   });
 
   it('counts links against the per-control limit (422 evidence_limit_reached)', async () => {
