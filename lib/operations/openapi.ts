@@ -94,7 +94,7 @@ function parameters(op: AnyOperation, components: Json): Json[] {
   return list;
 }
 
-function successResponse(op: AnyOperation, components: Json): Json {
+function successResponse(op: AnyOperation, components: Json, status: number = op.success, description = op.summary): Json {
   const meta = op.paginated ? PaginatedMeta : Meta;
   const envelope = op.dataOnly ? z.strictObject({ data: op.response }) : z.object({ data: op.response, meta });
   const headers: Json = {
@@ -103,19 +103,19 @@ function successResponse(op: AnyOperation, components: Json): Json {
     'RateLimit-Policy': header('IETF RateLimit-Policy field: the budgets that apply.'),
   };
   if (op.etag) headers.ETag = header('Strong ETag of the representation; send it unchanged in If-Match.');
-  if (op.success === 201 || op.success === 202) headers.Location = header('Where the created resource or the job status is read.');
+  if (status === 201 || status === 202) headers.Location = header('Where the created resource or the job status is read.');
   if (op.idempotencyKey)
     headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
   if (op.produces) {
     headers['Cache-Control'] = header('private, no-store');
     return {
-      description: op.summary,
+      description,
       headers,
       content: Object.fromEntries(op.produces.map((mt) => [mt, { schema: { type: 'string', contentMediaType: mt } }])),
     };
   }
   return {
-    description: op.summary,
+    description,
     headers,
     content: { 'application/json': { schema: schemaOf(envelope, 'output', components) } },
   };
@@ -131,6 +131,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
   for (const op of operations) {
     const statuses = [...new Set([...COMMON_ERRORS, ...op.errors])].sort((a, b) => a - b);
     const responses: Json = { [String(op.success)]: successResponse(op, components) };
+    if (op.alsoSucceeds) responses[String(op.alsoSucceeds.status)] = successResponse(op, components, op.alsoSucceeds.status, op.alsoSucceeds.description);
     for (const status of statuses) {
       responses[String(status)] = {
         description: STATUS_TEXT[status] ?? 'Error.',

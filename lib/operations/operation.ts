@@ -94,6 +94,8 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   permission: PermissionRule;
   mode: 'read' | 'mutation';
   success: 200 | 201 | 202;
+  /** Another success a handler may answer through its result's status, with the same body (a create that finds its resource made). */
+  alsoSucceeds?: { status: 200; description: string };
   params: P;
   query: Q;
   body?:

@@ -1,9 +1,13 @@
-import { MAX_EVIDENCE_PER_CONTROL, type StoredEvidence } from '../domain/evidence.js';
+import { createHash } from 'node:crypto';
+import { sourceIdentity } from '../domain/evidence-links.js';
+import { MAX_EVIDENCE_PER_CONTROL, type EvidenceSource, type StoredEvidence } from '../domain/evidence.js';
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
-import { keys, withoutKeys, type Key } from './keys.js';
+import { gsi1, keys, withoutKeys, type Key } from './keys.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client.js';
 import type { Collection, Item } from './read.js';
-import type { WriteItem } from './transact.js';
+import type { OnConditionFailed, WriteItem } from './transact.js';
 import { staleOrMissing } from './versioned.js';
 
 /**
@@ -43,6 +47,8 @@ export const evidenceItem = (e: StoredEvidence): Key & Record<string, unknown> =
   ...keys.evidence(e.project_id, e.control_id, e.id),
   entity: 'evidence',
   ...e,
+  // Uploads only, in every whole-item write: the project's files, read by link options without the rest of its evidence.
+  ...(e.kind === 'upload' ? { GSI1PK: gsi1.evidenceFiles(e.project_id), GSI1SK: `${e.control_id}#${e.id}` } : {}),
   // The scan pipeline moves the control's evidence revision with the file's status (files/scan.ts).
   ...(e.upload_id ? { revision_key: keys.evidenceHead(e.project_id, e.control_id) } : {}),
 });
@@ -76,10 +82,26 @@ export function evidenceReplaceWrites(next: StoredEvidence, expectedVersion: num
   ];
 }
 
+/**
+ * A link's claim on its source, outside the evidence prefix (`EVIDENCELINK#`, so a control's
+ * evidence Query never reads it): put with the link on condition of its absence, deleted with it,
+ * so that a control links each source once even when two identical requests race.
+ */
+export const linkClaimKey = (projectId: string, controlId: string, source: EvidenceSource) =>
+  keys.evidenceLinkClaim(projectId, controlId, createHash('sha256').update(sourceIdentity(source)).digest('hex'));
+
+/** A new link and its claim, first, so that a claim taken meanwhile is the failure reported. */
+export function evidenceLinkCreateWrites(e: StoredEvidence & { source: EvidenceSource }, onClaimTaken: OnConditionFailed): WriteItem[] {
+  const claim = { ...linkClaimKey(e.project_id, e.control_id, e.source), entity: 'evidence-link-claim', evidence_id: e.id };
+  return [{ kind: 'put', item: claim, condition: itemAbsent(), onConditionFailed: onClaimTaken }, ...evidenceCreateWrites(e)];
+}
+
+/** The item gone, counted out, and a link's claim freed, so that the same source can be linked again. */
 export function evidenceDeleteWrites(e: StoredEvidence, expectedVersion: number): WriteItem[] {
   return [
     { kind: 'delete', key: keys.evidence(e.project_id, e.control_id, e.id), condition: versionIs(expectedVersion), onConditionFailed: staleOrMissing },
     headMoves(e.project_id, e.control_id, -1),
+    ...(e.source ? [{ kind: 'delete' as const, key: linkClaimKey(e.project_id, e.control_id, e.source) }] : []),
   ];
 }
 
@@ -100,4 +122,34 @@ export function evidenceCaptureWrites(projectId: string, controlId: string, evid
     return { kind: 'put', item: { ...keys.evidenceVersion(projectId, e.id, e.version), entity: 'evidence-version', ...e } };
   });
   return [unchanged, ...copies];
+}
+
+/**
+ * Page `page.number` of the ready files of a project's controls other than one, from the file
+ * index, and whether any follow. The index holds uploads alone, so references, links and heads
+ * are never read; without an offset in DynamoDB, a page reads the files before it and one after.
+ * Eventually consistent, as every index read: a file that just became ready may show a moment later.
+ */
+export async function readyFilesPage(projectId: string, exceptControlId: string, page: { number: number; size: number }) {
+  const skip = (page.number - 1) * page.size;
+  const wanted = skip + page.size + 1;
+  const found: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        FilterExpression: '#s = :ready AND #c <> :control',
+        ExpressionAttributeNames: { '#s': 'file_status', '#c': 'control_id' },
+        ExpressionAttributeValues: { ':pk': gsi1.evidenceFiles(projectId), ':ready': 'ready', ':control': exceptControlId },
+        ExclusiveStartKey,
+        Limit: Math.min(wanted - found.length, 1000),
+      }),
+    );
+    found.push(...((out.Items ?? []) as Item[]));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && found.length < wanted);
+  return { items: found.slice(skip, skip + page.size).map(toEvidence), hasMore: found.length > skip + page.size };
 }

@@ -59,6 +59,11 @@ export const keys = {
   evidenceHead: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}` }),
   /** One evidence item of a control: Query the head's SK as a prefix for the head and every item. */
   evidence: (projectId: string, controlId: string, evidenceId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}#${evidenceId}` }),
+  /** A link's claim on its source within a control (by digest of the source's identity): one link per control and source. */
+  evidenceLinkClaim: (projectId: string, controlId: string, sourceDigest: string): Key => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `EVIDENCELINK#${controlId}#${sourceDigest}`,
+  }),
   /** An immutable copy of an evidence item as a capture pinned it, readable after the live item is replaced or deleted. */
   evidenceVersion: (projectId: string, evidenceId: string, version: number): Key => ({
     PK: `PROJECT#${projectId}`,
@@ -139,6 +144,8 @@ export const prefixes = {
   organisationVisibility: 'VISIBLE#ORG#',
   organisationMember: 'MEMBER#',
   libraryItem: 'LIBRARY#',
+  /** An organisation's repository connections. */
+  repositoryConnection: 'REPOSITORY#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',
@@ -153,6 +160,8 @@ export const gsi1 = {
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
   /** A project's controls that need attention of one kind (sparse: only those controls carry the key), by position. */
   controlAttention: (projectId: string, attention: 'conflict' | 'suggested_exclusion') => `ATTENTION#${projectId}#${attention}`,
+  /** A project's uploaded evidence files (sparse: uploads only), by control in catalogue order, then oldest first: link options. */
+  evidenceFiles: (projectId: string) => `EVIDENCEFILES#${projectId}`,
   /** Library items and project register rows with a review_due date (sparse), by that date: what the review sweep reads. */
   reviewDue: 'REVIEW_DUE',
 } as const;

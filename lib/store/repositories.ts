@@ -1,13 +1,15 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RepositoryConnection } from '../domain/repositories.js';
 import { ddb, tableName } from './client.js';
-import { itemAbsent } from './conditions.js';
-import { keys, withoutKeys } from './keys.js';
+import { itemAbsent, itemPresent } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
 import { getOne, queryCollection, type Item } from './read.js';
+import type { OnConditionFailed, WriteItem } from './transact.js';
 
 /**
  * Repository connections live in their organisation's partition (PK ORG#<org>, SK REPOSITORY#<id>):
- * one GetItem for the link that names one, one Query for the operator's list.
+ * written by the operator CLI; one GetItem or ConditionCheck for the link that names one, one
+ * Query for the operator's list and the link options.
  */
 const toConnection = (item: Item): RepositoryConnection => withoutKeys(item) as unknown as RepositoryConnection;
 
@@ -29,8 +31,7 @@ export async function getRepositoryConnection(organisationId: string, connection
 }
 
 export async function listRepositoryConnections(organisationId: string): Promise<RepositoryConnection[]> {
-  const { PK, SK: prefix } = keys.repositoryConnection(organisationId, '');
-  return (await queryCollection({ PK, prefix })).map(toConnection);
+  return (await queryCollection({ PK: keys.organisation(organisationId).PK, prefix: prefixes.repositoryConnection })).map(toConnection);
 }
 
 /** The connection as it was, or undefined when there was none; links that name it then find no connection. */
@@ -39,4 +40,9 @@ export async function deleteRepositoryConnection(organisationId: string, connect
     new DeleteCommand({ TableName: tableName(), Key: keys.repositoryConnection(organisationId, connectionId), ReturnValues: 'ALL_OLD' }),
   );
   return out.Attributes ? toConnection(out.Attributes as Item) : undefined;
+}
+
+/** The connection still there when a write that names it lands. */
+export function connectionStillExists(organisationId: string, connectionId: string, onGone: OnConditionFailed): WriteItem {
+  return { kind: 'check', key: keys.repositoryConnection(organisationId, connectionId), condition: itemPresent(), onConditionFailed: onGone };
 }
