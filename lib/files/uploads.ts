@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Permission } from '../domain/permissions.js';
 import { ddb, tableName } from '../store/client.js';
-import { itemAbsent } from '../store/conditions.js';
+import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import type { AccessScope } from '../store/identity.js';
 import { keys, withoutKeys, type Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
-import type { WriteItem } from '../store/transact.js';
+import type { OnConditionFailed, WriteItem } from '../store/transact.js';
 import type { RejectionCode } from './inspect.js';
 import { claimedTextType, PROFILES, type ProfileId } from './profiles.js';
 
@@ -54,6 +54,24 @@ export function uploadPut(u: UploadRecord): WriteItem {
     kind: 'put',
     item: { ...keys.upload(u.id), GSI1PK: hashIndexKey(u.sha256), GSI1SK: `UPLOAD#${u.id}`, entity: 'upload', ...u },
     condition: itemAbsent(),
+  };
+}
+
+/**
+ * Stops an upload still in quarantine, as its owner asked: the scan then finds it settled and
+ * leaves it alone (scan.ts), and a condemnation of its bytes still reaches it. `onSettled` answers
+ * an upload that settled first.
+ */
+export function cancelUploadWrite(uploadId: string, now: Date, onSettled: OnConditionFailed): WriteItem {
+  const set = setFields({ status: 'error', error_code: 'cancelled', scanned_at: now.toISOString() });
+  return {
+    kind: 'update',
+    key: keys.upload(uploadId),
+    update: set.expression,
+    names: set.names,
+    values: set.values,
+    condition: attributeEquals('status', 'quarantine'),
+    onConditionFailed: onSettled,
   };
 }
 

@@ -111,7 +111,10 @@ function successResponse(op: AnyOperation, components: Json): Json {
     return {
       description: op.summary,
       headers,
-      content: Object.fromEntries(op.produces.map((mt) => [mt, { schema: { type: 'string', contentMediaType: mt } }])),
+      // A file answered as JSON (an uploaded JSON file, a register's rows) is any JSON value, not a string.
+      content: Object.fromEntries(
+        op.produces.map((mt) => [mt, { schema: mt === 'application/json' ? { description: 'A JSON document.' } : { type: 'string', contentMediaType: mt } }]),
+      ),
     };
   }
   return {

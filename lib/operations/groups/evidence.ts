@@ -1,5 +1,7 @@
 import { evidenceItemOperations } from '../evidence.js';
+import { evidenceProcessingOperations } from '../evidence-processing.js';
+import { evidenceUploadOperations } from '../evidence-uploads.js';
 import type { AnyOperation } from '../operation.js';
 
 /** What the evidence function serves: a control's evidence items, their files and links. */
-export const operations = [...evidenceItemOperations] as unknown as readonly AnyOperation[];
+export const operations = [...evidenceItemOperations, ...evidenceUploadOperations, ...evidenceProcessingOperations] as unknown as readonly AnyOperation[];
