@@ -39,7 +39,7 @@ export function titleFrom(fileName: string): string {
 }
 
 /** A file name in a quoted string every client reads: printable ASCII without quotes, backslashes, slashes or percent signs. */
-const asciiFallback = (name: string) => name.replace(/[^\x20-\x7e]|["\\/%]/g, '_');
+const asciiFallback = (name: string) => name.replace(/[^\x20-\x7e]|["\\/%]/gu, '_');
 
 /** RFC 8187 attr-chars: what encodeURIComponent leaves alone, less the characters it keeps that are not attr-chars. */
 const extValue = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
