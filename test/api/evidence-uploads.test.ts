@@ -9,13 +9,15 @@ import { auditRecords } from '../support/audit.js';
 import { controlsUrl, IMPLEMENTED } from '../support/controls.js';
 import { TEXT } from '../support/evidence.js';
 import { arrangeUploads, pdfForm, sessionForm } from '../support/evidence-files.js';
-import { form, PDF, png } from '../support/files.js';
-import { startProjectWorld, type World } from '../support/projects.js';
+import { EICAR, form, PDF, png } from '../support/files.js';
+import { setupWorld, startProjectWorld, type World } from '../support/projects.js';
+import type { Release } from '../../lib/catalogue/store.js';
 
 let api: Api;
 let world: World;
+let release: Release;
 
-beforeAll(async () => ({ api, world } = await startProjectWorld()));
+beforeAll(async () => ({ api, world, release } = await startProjectWorld()));
 afterAll(() => api.stop());
 
 const arrange = (options?: Parameters<typeof arrangeUploads>[2]) => arrangeUploads(api, world, options);
@@ -85,6 +87,16 @@ describe('uploadEvidence', () => {
     const upload = await getOne(keys.evidence(a.p.id, a.control, other.body.data.id));
     expect((await getOne(keys.upload(String(upload!.upload_id))))!.reused_from).toEqual(expect.any(String));
     expect((await a.upload(pdfForm('renamed.pdf'))).body.data.status).toBe('pending');
+  });
+
+  it("condemns the EICAR test file (local scanner) in each organisation's project it was uploaded to", async () => {
+    const a = await arrange();
+    const b = await arrangeUploads(api, await setupWorld(api, release));
+    const ours = (await a.upload(form(EICAR, 'eicar.txt', 'text/plain'))).body.data;
+    const theirs = (await b.upload(form(EICAR, 'readme.txt', 'text/plain'))).body.data;
+    await api.drainJobs();
+    expect((await a.item(ours.id)).body).toMatchObject({ status: 'error', error: 'malware_detected' });
+    expect((await b.item(theirs.id)).body).toMatchObject({ status: 'error', error: 'malware_detected' });
   });
 
   it('stops a queued scan whose uploader lost access to the project before it ran', async () => {
