@@ -121,7 +121,7 @@ export const createEvidenceUploadSession = uploadSessionOperation({
   path: `${EVIDENCE_PATH}/upload-sessions`,
   params: ControlParams,
   profile: 'evidence',
-  what: 'evidence file (an upload or a replacement of any control of the project)',
+  what: 'file of evidence (for an upload or a replacement in this project)',
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
   prefetch: controlPrefetch,
