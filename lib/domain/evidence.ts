@@ -162,6 +162,8 @@ export interface StoredEvidence extends EvidenceMetadata {
   detected_type?: string | null;
   s3_key?: string;
   source: EvidenceSource | null;
+  /** The item this one replaced (replaceEvidence). */
+  replaces?: string;
   created_at: string;
   created_by: string;
   updated_at: string;
@@ -250,6 +252,10 @@ export const EvidenceView = z
       .nullable()
       .meta({ description: 'The file of an upload or of the file a link points at.' }),
     source: Source.nullable().meta({ description: 'What a link points at.' }),
+    replaces: z
+      .string()
+      .nullable()
+      .meta({ description: 'The item this one replaced: after a lost replacement response (the old item answers 404), find the new item by it.' }),
     content_representation: z.enum(CONTENT_REPRESENTATIONS),
     links: z.object({ content: z.string().optional(), download: z.string().optional() }),
     etag: z.string().meta({ description: 'The item ETag: If-Match of its PATCH, replacement, delete and cancel-processing.' }),
@@ -279,11 +285,23 @@ export function fileOf(e: StoredEvidence): EvidenceFile | null {
   };
 }
 
+/** How the item's content is read, and where: links.content and links.download as its representation implies. */
+export function evidenceLinks(e: StoredEvidence): { representation: ContentRepresentation; links: EvidenceView['links'] } {
+  const representation = representationOf(e.kind, statusOf(e), fileOf(e));
+  const url = evidenceUrl(e);
+  return {
+    representation,
+    links: {
+      ...(hasContent(representation) ? { content: `${url}/content` } : {}),
+      ...(hasDownload(representation) ? { download: `${url}/download` } : {}),
+    },
+  };
+}
+
 export function evidenceView(e: StoredEvidence, etag: string): EvidenceView {
   const status = statusOf(e);
   const file = fileOf(e);
-  const representation = representationOf(e.kind, status, file);
-  const url = evidenceUrl(e);
+  const { representation, links } = evidenceLinks(e);
   return {
     id: e.id,
     control_id: e.control_id,
@@ -294,11 +312,9 @@ export function evidenceView(e: StoredEvidence, etag: string): EvidenceView {
     error: status === 'error' ? (e.error_code ?? 'unavailable') : null,
     file: file ? { file_name: file.file_name, size: file.size, content_type: file.detected_type, sha256: file.sha256 } : null,
     source: e.source,
+    replaces: e.replaces ?? null,
     content_representation: representation,
-    links: {
-      ...(hasContent(representation) ? { content: `${url}/content` } : {}),
-      ...(hasDownload(representation) ? { download: `${url}/download` } : {}),
-    },
+    links,
     etag,
     created_at: e.created_at,
     created_by: e.created_by,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { ulid } from 'ulid';
 import type { Permission } from '../domain/permissions.js';
 import type { AccessScope } from '../store/identity.js';
@@ -5,7 +6,7 @@ import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { sendJob } from '../jobs/sqs.js';
 import { PROFILES, type ProfileId } from './profiles.js';
-import { AREAS, getObject, putObject, sha256 } from './storage.js';
+import { AREAS, putObject, sha256, streamObject } from './storage.js';
 import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
 export interface IncomingFile {
@@ -106,9 +107,9 @@ export function ownerShows(upload: UploadRecord, userId: string, now: Date) {
   };
 }
 
-/** The bytes and type of an owner's file, only once released (ready); undefined otherwise. */
-export async function readyFile(owner: Record<string, unknown> | undefined): Promise<{ contentType: string; bytes: Buffer } | undefined> {
+/** An owner's file, streamed, only once released (ready); undefined otherwise. */
+export async function readyFile(owner: Record<string, unknown> | undefined): Promise<{ contentType: string; stream: Readable; length: number } | undefined> {
   if (owner?.file_status !== 'ready') return undefined;
-  const bytes = await getObject(String(owner.s3_key));
-  return bytes ? { contentType: String(owner.detected_type), bytes } : undefined;
+  const object = await streamObject(String(owner.s3_key));
+  return object ? { contentType: String(owner.detected_type), ...object } : undefined;
 }

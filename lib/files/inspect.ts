@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import type { ValidationProfile } from './profiles.js';
+import { claimedTextType, type Claim, type TextType, type ValidationProfile } from './profiles.js';
 
 /** Reasons a file is refused: safe codes, never raw errors. */
 export type RejectionCode = 'file_too_large' | 'empty_file' | 'unsupported_type' | 'image_unreadable' | 'image_dimensions_out_of_range' | 'malware_detected';
@@ -23,12 +23,42 @@ export function looksMalicious(bytes: Buffer): boolean {
   return text.startsWith(EICAR) && text.slice(EICAR.length).trim() === '';
 }
 
-/** Checks a file against its profile by content, never by the name or declared type. */
-export async function inspect(bytes: Buffer, profile: ValidationProfile): Promise<Inspection | { rejected: RejectionCode }> {
+/** Fatal, so that bytes that are not UTF-8 are refused instead of read as U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Text has no magic bytes, so the type comes from the claim and the content must bear it out:
+ * valid UTF-8 without NUL (binary formats almost always hold NUL bytes early, and rarely decode
+ * as UTF-8), and for JSON, a document that parses. Served only with the type it was accepted as
+ * and nosniff, a text file is shown as text whatever markup it holds.
+ */
+function textType(bytes: Buffer, profile: ValidationProfile, claim: Claim | undefined): TextType | undefined {
+  const claimed = claim && claimedTextType(profile, claim);
+  if (!claimed || bytes.includes(0)) return undefined;
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  if (claimed !== 'application/json') return claimed;
+  try {
+    JSON.parse(text);
+    return claimed;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks a file against its profile by content: never by the name or declared type alone. */
+export async function inspect(bytes: Buffer, profile: ValidationProfile, claim?: Claim): Promise<Inspection | { rejected: RejectionCode }> {
   if (bytes.length === 0) return { rejected: 'empty_file' };
   if (bytes.length > profile.maxBytes) return { rejected: 'file_too_large' };
   const detected = await fileTypeFromBuffer(bytes);
-  if (!detected || !profile.types.includes(detected.mime)) return { rejected: 'unsupported_type' };
+  if (!detected || !profile.types.includes(detected.mime)) {
+    const text = textType(bytes, profile, claim);
+    return text ? { detectedType: text } : { rejected: 'unsupported_type' };
+  }
   if (!profile.image) return { detectedType: detected.mime };
   let size: { width?: number; height?: number };
   try {

@@ -170,7 +170,7 @@ export async function processScan(uploadId: string, now: Date, sentAt: Date = no
   if (sha256(bytes) !== upload.sha256) return fail(upload, 'content_changed', now);
   const local = settings().MALWARE_SCANNER === 'local';
   if (local && looksMalicious(bytes)) return condemnHash(upload.sha256, now);
-  const result = await inspect(bytes, PROFILES[upload.profile]);
+  const result = await inspect(bytes, PROFILES[upload.profile], { declaredType: upload.declared_type, fileName: upload.file_name });
   if ('rejected' in result) return fail(upload, result.rejected, now);
   if (local) return release(upload, result, now);
   if (verdict === 'clean') await pass(upload, 'malware', undefined, now);

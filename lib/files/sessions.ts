@@ -29,10 +29,18 @@ export const UploadSession = z
   .meta({ id: 'UploadSession' });
 export type UploadSession = z.infer<typeof UploadSession>;
 
+/** Whose upload a session holds: an organisation's, or one project's of it (project credentials). */
+export interface SessionScope {
+  organisationId: string;
+  projectId?: string;
+}
+
 interface SessionRecord {
   id: string;
   purpose: string;
   organisation_id: string;
+  /** Absent for organisation sessions (logo, diagram), which predate project ones. */
+  project_id?: string;
   created_by: string;
   file_name: string;
   max_bytes: number;
@@ -41,7 +49,7 @@ interface SessionRecord {
   expires_at: number;
 }
 
-export async function createSession(input: { purpose: string; maxBytes: number; fileName: string; organisationId: string; userId: string; now: Date }) {
+export async function createSession(input: { purpose: string; maxBytes: number; fileName: string; scope: SessionScope; userId: string; now: Date }) {
   const id = ulid(input.now.getTime());
   const s3Key = `${AREAS.sessions}${id}`;
   const expires = Math.floor(input.now.getTime() / 1000) + SESSION_SECONDS;
@@ -53,7 +61,8 @@ export async function createSession(input: { purpose: string; maxBytes: number; 
   const record: SessionRecord = {
     id,
     purpose: input.purpose,
-    organisation_id: input.organisationId,
+    organisation_id: input.scope.organisationId,
+    ...(input.scope.projectId ? { project_id: input.scope.projectId } : {}),
     created_by: input.userId,
     file_name: input.fileName,
     max_bytes: input.maxBytes,
@@ -76,13 +85,14 @@ export async function createSession(input: { purpose: string; maxBytes: number; 
 
 const invalid = (detail: string) => validationFailed([{ pointer: '/upload_session', detail, code: 'invalid_upload_session' }]);
 
-/** The session's file, when the session is this caller's, for this purpose and target, open and filled. */
+/** The session's file, when the session is this caller's, for this purpose and scope, open and filled. */
 export async function readSession(
   id: string,
-  expect: { purpose: string; organisationId: string; userId: string; now: Date },
+  expect: { purpose: string; scope: SessionScope; userId: string; now: Date },
 ): Promise<{ record: SessionRecord; file: IncomingFile }> {
   const record = (await getOne(keys.uploadSession(id))) as (SessionRecord & { PK: string }) | undefined;
-  if (!record || record.purpose !== expect.purpose || record.organisation_id !== expect.organisationId || record.created_by !== expect.userId) {
+  const sameScope = record?.organisation_id === expect.scope.organisationId && record.project_id === expect.scope.projectId;
+  if (!record || record.purpose !== expect.purpose || !sameScope || record.created_by !== expect.userId) {
     throw invalid('no such upload session for this upload');
   }
   if (record.status !== 'open') throw invalid('the upload session has been used');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from './s3.js';
 
@@ -19,6 +20,20 @@ export async function getObject(key: string): Promise<Buffer | undefined> {
   try {
     const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The object as a stream, not yet read: the caller pipes it to the client, so a download never
+ * holds the file in memory. The caller must consume or destroy it (the connection stays open until then).
+ */
+export async function streamObject(key: string): Promise<{ stream: Readable; length: number } | undefined> {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    return { stream: out.Body as Readable, length: Number(out.ContentLength) };
   } catch (error) {
     if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
     throw error;

@@ -1,13 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Permission } from '../domain/permissions.js';
 import { ddb, tableName } from '../store/client.js';
-import { itemAbsent } from '../store/conditions.js';
+import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import type { AccessScope } from '../store/identity.js';
 import { keys, withoutKeys, type Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
-import type { WriteItem } from '../store/transact.js';
+import type { OnConditionFailed, WriteItem } from '../store/transact.js';
 import type { RejectionCode } from './inspect.js';
-import type { ProfileId } from './profiles.js';
+import { claimedTextType, PROFILES, type ProfileId } from './profiles.js';
 
 /**
  * One uploaded file: where its bytes are, what it was checked against, and its state. The owner
@@ -15,7 +15,8 @@ import type { ProfileId } from './profiles.js';
  * `file_status` mirrors this record so that a read of the owner needs no second round trip.
  */
 export type UploadStatus = 'quarantine' | 'ready' | 'error';
-export type UploadError = RejectionCode | 'authorisation_lost' | 'scan_failed' | 'content_changed';
+/** `cancelled`: the owner stopped the processing (cancelEvidenceProcessing); the scan leaves such an upload alone. */
+export type UploadError = RejectionCode | 'authorisation_lost' | 'scan_failed' | 'content_changed' | 'cancelled';
 
 export interface UploadRecord {
   id: string;
@@ -56,6 +57,24 @@ export function uploadPut(u: UploadRecord): WriteItem {
   };
 }
 
+/**
+ * Stops an upload still in quarantine, as its owner asked: the scan then finds it settled and
+ * leaves it alone (scan.ts), and a condemnation of its bytes still reaches it. `onSettled` answers
+ * an upload that settled first.
+ */
+export function cancelUploadWrite(uploadId: string, now: Date, onSettled: OnConditionFailed): WriteItem {
+  const set = setFields({ status: 'error', error_code: 'cancelled', scanned_at: now.toISOString() });
+  return {
+    kind: 'update',
+    key: keys.upload(uploadId),
+    update: set.expression,
+    names: set.names,
+    values: set.values,
+    condition: attributeEquals('status', 'quarantine'),
+    onConditionFailed: onSettled,
+  };
+}
+
 /** Every upload with these bytes, across organisations and projects: a Query on the hash index. */
 export async function uploadsWithHash(sha: string): Promise<UploadRecord[]> {
   const out: UploadRecord[] = [];
@@ -79,13 +98,16 @@ export async function uploadsWithHash(sha: string): Promise<UploadRecord[]> {
 /**
  * Seed, Limits: a released physical file may be reused within a project (here: within the same
  * owner scope) when checksum, size, detected type, validation profile, file name, uploader and
- * image dimensions all match. Same checksum and size mean the same bytes, so detected type and
- * dimensions match too once the earlier upload was released.
+ * image dimensions all match. Same checksum and size mean the same bytes, so dimensions match too
+ * once the earlier upload was released, and so does the detected type, which for text depends
+ * only on the bytes and the text type the upload claims (inspect.ts): that claim must match too.
  */
 export function reusableRelease(
   candidates: UploadRecord[],
-  next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'uploaded_by' | 'organisation_id' | 'project_id'>,
+  next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'declared_type' | 'uploaded_by' | 'organisation_id' | 'project_id'>,
 ) {
+  const claimOf = (u: Pick<UploadRecord, 'profile' | 'declared_type' | 'file_name'>) =>
+    claimedTextType(PROFILES[u.profile], { declaredType: u.declared_type, fileName: u.file_name });
   return candidates.find(
     (c) =>
       c.status === 'ready' &&
@@ -93,6 +115,7 @@ export function reusableRelease(
       c.size === next.size &&
       c.profile === next.profile &&
       c.file_name === next.file_name &&
+      claimOf(c) === claimOf(next) &&
       c.uploaded_by === next.uploaded_by &&
       c.organisation_id === next.organisation_id &&
       c.project_id === next.project_id,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { OperationContext, OperationResult } from '../operations/operation.js';
+import type { FileAnswer, OperationContext, OperationResult } from '../operations/operation.js';
 import { auditWrite } from '../store/audit.js';
 import { keys, type Key } from '../store/keys.js';
 import { collectionString, getOne, keyString, type Collection } from '../store/read.js';
@@ -9,6 +9,7 @@ import { RetryableConflict } from '../errors.js';
 import { header } from './event.js';
 import { receiptConflict } from './middlewares/receipt.js';
 import { matched, type PipelineRequest } from './state.js';
+import { withStream } from './streaming.js';
 
 /** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
 export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
@@ -102,13 +103,15 @@ async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult>
 }
 
 /** Files are private to the caller and never cached (seed: Cache-Control private, no-store). */
-function fileResponse(file: { contentType: string; bytes: Buffer }): APIGatewayProxyResult {
-  return {
-    statusCode: 200,
-    headers: { 'Content-Type': file.contentType, 'Cache-Control': 'private, no-store', 'Content-Disposition': 'inline' },
-    body: file.bytes.toString('base64'),
-    isBase64Encoded: true,
+function fileResponse(file: FileAnswer): APIGatewayProxyResult {
+  const headers = {
+    ...file.headers,
+    'Content-Type': file.contentType,
+    'Cache-Control': 'private, no-store',
+    'Content-Disposition': file.disposition ?? 'inline',
   };
+  if ('stream' in file) return withStream({ statusCode: 200, headers: { ...headers, 'Content-Length': String(file.length) }, body: '' }, file.stream);
+  return { statusCode: 200, headers, body: file.bytes.toString('base64'), isBase64Encoded: true };
 }
 
 /** A stored answer, after the operation's recheck of what the original write needed, in the caller's current view. */

@@ -20,18 +20,42 @@ export const runtimeGlobal = globalThis as unknown as { awslambda?: StreamingRun
 
 const CHUNK = 1024 * 1024;
 
+/**
+ * A pipeline answer whose body is still to be read (a file streamed from storage): it travels
+ * beside the result, through the steps that only touch status and headers, to `writeStreamed`.
+ */
+const STREAM = Symbol('body stream');
+type WithStream = APIGatewayProxyResult & { [STREAM]?: Readable };
+
+export function withStream(result: APIGatewayProxyResult, stream: Readable): APIGatewayProxyResult {
+  return Object.assign(result, { [STREAM]: stream });
+}
+
+/** The body stream of a result, taken off it: whoever takes it must consume or destroy it. */
+export function takeStream(result: APIGatewayProxyResult): Readable | undefined {
+  const stream = (result as WithStream)[STREAM];
+  delete (result as WithStream)[STREAM];
+  return stream;
+}
+
 /** A pipeline answer as a streamed response: status and headers first, then the body in chunks. */
 export async function writeStreamed(result: APIGatewayProxyResult, responseStream: Writable, runtime: StreamingRuntime): Promise<void> {
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
   const out = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
+  const stream = takeStream(result);
+  if (stream) return pipeBody(stream, out, result.statusCode);
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
   // Lambda sends the status and headers with the first write, so an empty body still writes once.
   const chunks = body.length === 0 ? [body] : Array.from({ length: Math.ceil(body.length / CHUNK) }, (_, i) => body.subarray(i * CHUNK, (i + 1) * CHUNK));
+  return pipeBody(Readable.from(chunks), out, result.statusCode);
+}
+
+async function pipeBody(body: Readable, out: Writable, status: number): Promise<void> {
   try {
-    await pipeline(Readable.from(chunks), out);
+    await pipeline(body, out);
   } catch (error) {
-    // The status is out; what is left to report is the client going away, not a function error.
-    logger.warn('streamed response ended early', { status: result.statusCode, error: error as Error });
+    // The status is out; what is left to report is the client or the storage going away, not a function error.
+    logger.warn('streamed response ended early', { status, error: error as Error });
   }
 }
 

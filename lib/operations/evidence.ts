@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { CreateEvidenceReference, EvidenceView, metadataErrors, metadataOf, UpdateEvidence, evidenceUrl, type StoredEvidence } from '../domain/evidence.js';
-import { conflict, validationFailed } from '../errors.js';
+import { conflict, preconditionFailed, validationFailed } from '../errors.js';
+import { deleteObject } from '../files/storage.js';
+import { cancelUploadWrite } from '../files/uploads.js';
 import { evidenceCreateWrites, evidenceDeleteWrites, evidenceReplaceWrites } from '../store/evidence.js';
 import { NoQuery } from './common.js';
 import { ControlParams } from './control-access.js';
@@ -141,7 +143,8 @@ export const deleteEvidence = operation({
   response: Deleted,
   ifMatch: true,
   errors: [409, 412, 422, 428],
-  sideEffects: ['Deletes the evidence item', 'Writes an audit record'],
+  uses: { files: true },
+  sideEffects: ['Deletes the evidence item', 'Stops the processing of its file and deletes the quarantined copy', 'Writes an audit record'],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,
   handle: async (ctx, { params }) => {
@@ -154,9 +157,17 @@ export const deleteEvidence = operation({
         evidence_ids: sharing.map((e) => e.id),
       });
     }
+    const item = found.item;
+    // A file still processing stops with its item: the scan then finds it settled, and its quarantined copy goes.
+    const processing = item.kind === 'upload' && item.upload_id !== undefined && item.file_status === 'quarantine';
     return {
-      data: { id: found.item.id, deleted: true as const },
-      writes: [...evidenceDeleteWrites(found.item, found.item.version), ...evidenceStillEditable(found)],
+      data: { id: item.id, deleted: true as const },
+      writes: [
+        ...(processing ? [cancelUploadWrite(item.upload_id!, ctx.now, () => preconditionFailed())] : []),
+        ...evidenceDeleteWrites(item, item.version),
+        ...evidenceStillEditable(found),
+      ],
+      ...(processing ? { afterCommit: () => deleteObject(String(item.s3_key)) } : {}),
     };
   },
 });

@@ -92,7 +92,7 @@ export const uploadOrganisationLogo = operation({
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);
     requireVersion(ctx.ifMatch, ETAG_KIND, params.organisation, version);
-    const { file, session } = await formFile(ctx, body, 'organisation-logo', params.organisation);
+    const { file, session } = await formFile(ctx, body, 'organisation-logo', { organisationId: params.organisation });
     const { upload, writes } = await acceptUpload({
       profile: 'organisation-logo',
       owner: keys.organisationLogo(params.organisation),
@@ -130,7 +130,7 @@ export const createOrganisationLogoUploadSession = uploadSessionOperation({
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   target: (ctx, { organisation }) => {
     if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
-    return organisation;
+    return { organisationId: organisation };
   },
 });
 

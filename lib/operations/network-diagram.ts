@@ -123,7 +123,7 @@ export const uploadNetworkDiagram = operation({
     const current = ctx.prefetched(keys.projectDiagram(project.id));
     requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, current));
     requireEditable(project);
-    const { file, session } = await formFile(ctx, body, 'network-diagram', params.organisation);
+    const { file, session } = await formFile(ctx, body, 'network-diagram', { organisationId: params.organisation });
     const { upload, writes } = await acceptUpload({
       profile: 'network-diagram',
       owner: keys.projectDiagram(project.id),
@@ -169,7 +169,7 @@ export const createNetworkDiagramUploadSession = uploadSessionOperation({
   prefetch: (p) => setupPrefetch(p),
   target: (ctx, params) => {
     requireEditable(setupProjectOf(ctx, params));
-    return params.organisation;
+    return { organisationId: params.organisation };
   },
 });
 

@@ -22,7 +22,9 @@ const STATUS_TEXT: Record<number, string> = {
   428: 'If-Match missing.',
   429: 'Rate limit hit; Retry-After says when to retry.',
   500: 'Unexpected failure; quote the request id.',
-  503: 'Storage temporarily unavailable or throttled.',
+  502: 'The repository provider failed in another way (repository files).',
+  503: 'Storage or the repository provider temporarily unavailable or throttled.',
+  504: 'The repository provider did not answer in time (repository files).',
 };
 
 const Problem = z
@@ -111,7 +113,10 @@ function successResponse(op: AnyOperation, components: Json, status: number = op
     return {
       description,
       headers,
-      content: Object.fromEntries(op.produces.map((mt) => [mt, { schema: { type: 'string', contentMediaType: mt } }])),
+      // A file answered as JSON (an uploaded JSON file, a register's rows) is any JSON value, not a string.
+      content: Object.fromEntries(
+        op.produces.map((mt) => [mt, { schema: mt === 'application/json' ? { description: 'A JSON document.' } : { type: 'string', contentMediaType: mt } }]),
+      ),
     };
   }
   return {
@@ -137,7 +142,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
         description: STATUS_TEXT[status] ?? 'Error.',
         headers: {
           'X-Request-ID': header('Correlation id of this request.'),
-          ...(status === 429 ? { 'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }) } : {}),
+          ...(status === 429 || status === 503 ? { 'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }) } : {}),
         },
         content: { 'application/problem+json': { schema: problemRef } },
       };

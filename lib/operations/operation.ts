@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { CredentialType, Permission } from '../domain/permissions.js';
 import type { TokenClaims } from '../auth/tokens.js';
@@ -64,6 +65,18 @@ export interface HandlerInput<P, Q, B> {
   body: B;
 }
 
+/**
+ * A file answered as it is: bytes made in the handler, or an object streamed from storage as it
+ * is read (never held whole in memory; only the downloads function, which streams, serves these).
+ */
+export type FileAnswer = {
+  contentType: string;
+  /** Content-Disposition; inline unless given. */
+  disposition?: string;
+  /** What identifies the bytes beyond their type, such as the repository commit they were read at. */
+  headers?: Record<string, string>;
+} & ({ bytes: Buffer } | { stream: Readable; length: number });
+
 export interface OperationResult<R> {
   data: R;
   status?: number;
@@ -75,7 +88,7 @@ export interface OperationResult<R> {
   /** Work that must follow a successful commit, such as queueing a job for what was just written. */
   afterCommit?: () => Promise<void>;
   /** A file answered as it is, instead of the JSON envelope (operations that declare `produces`). */
-  file?: { contentType: string; bytes: Buffer };
+  file?: FileAnswer;
   /** Identifiers the audit record names (never request values). */
   auditTarget?: Record<string, string>;
   /** What a successful mutation's audit record keeps beyond identifiers, such as an edit reason. */

@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import { MultipartError, parseMultipart } from '../files/multipart.js';
 import { INLINE_UPLOAD_LIMIT, PROFILES, type ProfileId } from '../files/profiles.js';
-import { createSession, readSession, UploadSession } from '../files/sessions.js';
+import { createSession, readSession, UploadSession, type SessionScope } from '../files/sessions.js';
 import type { Key } from '../store/keys.js';
+import type { CredentialType } from '../domain/permissions.js';
 import { singleLine } from '../domain/validation.js';
 import { Ulid } from './common.js';
 import { operation, type Group, type OperationContext } from './operation.js';
@@ -21,17 +22,21 @@ const FilePart = z.object(
   { error: 'must be a file part' },
 );
 
-/** A multipart upload carries the file inline, or names an upload session that holds a larger one. */
-const UploadForm = z
-  .object({
-    file: FilePart.optional(),
-    upload_session: Ulid.optional(),
-  })
-  .strict()
-  .refine((v) => (v.file === undefined) !== (v.upload_session === undefined), {
-    message: 'send either a file part or an upload_session, not both',
-    path: ['file'],
-  });
+/**
+ * A multipart upload carries the file inline, or names an upload session that holds a larger one,
+ * beside the operation's own form fields (strings: a form cannot say null).
+ */
+const FILE_FIELDS = { file: FilePart.optional(), upload_session: Ulid.optional() };
+type FileFields = z.output<z.ZodObject<typeof FILE_FIELDS>>;
+
+const uploadForm = <F extends z.ZodRawShape>(fields: F) =>
+  z.strictObject({ ...FILE_FIELDS, ...fields }).refine(
+    (v) => {
+      const { file, upload_session } = v as FileFields;
+      return (file === undefined) !== (upload_session === undefined);
+    },
+    { message: 'send either a file part or an upload_session, not both', path: ['file'] },
+  );
 
 /** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */
 async function readUploadForm(raw: Buffer | undefined, contentType: string): Promise<Record<string, unknown>> {
@@ -50,20 +55,22 @@ async function readUploadForm(raw: Buffer | undefined, contentType: string): Pro
   }
 }
 
-/** The body of an upload operation: the form with its file inline or an upload session, and its reader. */
-export const uploadBody = (what: string) => ({
-  schema: UploadForm,
+/** The body of an upload operation: the form with its file inline or an upload session, the operation's fields, and its reader. */
+export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(what: string, fields: F = {} as F) => ({
+  schema: uploadForm(fields),
   mediaType: 'multipart/form-data' as const,
-  form: uploadFormSchema(what),
+  form: uploadFormSchema(what, fields),
   read: readUploadForm,
 });
 
-function uploadFormSchema(what: string) {
+function uploadFormSchema(what: string, fields: z.ZodRawShape) {
+  const own = z.toJSONSchema(z.object(fields), { io: 'input', unrepresentable: 'any' }).properties ?? {};
   return {
     type: 'object',
     properties: {
       file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
       upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
+      ...own,
     },
   };
 }
@@ -71,10 +78,10 @@ function uploadFormSchema(what: string) {
 export const uploadDescription = (profile: ProfileId) =>
   `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILES[profile].maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`;
 
-/** The file of an upload form: inline, or from this caller's session for this purpose and organisation. */
-export async function formFile(ctx: OperationContext, body: z.output<typeof UploadForm>, profile: ProfileId, organisationId: string) {
+/** The file of an upload form: inline, or from this caller's session for this purpose and scope. */
+export async function formFile(ctx: OperationContext, body: FileFields, profile: ProfileId, scope: SessionScope) {
   const session = body.upload_session
-    ? await readSession(body.upload_session, { purpose: profile, organisationId, userId: ctx.caller.userId, now: ctx.now })
+    ? await readSession(body.upload_session, { purpose: profile, scope, userId: ctx.caller.userId, now: ctx.now })
     : undefined;
   return { file: session ? session.file : body.file!, session: session ? { id: session.record.id } : undefined };
 }
@@ -87,10 +94,12 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
   params: P;
   profile: ProfileId;
   what: string;
+  /** Organisation credentials unless given: the logo and the setup diagram are organisation uploads. */
+  credential?: CredentialType[];
   permission: Parameters<typeof operation>[0]['permission'];
   prefetch: (params: z.output<P>) => Key[];
-  /** Throws unless the upload's target exists for this caller; returns the organisation the session belongs to. */
-  target: (ctx: OperationContext, params: z.output<P>) => string;
+  /** Throws unless the upload's target exists for this caller and takes uploads; returns the scope the session belongs to. */
+  target: (ctx: OperationContext, params: z.output<P>) => SessionScope;
 }) {
   const profile = PROFILES[def.profile];
   return operation({
@@ -99,7 +108,7 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     method: 'POST',
     path: def.path,
     summary: `Extension: an upload session for a ${def.what} too large to send inline: a presigned S3 POST bounded by content-length-range.`,
-    credential: ['organisation'],
+    credential: def.credential ?? ['organisation'],
     permission: def.permission,
     mode: 'mutation',
     success: 201,
@@ -113,12 +122,12 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
     prefetch: def.prefetch,
     handle: async (ctx, { params, body }) => {
-      const organisationId = def.target(ctx, params);
+      const scope = def.target(ctx, params);
       const { session, writes } = await createSession({
         purpose: profile.id,
         maxBytes: profile.maxBytes,
         fileName: body.file_name,
-        organisationId,
+        scope,
         userId: ctx.caller.userId,
         now: ctx.now,
       });

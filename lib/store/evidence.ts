@@ -53,7 +53,7 @@ export const evidenceItem = (e: StoredEvidence): Key & Record<string, unknown> =
   ...(e.upload_id ? { revision_key: keys.evidenceHead(e.project_id, e.control_id) } : {}),
 });
 
-const limitReached = () =>
+export const evidenceLimitReached = () =>
   validationFailed([
     { pointer: '', code: 'evidence_limit_reached', detail: `A control holds at most ${MAX_EVIDENCE_PER_CONTROL} evidence items; delete one first.` },
   ]);
@@ -66,7 +66,7 @@ export function headMoves(projectId: string, controlId: string, countDelta: numb
     update: 'ADD #r :one, #c :d SET #e = :e',
     names: { '#r': 'revision', '#c': 'count', '#e': 'entity' },
     values: { ':one': 1, ':d': countDelta, ':e': 'evidence-head' },
-    ...(countDelta > 0 ? { condition: belowLimit('count', MAX_EVIDENCE_PER_CONTROL), onConditionFailed: limitReached } : {}),
+    ...(countDelta > 0 ? { condition: belowLimit('count', MAX_EVIDENCE_PER_CONTROL), onConditionFailed: evidenceLimitReached } : {}),
   };
 }
 
@@ -94,6 +94,23 @@ export const linkClaimKey = (projectId: string, controlId: string, source: Evide
 export function evidenceLinkCreateWrites(e: StoredEvidence & { source: EvidenceSource }, onClaimTaken: OnConditionFailed): WriteItem[] {
   const claim = { ...linkClaimKey(e.project_id, e.control_id, e.source), entity: 'evidence-link-claim', evidence_id: e.id };
   return [{ kind: 'put', item: claim, condition: itemAbsent(), onConditionFailed: onClaimTaken }, ...evidenceCreateWrites(e)];
+}
+
+/**
+ * A replacement: the old item retired at the version the If-Match named and the new one created,
+ * with one move of the head (a transaction writes an item once, and the count stays).
+ */
+export function evidenceSwapWrites(retired: StoredEvidence, expectedVersion: number, next: StoredEvidence): WriteItem[] {
+  return [
+    {
+      kind: 'delete',
+      key: keys.evidence(retired.project_id, retired.control_id, retired.id),
+      condition: versionIs(expectedVersion),
+      onConditionFailed: staleOrMissing,
+    },
+    { kind: 'put', item: evidenceItem(next), condition: itemAbsent() },
+    headMoves(next.project_id, next.control_id, 0),
+  ];
 }
 
 /** The item gone, counted out, and a link's claim freed, so that the same source can be linked again. */

@@ -163,6 +163,11 @@ export async function rowsPage(
   return (await queryAfter(range(scope, rowPrefix(definitionId)), rowKey(scope, definitionId, before.at(-1)!), page.size)).map(toRow);
 }
 
+/** Every row of a register, oldest first: what an evidence link to the register answers as its content. */
+export async function allRows(scope: RowScope, definitionId: string): Promise<RowRecord[]> {
+  return (await queryAfter(range(scope, rowPrefix(definitionId)), undefined, Infinity)).map(toRow);
+}
+
 class OrderItemExists extends Error {
   override readonly name = 'OrderItemExists';
 }

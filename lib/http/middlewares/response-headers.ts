@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { logger } from '../../log.js';
 import { sourceIp } from '../event.js';
 import type { Middleware, PipelineRequest } from '../state.js';
+import { takeStream } from '../streaming.js';
 
 /**
  * Step 1: the request id, assigned before authentication so that every response and audit event
@@ -19,7 +20,10 @@ export function responseHeaders(): Middleware {
     };
     // HEAD answers what GET would, without the body (RFC 9110 9.3.2); API Gateway passes HEAD through.
     if (request.event.httpMethod.toUpperCase() === 'HEAD') {
-      const length = Buffer.byteLength(response.body ?? '', response.isBase64Encoded ? 'base64' : 'utf8');
+      // A streamed file names its length already; its body is never read.
+      const stream = takeStream(response);
+      stream?.destroy();
+      const length = stream ? response.headers['Content-Length'] : Buffer.byteLength(response.body ?? '', response.isBase64Encoded ? 'base64' : 'utf8');
       response.headers['Content-Length'] = String(length);
       response.body = '';
       response.isBase64Encoded = false;

@@ -1,6 +1,13 @@
+import { downloadEvidence, getEvidenceContent } from '../evidence-content.js';
 import { getOrganisationLogoFile } from '../logo-file.js';
 import { getProjectNetworkDiagramFile, getSetupNetworkDiagramFile } from '../network-diagram-file.js';
 import type { AnyOperation } from '../operation.js';
 
 /** What the downloads function serves: every operation that answers a file, whatever its group, with streamed responses (DESIGN.md section 8). */
-export const operations = [getOrganisationLogoFile, getSetupNetworkDiagramFile, getProjectNetworkDiagramFile] as unknown as readonly AnyOperation[];
+export const operations = [
+  getOrganisationLogoFile,
+  getSetupNetworkDiagramFile,
+  getProjectNetworkDiagramFile,
+  getEvidenceContent,
+  downloadEvidence,
+] as unknown as readonly AnyOperation[];

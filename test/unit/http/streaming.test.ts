@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { writeStreamed, type StreamingRuntime } from '../../../lib/http/streaming.js';
+import { takeStream, withStream, writeStreamed, type StreamingRuntime } from '../../../lib/http/streaming.js';
 
 function recorder() {
   const seen: { metadata?: unknown; chunks: Buffer[] } = { chunks: [] };
@@ -45,5 +45,21 @@ describe('streamed responses', () => {
     const { seen, sink, runtime } = recorder();
     await writeStreamed({ statusCode: 404, headers: { 'Content-Type': 'application/problem+json' }, body: '{"status":404}' }, sink, runtime);
     expect(Buffer.concat(seen.chunks).toString('utf8')).toBe('{"status":404}');
+  });
+
+  it('pipes a result that carries a body stream, as it is read, after the status and headers', async () => {
+    const { seen, sink, runtime } = recorder();
+    const parts = [Buffer.from('first'), Buffer.from('second')];
+    const result = withStream({ statusCode: 200, headers: { 'Content-Length': '11' }, body: '' }, Readable.from(parts));
+    await writeStreamed(result, sink, runtime);
+    expect(seen.metadata).toEqual({ statusCode: 200, headers: { 'Content-Length': '11' } });
+    expect(seen.chunks).toEqual(parts);
+  });
+
+  it('hands a body stream over once', () => {
+    const stream = Readable.from([Buffer.from('x')]);
+    const result = withStream({ statusCode: 200, body: '' }, stream);
+    expect(takeStream(result)).toBe(stream);
+    expect(takeStream(result)).toBeUndefined();
   });
 });
