@@ -11,6 +11,7 @@ import { formatBundles, measureBundles } from './bundles.js';
 import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
 import { runEvidenceWorkload } from './evidence.js';
+import { benchEvidenceFiles, formatEvidenceFiles } from './evidence-files.js';
 import { runTasksWorkload } from './tasks.js';
 import { runRegistersWorkload } from './registers.js';
 import { counterWrites, formatCounters } from './counters.js';
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
     recorder.install(server);
     const port = await listen(server);
     const started = performance.now();
+    let evidenceFiles: Awaited<ReturnType<typeof benchEvidenceFiles>> | undefined;
     const latencies = await runWorkload(`http://127.0.0.1:${port}`, credentials, recorder, log);
     await recorder.settled();
     log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -89,6 +91,7 @@ async function main(): Promise<number> {
       for (const [label, times] of await runEvidenceWorkload(`http://127.0.0.1:${port}`, credentials, population.project_id, recorder, log))
         latencies.set(label, times);
       await recorder.settled();
+      evidenceFiles = await benchEvidenceFiles(`http://127.0.0.1:${port}`, credentials, population.project_id, pollers, log);
     }
 
     log(`idempotent creates: ${COUNTS.create} with a receipt, ${COUNTS.create} with Powertools idempotency`);
@@ -105,6 +108,7 @@ async function main(): Promise<number> {
     console.log(formatIdempotency(idempotency));
     console.log(formatCounters(counters));
     if (population) console.log(formatPopulation(population));
+    if (evidenceFiles) console.log(formatEvidenceFiles(evidenceFiles));
     console.log(formatBundles(bundles));
     if (json) {
       const figures = {
@@ -113,6 +117,7 @@ async function main(): Promise<number> {
         idempotency,
         budget_counters: counters,
         ...(population ? { population } : {}),
+        ...(evidenceFiles ? { evidence_files: evidenceFiles } : {}),
         bundles,
       };
       console.log(JSON.stringify(figures, null, 2));
