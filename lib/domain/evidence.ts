@@ -152,7 +152,7 @@ export interface StoredEvidence extends EvidenceMetadata {
   /** Of kinds without a file of their own; an upload's status is its file's (file_status, mirrored by the scan pipeline). */
   status: EvidenceStatus;
   version: number;
-  /** Uploads: the upload record the scan pipeline mirrors into this item (as into a logo or a diagram). */
+  /** Uploads and file links: the upload record the scan pipeline mirrors into this item (as into a logo or a diagram). */
   upload_id?: string;
   file_status?: 'quarantine' | 'ready' | 'error';
   error_code?: string | null;
@@ -172,8 +172,8 @@ export interface StoredEvidence extends EvidenceMetadata {
 
 const FILE_STATUS = { quarantine: 'pending', ready: 'ready', error: 'error' } as const;
 
-/** An upload's status is its file's; every other kind keeps its own. */
-export const statusOf = (e: StoredEvidence): EvidenceStatus => (e.kind === 'upload' && e.file_status ? FILE_STATUS[e.file_status] : e.status);
+/** An upload's or a file link's status is its file's, as the scan pipeline mirrors it; every other kind keeps its own. */
+export const statusOf = (e: StoredEvidence): EvidenceStatus => (e.file_status ? FILE_STATUS[e.file_status] : e.status);
 
 /** The file of an uploaded item, or of the ready file a link points at, as the scan pipeline left it. */
 export interface EvidenceFile {

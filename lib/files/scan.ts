@@ -8,7 +8,7 @@ import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { keys, type Key } from '../store/keys.js';
 import { getMany, getOne, keyString } from '../store/read.js';
-import { commit, type WriteItem } from '../store/transact.js';
+import { commit, UnmappedConditionError, type WriteItem } from '../store/transact.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
 import { AREAS, copyObject, deleteObject, getObject, sha256 } from './storage.js';
@@ -32,28 +32,40 @@ class AlreadySettled extends Error {
 const MIRRORED = ['error_code', 's3_key', 'detected_type', 'width', 'height'] as const;
 
 /**
- * Mirrors the upload's status (and what owners show of it) into its owner, when the owner still
- * shows this upload; the owner's version moves so that its ETag changes with its representation.
+ * Mirrors the upload's status (and what owners show of it) into an item that shows it, when that
+ * item still shows this upload: its owner, or a mirror (a file link to it). The item's version
+ * moves so that its ETag changes with its representation.
  */
-async function ownerMirror(upload: UploadRecord, status: UploadStatus, changes: Record<string, unknown>, now: Date): Promise<WriteItem[]> {
-  const owner = await getOne(upload.owner);
-  if (!owner || owner.upload_id !== upload.id) return [];
+async function mirrorInto(key: Key, upload: UploadRecord, status: UploadStatus, changes: Record<string, unknown>, now: Date): Promise<WriteItem[]> {
+  const shown = await getOne(key);
+  if (!shown || shown.upload_id !== upload.id) return [];
+  if (shown.file_status === status && shown.error_code === (changes.error_code ?? shown.error_code)) return [];
   const fields: Record<string, unknown> = { file_status: status, updated_at: now.toISOString() };
   for (const name of MIRRORED) if (name in changes) fields[name] = changes[name];
   const set = setFields(fields);
   const mirror: WriteItem = {
     kind: 'update',
-    key: upload.owner as Key,
+    key: { PK: key.PK, SK: key.SK },
     update: `${set.expression} ADD #v :one`,
     names: { ...set.names, '#v': 'version' },
     values: { ...set.values, ':one': 1 },
     condition: attributeEquals('upload_id', upload.id),
   };
-  // An owner listed in a collection (an evidence item of a control) names the revision its parent shows.
-  const parent = owner.revision_key as Key | undefined;
+  // An item listed in a collection (an evidence item of a control) names the revision its parent shows.
+  const parent = shown.revision_key as Key | undefined;
   if (!parent) return [mirror];
   return [mirror, { kind: 'update', key: { PK: parent.PK, SK: parent.SK }, update: 'ADD #r :one', names: { '#r': 'revision' }, values: { ':one': 1 } }];
 }
+
+const ownerMirror = (upload: UploadRecord, status: UploadStatus, changes: Record<string, unknown>, now: Date) =>
+  mirrorInto(upload.owner, upload, status, changes, now);
+
+/** The items that show an upload beside its owner (file links), by key string. */
+const mirrorsOf = (upload: UploadRecord): Key[] =>
+  [...(upload.mirrors ?? [])].map((k) => {
+    const [PK, SK] = k.split('|') as [string, string];
+    return { PK, SK };
+  });
 
 /** Moves a quarantined upload to ready or error, with its owner; a settled upload is left alone. */
 async function settle(upload: UploadRecord, changes: Record<string, unknown>, status: 'ready' | 'error', now: Date): Promise<boolean> {
@@ -127,10 +139,21 @@ async function pass(upload: UploadRecord, check: 'validation' | 'malware', inspe
   await release(toUpload(after as never), after.pending_inspection, now);
 }
 
-/** Seed: a confirmed malicious verdict turns every upload with the same SHA-256 into error, everywhere. */
+/** A mirror deleted between its read and its write has nothing left to show. */
+function ignoreGone(error: unknown): void {
+  if (!(error instanceof UnmappedConditionError)) throw error;
+}
+
+/** Seed: a confirmed malicious verdict turns every upload with the same SHA-256 into error, everywhere: its owners and their mirrors. */
 export async function condemnHash(sha: string, now: Date): Promise<void> {
   const affected = await uploadsWithHash(sha);
   for (const upload of affected) {
+    const condemned = { error_code: 'malware_detected' };
+    // Mirrors first: a condemnation that stops half way is done again, and the upload record marks it done.
+    for (const mirror of mirrorsOf(upload)) {
+      const writes = await mirrorInto(mirror, upload, 'error', condemned, now);
+      if (writes.length) await commit(writes).catch((error: unknown) => ignoreGone(error));
+    }
     if (upload.error_code === 'malware_detected') continue;
     const set = setFields({ status: 'error', error_code: 'malware_detected', scanned_at: now.toISOString() });
     await commit([

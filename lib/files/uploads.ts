@@ -41,6 +41,8 @@ export interface UploadRecord {
   /** Both must pass before release; on AWS the malware verdict comes from GuardDuty. */
   checks: { validation: 'pending' | 'passed'; malware: 'pending' | 'clean' };
   reused_from: string | null;
+  /** Items beside the owner that show this upload (file links), by key string; a malicious verdict reaches them too. */
+  mirrors?: Set<string>;
   created_at: string;
   scanned_at: string | null;
 }

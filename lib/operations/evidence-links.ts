@@ -72,7 +72,8 @@ function resolve(ctx: EvidenceContext, source: EvidenceSource, read: Item | unde
           return refused('problem' in now ? now.problem : invalidReference('/source_evidence_id', 'was replaced meanwhile; read it again'));
         },
       };
-      return { title: found.title, facts: { ...facts, error_code: null }, checks: [stillReady] };
+      // The file's status too: a malicious verdict on its bytes reaches the link as it reaches the upload (files/scan.ts).
+      return { title: found.title, facts: { ...facts, file_status: 'ready', error_code: null }, checks: [stillReady] };
     }
     case 'repository': {
       const gone = () => refused(invalidReference('/connection_id', "is not a repository connection of the project's organisation"));

@@ -6,7 +6,7 @@ import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions
 import { gsi1, keys, withoutKeys, type Key } from './keys.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
-import type { Collection, Item } from './read.js';
+import { keyString, type Collection, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 import { staleOrMissing } from './versioned.js';
 
@@ -93,7 +93,17 @@ export const linkClaimKey = (projectId: string, controlId: string, source: Evide
 /** A new link and its claim, first, so that a claim taken meanwhile is the failure reported. */
 export function evidenceLinkCreateWrites(e: StoredEvidence & { source: EvidenceSource }, onClaimTaken: OnConditionFailed): WriteItem[] {
   const claim = { ...linkClaimKey(e.project_id, e.control_id, e.source), entity: 'evidence-link-claim', evidence_id: e.id };
-  return [{ kind: 'put', item: claim, condition: itemAbsent(), onConditionFailed: onClaimTaken }, ...evidenceCreateWrites(e)];
+  return [{ kind: 'put', item: claim, condition: itemAbsent(), onConditionFailed: onClaimTaken }, ...evidenceCreateWrites(e), ...mirrorMoves(e, 'ADD')];
+}
+
+/**
+ * A file link is a mirror of its upload: the upload record lists it, so that a malicious verdict
+ * on the bytes turns the link to error as it turns the upload's own item (files/scan.ts).
+ */
+function mirrorMoves(e: StoredEvidence, op: 'ADD' | 'DELETE'): WriteItem[] {
+  if (e.kind !== 'file_link' || !e.upload_id) return [];
+  const mirror = new Set([keyString(keys.evidence(e.project_id, e.control_id, e.id))]);
+  return [{ kind: 'update', key: keys.upload(e.upload_id), update: `${op} #m :m`, names: { '#m': 'mirrors' }, values: { ':m': mirror } }];
 }
 
 /**
@@ -119,6 +129,7 @@ export function evidenceDeleteWrites(e: StoredEvidence, expectedVersion: number)
     { kind: 'delete', key: keys.evidence(e.project_id, e.control_id, e.id), condition: versionIs(expectedVersion), onConditionFailed: staleOrMissing },
     headMoves(e.project_id, e.control_id, -1),
     ...(e.source ? [{ kind: 'delete' as const, key: linkClaimKey(e.project_id, e.control_id, e.source) }] : []),
+    ...mirrorMoves(e, 'DELETE'),
   ];
 }
 
