@@ -1,4 +1,4 @@
-import { LIBRARY_DEFINITIONS } from '../lib/domain/library.js';
+import { LIBRARY_DEFINITIONS } from '../lib/domain/library-definitions.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
 import type { TraceRecorder } from './recorder.js';
 import { Client, etagOf, projectToken } from './workload.js';

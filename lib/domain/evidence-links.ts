@@ -9,9 +9,10 @@ import {
   type EvidenceMetadata,
   type EvidenceSource,
   type StoredEvidence,
+  sourceIdentity,
 } from './evidence.js';
 import { Ulid } from './ids.js';
-import { libraryDefinitionById, LIBRARY_KINDS, type LibraryDefinition } from './library.js';
+import { libraryDefinitionById, LIBRARY_KINDS, type LibraryDefinition } from './library-definitions.js';
 import { definitionById, REGISTER_KINDS, REGISTER_OWNERS, type RegisterDefinition } from './registers.js';
 import { MAX_REF_LENGTH, MAX_REPOSITORY_PATH, refProblem, repositoryPathProblem, RepositoryConnectionOption } from './repositories.js';
 import { singleLine } from './validation.js';
@@ -98,18 +99,6 @@ export function linkMetadataOf(body: CreateEvidenceLink): Partial<EvidenceMetada
 }
 
 /** What makes two links of a control the same link: the source alone, never the metadata. */
-export function sourceIdentity(source: EvidenceSource): string {
-  switch (source.kind) {
-    case 'file':
-      return JSON.stringify([source.kind, source.control_id, source.evidence_id]);
-    case 'register':
-    case 'library':
-      return JSON.stringify([source.kind, source.definition_id]);
-    case 'repository':
-      return JSON.stringify([source.kind, source.connection_id, source.path, source.ref]);
-  }
-}
-
 export const sameSource = (a: EvidenceSource | null, b: EvidenceSource) => a !== null && sourceIdentity(a) === sourceIdentity(b);
 
 /** Seed, Evidence rule 4: register sources need view-registers; library and file sources view-controls, which the operation needs anyway. */

@@ -170,6 +170,19 @@ export interface StoredEvidence extends EvidenceMetadata {
   updated_by: string;
 }
 
+/** What makes two links the same link: the source, whatever the metadata. */
+export function sourceIdentity(source: EvidenceSource): string {
+  switch (source.kind) {
+    case 'file':
+      return JSON.stringify([source.kind, source.control_id, source.evidence_id]);
+    case 'register':
+    case 'library':
+      return JSON.stringify([source.kind, source.definition_id]);
+    case 'repository':
+      return JSON.stringify([source.kind, source.connection_id, source.path, source.ref]);
+  }
+}
+
 const FILE_STATUS = { quarantine: 'pending', ready: 'ready', error: 'error' } as const;
 
 /** An upload's or a file link's status is its file's, as the scan pipeline mirrors it; every other kind keeps its own. */

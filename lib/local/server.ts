@@ -6,6 +6,8 @@ import type { ApiHandler } from '../http/pipeline.js';
 import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
 import { describeApi } from '../operations/api-description.js';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../operations/registry.js';
+import { resolveLocalFile } from '../repositories/local.js';
+import { useLocalRepositories } from '../repositories/resolve.js';
 import { answerClientError, frontDoorErrors, frontDoorProblem } from './problems.js';
 import { localStreamingRuntime } from './streaming.js';
 import { API_PREFIX, createRouter } from '../operations/router.js';
@@ -122,6 +124,8 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
  * that fails) is problem+json with a request id, like API Gateway's problem gateway responses.
  */
 export async function createLocalServer(): Promise<Server> {
+  // Repositories on this machine's disk are readable here, and only here (lib/repositories/resolve.ts).
+  useLocalRepositories(resolveLocalFile);
   const { functions, meta } = await loadHandlers();
   const router = createRouter(OPERATIONS);
   const server = createServer(async (req, res) => {

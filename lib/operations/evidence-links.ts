@@ -15,7 +15,7 @@ import {
   titleFrom,
   unreadableSource,
 } from '../domain/evidence-links.js';
-import { LIBRARY_DEFINITIONS } from '../domain/library.js';
+import { LIBRARY_DEFINITIONS } from '../domain/library-definitions.js';
 import { REGISTER_DEFINITIONS } from '../domain/registers.js';
 import { connectionOption } from '../domain/repositories.js';
 import { conflict, RetryableConflict, validationFailed, type FieldError } from '../errors.js';

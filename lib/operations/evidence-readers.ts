@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { evidenceLinks, MAX_CONTENT_BYTES, type EvidenceKind, type StoredEvidence } from '../domain/evidence.js';
 import { contentDisposition } from '../domain/evidence-files.js';
-import { libraryDefinitionById } from '../domain/library.js';
+import { libraryDefinitionById } from '../domain/library-definitions.js';
 import type { Permission } from '../domain/permissions.js';
 import { rowView } from '../domain/register-rows.js';
 import { definitionById } from '../domain/registers.js';

@@ -2,17 +2,15 @@ import * as z from 'zod';
 import {
   emptySummary,
   emptyWorkingCopy,
-  LIBRARY_DEFINITIONS,
   LibraryItem,
   LibraryItemSummary,
-  libraryDefinitionById,
   libraryItemView,
   librarySummaryView,
   UpdateLibraryItem,
   workingCopyErrors,
-  type LibraryDefinition,
   type StoredWorkingCopy,
 } from '../domain/library.js';
+import { LIBRARY_DEFINITIONS, libraryDefinitionById, type LibraryDefinition } from '../domain/library-definitions.js';
 import { notFound, validationFailed } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { assembled, rereadWorkingCopy, workingCopyKeys, workingCopySummaries, writeWorkingCopy } from '../store/library.js';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sourceIdentity } from '../domain/evidence-links.js';
-import { MAX_EVIDENCE_PER_CONTROL, type EvidenceSource, type StoredEvidence } from '../domain/evidence.js';
+import { MAX_EVIDENCE_PER_CONTROL, sourceIdentity, type EvidenceSource, type StoredEvidence } from '../domain/evidence.js';
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
 import { gsi1, keys, withoutKeys, type Key } from './keys.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToken } from '../../lib/repositories/credentials.js';
-import { resolveFile } from '../../lib/repositories/resolve.js';
+import { resolveLocalFile } from '../../lib/repositories/local.js';
+import { resolveFile, useLocalRepositories } from '../../lib/repositories/resolve.js';
 import { getRepositoryConnection } from '../../lib/store/repositories.js';
 import { fixtures } from '../support/api.js';
 import { operatorCli, type CliResult } from '../support/cli.js';
@@ -72,6 +73,7 @@ describe('operator CLI: repository connect', () => {
     expect(out.code).toBe(0);
     expect(out.json()).toMatchObject({ provider: 'local', url: repo.dir, has_token: false });
     const stored = await getRepositoryConnection(organisationId, out.json().id);
+    useLocalRepositories(resolveLocalFile);
     expect((await resolveFile(stored!, 'docs/boundary.md', 'main')).bytes.toString()).toBe('# Boundary\n');
   });
 

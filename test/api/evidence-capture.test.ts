@@ -76,5 +76,8 @@ describe('evidence capture on assessing_to_assessed', () => {
     const withoutAssessment = await world.projectToken(a.p.id, WITHOUT_ASSESSMENT);
     expect((await api.request('GET', a.evidenceUrl(`/${a.text.id}/versions/1`), { token: withoutAssessment })).status).toBe(403);
     expect((await api.request('GET', a.evidenceUrl(`/${a.text.id}/versions/0x1`), { token: a.token })).status).toBe(422);
+    const notAFile = await api.request('GET', a.evidenceUrl(`/${a.text.id}/versions/1/download`), { token: a.token });
+    expect(notAFile.status).toBe(409);
+    expect(notAFile.body.code).toBe('unsupported_content_representation');
   });
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ulid } from 'ulid';
 import { metadataOf, type EvidenceSource, type StoredEvidence } from '../../lib/domain/evidence.js';
-import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library.js';
+import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import { downloadEvidence } from '../../lib/operations/evidence-content.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY_DEFINITION_IDS, LIBRARY_DEFINITIONS } from '../../lib/domain/library.js';
+import { LIBRARY_DEFINITION_IDS, LIBRARY_DEFINITIONS } from '../../lib/domain/library-definitions.js';
 import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../../lib/domain/registers.js';
 import type { Api } from '../support/api.js';
 import { controlsUrl } from '../support/controls.js';

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library.js';
+import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library-definitions.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { linkClaimKey } from '../../lib/store/evidence.js';

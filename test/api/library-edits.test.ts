@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { CONTENT_BUDGET_BYTES, LIBRARY_DEFINITION_IDS as IDS } from '../../lib/domain/library.js';
+import { CONTENT_BUDGET_BYTES } from '../../lib/domain/library.js';
+import { LIBRARY_DEFINITION_IDS as IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { setUserStatus } from '../../lib/store/identity.js';
 import { gsi1, keys } from '../../lib/store/keys.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { LIBRARY_DEFINITION_IDS as IDS, LIBRARY_DEFINITIONS } from '../../lib/domain/library.js';
+import { LIBRARY_DEFINITION_IDS as IDS, LIBRARY_DEFINITIONS } from '../../lib/domain/library-definitions.js';
 import { queryAll } from '../../lib/store/read.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { itemPath, libraryWorld, listPath } from '../support/library.js';

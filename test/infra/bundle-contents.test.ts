@@ -40,6 +40,10 @@ describe('HTTP function bundles', () => {
     expect(bundles.inputs(fn).filter((input) => /credential-provider|nested-clients/.test(input))).toEqual([]);
   });
 
+  it.each([...FUNCTIONS, 'meta'])('%s carries no git implementation: local repositories are read by the local runtime only', (fn) => {
+    expect(bundles.inputs(fn).filter((input) => /isomorphic-git|lib\/repositories\/local\.ts/.test(input))).toEqual([]);
+  });
+
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {
     const operationModules = bundles.inputs('meta').filter((input) => input.startsWith('lib/operations/') && !input.endsWith('lib/operations/router.ts'));
     expect(operationModules).toEqual([]);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { RepositoryFileNotFoundError, RepositoryFileTooLargeError, RepositoryUpstreamError } from '../../lib/repositories/errors.js';
-import { resolveFile } from '../../lib/repositories/resolve.js';
+import { resolveLocalFile } from '../../lib/repositories/local.js';
+import { resolveFile, useLocalRepositories } from '../../lib/repositories/resolve.js';
 import { testRepository, type TestRepository } from '../support/git.js';
 
 /** The local provider against repositories this file builds: every ref kind, and a file that changes between commits. */
@@ -28,6 +29,7 @@ const resolve = (ref: string, path = 'README.md', options = {}) => resolveFile(c
 const text = async (ref: string, path?: string) => (await resolve(ref, path)).bytes.toString('utf8');
 
 beforeAll(async () => {
+  useLocalRepositories(resolveLocalFile);
   repo = await testRepository();
   first = await repo.commit('main', { 'README.md': 'version one\n', 'docs/policy.md': '# Policy\n' }, 'first');
   await repo.tag('v1', first);

@@ -1,4 +1,4 @@
-import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library.js';
+import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf, type Permission } from '../../lib/domain/permissions.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
 import { fixtures, type Api } from './api.js';

@@ -1,4 +1,5 @@
 import { downloadEvidence, getEvidenceContent } from '../evidence-content.js';
+import { downloadEvidenceVersion } from '../evidence-version-file.js';
 import { getOrganisationLogoFile } from '../logo-file.js';
 import { getProjectNetworkDiagramFile, getSetupNetworkDiagramFile } from '../network-diagram-file.js';
 import type { AnyOperation } from '../operation.js';
@@ -10,4 +11,5 @@ export const operations = [
   getProjectNetworkDiagramFile,
   getEvidenceContent,
   downloadEvidence,
+  downloadEvidenceVersion,
 ] as unknown as readonly AnyOperation[];

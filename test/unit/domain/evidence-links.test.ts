@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CreateEvidenceLink, linkMetadataOf, sameSource, sourceIdentity, sourceOf, titleFrom } from '../../../lib/domain/evidence-links.js';
+import { sourceIdentity } from '../../../lib/domain/evidence.js';
+import { CreateEvidenceLink, linkMetadataOf, sameSource, sourceOf, titleFrom } from '../../../lib/domain/evidence-links.js';
 
 const A = '01M84T2AZS9C8TZ6EGZG2RXYHK';
 const B = '01M84T2AZW5DBH673Z8AR39FF7';
