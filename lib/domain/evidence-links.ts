@@ -5,6 +5,7 @@ import {
   fileOf,
   METADATA_KEYS,
   MetadataFields,
+  OptionalMetadata,
   type EvidenceFile,
   type EvidenceMetadata,
   type EvidenceSource,
@@ -42,17 +43,10 @@ const RepositoryRef = singleLine()
   .meta({ minLength: 1, maxLength: MAX_REF_LENGTH, description: 'A branch, tag or commit id, as git check-ref-format accepts it (one-level names allowed).' });
 
 const linkMetadata = {
+  ...OptionalMetadata,
   title: MetadataFields.title.optional().meta({
     description: 'Defaults to the file name, the register name, the library title or the repository path.',
   }),
-  description: MetadataFields.description.optional(),
-  evidence_type: MetadataFields.evidence_type.optional(),
-  classification: MetadataFields.classification.optional(),
-  source_system: MetadataFields.source_system.optional(),
-  external_reference: MetadataFields.external_reference.optional(),
-  external_access_instructions: MetadataFields.external_access_instructions.optional(),
-  collected_on: MetadataFields.collected_on.optional(),
-  review_due: MetadataFields.review_due.optional(),
 };
 
 export const CreateEvidenceLink = z

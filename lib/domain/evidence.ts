@@ -61,48 +61,25 @@ export const METADATA_KEYS = Object.keys(MetadataFields) as (keyof typeof Metada
 
 export type EvidenceMetadata = { title: string } & { [K in Exclude<keyof typeof MetadataFields, 'title'>]: z.output<(typeof MetadataFields)[K]> };
 
+/** Every metadata field, each optional: what creates and merge patches may name. */
+export const OptionalMetadata = z.object(MetadataFields).partial().shape;
+
 /** Merge patch of an item's metadata: nothing else is writable (status, sources, provenance and files are the server's). */
 export const UpdateEvidence = z
-  .strictObject({
-    title: MetadataFields.title.optional(),
-    description: MetadataFields.description.optional(),
-    evidence_type: MetadataFields.evidence_type.optional(),
-    classification: MetadataFields.classification.optional(),
-    source_system: MetadataFields.source_system.optional(),
-    external_reference: MetadataFields.external_reference.optional(),
-    external_access_instructions: MetadataFields.external_access_instructions.optional(),
-    collected_on: MetadataFields.collected_on.optional(),
-    review_due: MetadataFields.review_due.optional(),
-  })
+  .strictObject(OptionalMetadata)
   .refine(...changesSomething('metadata field'))
   .meta({ id: 'UpdateEvidence', description: 'JSON merge patch of the metadata: omitted fields are kept, null clears one (title cannot be cleared).' });
 export type UpdateEvidence = z.output<typeof UpdateEvidence>;
 
-const optionalMetadata = {
-  evidence_type: MetadataFields.evidence_type.optional(),
-  classification: MetadataFields.classification.optional(),
-  source_system: MetadataFields.source_system.optional(),
-  external_access_instructions: MetadataFields.external_access_instructions.optional(),
-  collected_on: MetadataFields.collected_on.optional(),
-  review_due: MetadataFields.review_due.optional(),
-};
-
 /** POST …/evidence/references: an external reference (stored, never fetched) or a text reference (its text in description). */
 export const CreateEvidenceReference = z
   .discriminatedUnion('kind', [
+    z.strictObject({ ...OptionalMetadata, kind: z.literal('external_reference'), title: MetadataFields.title, external_reference: ExternalReference }),
     z.strictObject({
-      kind: z.literal('external_reference'),
-      title: MetadataFields.title,
-      external_reference: ExternalReference,
-      description: MetadataFields.description.optional(),
-      ...optionalMetadata,
-    }),
-    z.strictObject({
+      ...OptionalMetadata,
       kind: z.literal('text_reference'),
       title: MetadataFields.title,
       description: multiLine().trim().min(1).max(5000).meta({ description: 'The referenced text, pinned as it is when the control is assessed.' }),
-      ...optionalMetadata,
-      external_reference: MetadataFields.external_reference.optional(),
     }),
   ])
   .meta({ id: 'CreateEvidenceReference' });

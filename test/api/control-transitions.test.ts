@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { metadataOf } from '../../lib/domain/evidence.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { transitionControl } from '../../lib/operations/control-transitions.js';
 import type { OperationContext } from '../../lib/operations/operation.js';
 import { ddb, tableName } from '../../lib/store/client.js';
-import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { keys } from '../../lib/store/keys.js';
 import { getMany, keyString } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
 import { fixtures, type Api } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
 import { arrangeControls, controlsUrl as url, IMPLEMENTED } from '../support/controls.js';
+import { arrangeEvidence } from '../support/evidence.js';
 import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
 
 let api: Api;
@@ -125,38 +124,13 @@ describe('transitionControl', () => {
   });
 
   it('needs an acknowledgement when evidence cannot be captured, and proceeds on the retry with the same ETag', async () => {
-    const a = await arrange();
+    const a = await arrangeEvidence(api, world);
     await a.patch('sample-9001', IMPLEMENTED);
     await a.transition('sample-9001', { transition: 'editing_to_ready_for_assessment' });
     await a.transition('sample-9001', { transition: 'ready_for_assessment_to_assessing' });
     await a.patch('sample-9001', { overall_assessed_outcome: 'effective', overall_assessed_rationale: 'Seen in the register.' }, undefined, 'assessment');
     // One file still being scanned and one ready, as the upload pipeline leaves them.
-    const control = a.idOf('sample-9001');
-    const at = new Date().toISOString();
-    const upload = (title: string, fileStatus: 'quarantine' | 'ready', version: number) => ({
-      id: ulid(),
-      project_id: a.p.id,
-      control_id: control,
-      kind: 'upload' as const,
-      ...metadataOf({ title }),
-      status: 'pending' as const,
-      version,
-      upload_id: ulid(),
-      file_status: fileStatus,
-      error_code: null,
-      file_name: `${title}.pdf`,
-      size: 1024,
-      sha256: 'a'.repeat(64),
-      detected_type: fileStatus === 'ready' ? 'application/pdf' : null,
-      s3_key: `files/${ulid()}`,
-      source: null,
-      created_at: at,
-      created_by: world.op.userId,
-      updated_at: at,
-      updated_by: world.op.userId,
-    });
-    const items = [upload('Owner register', 'quarantine', 1), upload('Role letter', 'ready', 2)];
-    for (const item of items) await commit(evidenceCreateWrites(item));
+    const items = [await a.upload('sample-9001', { file_status: 'quarantine' }), await a.upload('sample-9001', { version: 2, sha256: 'a'.repeat(64) })];
     const { etag } = await a.read('sample-9001');
     const path = url(a.p.id, `/${a.idOf('sample-9001')}/transitions`);
     const first = await api.request('POST', path, { token: a.token, headers: { 'If-Match': etag }, body: { transition: 'assessing_to_assessed' } });
