@@ -3,7 +3,6 @@ import type { StoredEvidence } from '../domain/evidence.js';
 import { singleLine } from '../domain/validation.js';
 import { notFound } from '../errors.js';
 import { keys, withoutKeys } from '../store/keys.js';
-import { controlPrefetch } from './control-access.js';
 import { EvidenceParams } from './evidence-access.js';
 import type { OperationContext } from './operation.js';
 import { boundProjectOf } from './project-access.js';
@@ -22,7 +21,8 @@ export const VersionParams = EvidenceParams.extend({
 
 export type VersionParams = z.output<typeof VersionParams>;
 
-export const versionPrefetch = (p: VersionParams) => [...controlPrefetch(p), keys.evidenceVersion(p.project, p.evidence, p.version)];
+/** The copy names its control, so the project and the copy are all a read needs. */
+export const versionPrefetch = (p: VersionParams) => [keys.project(p.project), keys.evidenceVersion(p.project, p.evidence, p.version)];
 
 /** The pinned copy, when a capture of this control made it. */
 export function pinnedOf(ctx: OperationContext, params: VersionParams): StoredEvidence {

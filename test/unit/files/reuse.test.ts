@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reusableRelease, type UploadRecord } from '../../../lib/files/uploads.js';
 
-const released = (over: Partial<UploadRecord> = {}) =>
-  ({
-    id: 'r',
-    status: 'ready',
-    sha256: 'h',
-    size: 10,
-    profile: 'evidence',
-    file_name: 'hosts.csv',
-    declared_type: 'text/csv',
-    uploaded_by: 'u',
-    organisation_id: 'o',
-    project_id: 'p',
-    ...over,
-  }) as UploadRecord;
-
 const next = {
   sha256: 'h',
   size: 10,
@@ -26,6 +11,8 @@ const next = {
   organisation_id: 'o',
   project_id: 'p',
 } as const;
+
+const released = (over: Partial<UploadRecord> = {}) => ({ id: 'r', status: 'ready', ...next, ...over }) as UploadRecord;
 
 describe('reusableRelease', () => {
   it('reuses a released file of the same bytes, name, uploader, profile and project', () => {
