@@ -1,0 +1,117 @@
+import type { Classification } from './classifications.js';
+import type { DocumentKey } from './documents.js';
+
+/**
+ * Everything a generated document may show, gathered by the generation job from one project before
+ * any renderer runs. Renderers read nothing else: no table, no bucket, no network. What the
+ * generation options leave out (implementation notes, assessor notes) is already null here, so a
+ * renderer cannot leak it.
+ */
+export interface DocumentModel {
+  document: {
+    key: DocumentKey;
+    title: string;
+    /** A draft carries the DRAFT watermark on every page; final output carries the approval. */
+    output: 'draft' | 'final';
+    generation_id: string;
+    generated_at: string;
+    generated_by: Person;
+    approved_by: Person | null;
+    approved_at: string | null;
+  };
+  options: {
+    draft_watermark: boolean;
+    show_implementation_notes: boolean;
+    show_assessor_notes: boolean;
+  };
+  /** The protective marking of every page: the project's classification. */
+  marking: { code: Classification; name: string };
+  organisation: { id: string; name: string };
+  system: { id: string; name: string; short_code: string; description: string | null };
+  project: {
+    id: string;
+    name: string;
+    description: string | null;
+    classification: Classification;
+    essential_eight_target: 'none' | 'ML1' | 'ML2' | 'ML3';
+  };
+  release: { id: string; version: string; title: string; published: string | null };
+  /** The project's saved scope data (ScopeData), as stored. */
+  scope: Record<string, unknown>;
+  /** Context answers of the organisation and the system, by question key. */
+  context: { organisation: Record<string, unknown>; system: Record<string, unknown> };
+  /** The allowlisted engagement fields (engagement reference, client, assessor organisation, lead assessor, dates). */
+  engagement: Record<string, string | null>;
+  /** Every control of the project, in catalogue order. */
+  controls: DocumentControl[];
+  /** A summary of each register of the project (project-owned and those shared to it). */
+  registers: DocumentRegister[];
+  /** Only the project's registered network diagram and its organisation's logo, each when ready. */
+  images: { logo: DocumentImage | null; diagram: DocumentImage | null };
+}
+
+export interface Person {
+  id: string;
+  name: string;
+}
+
+export interface DocumentImage {
+  media_type: 'image/png' | 'image/jpeg';
+  bytes: Uint8Array;
+  width: number | null;
+  height: number | null;
+}
+
+export interface DocumentControl {
+  id: string;
+  /** OSCAL control id in the ISM catalogue, such as ism-1691. */
+  catalogue_id: string;
+  /** What people call it: ISM-1691. */
+  label: string;
+  kind: 'control' | 'principle';
+  title: string;
+  statement: string;
+  /** Guideline, section and topic. */
+  path: string[];
+  position: number;
+  classifications: string[];
+  essential_eight: string[];
+  applicability: 'y' | 'n';
+  applicability_origin: string;
+  applicability_comment: string | null;
+  implementation_status: string | null;
+  implementation_summary: string | null;
+  implementation_description: string | null;
+  /** The implementer's own claims to the assessor; null unless show_implementation_notes. */
+  implementation_notes: { proposed_outcome: string | null; proposed_rationale: string | null; proposed_maturity: string | null } | null;
+  workflow_state: string;
+  assessment: {
+    outcome: string | null;
+    rationale: string | null;
+    severity: string | null;
+    maturity_level: string | null;
+    evidence_references: string[];
+    /** Null unless show_assessor_notes. */
+    assessor_notes: string | null;
+  };
+  evidence: DocumentEvidence[];
+  provider_guidance: { provider_id: string; release_id: string; guidance: string }[];
+}
+
+export interface DocumentEvidence {
+  id: string;
+  kind: string;
+  title: string;
+  evidence_type: string | null;
+  status: string;
+  sha256: string | null;
+  collected_on: string | null;
+  updated_at: string;
+}
+
+export interface DocumentRegister {
+  key: string;
+  title: string;
+  owner: 'project' | 'system' | 'organisation';
+  rows: number;
+}

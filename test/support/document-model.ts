@@ -1,0 +1,167 @@
+import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { readReleaseDirectory } from '../../lib/catalogue/files.js';
+import { CLASSIFICATIONS, type Classification } from '../../lib/domain/classifications.js';
+import type { DocumentControl, DocumentModel } from '../../lib/domain/document-model.js';
+import type { DocumentKey } from '../../lib/domain/documents.js';
+import type { ParsedRelease } from '../../lib/domain/oscal.js';
+import { png } from './files.js';
+
+export const ISM_RELEASE_DIR = resolve(import.meta.dirname, '../../../shared/data/ism-2025.12.9');
+
+let release: ParsedRelease | undefined;
+/** The official ISM release the documents are tested against, read once per test file. */
+export const ismRelease = (): ParsedRelease => (release ??= readReleaseDirectory(ISM_RELEASE_DIR));
+
+const STATUSES = ['implemented', 'partially_implemented', 'planned', 'not_implemented', 'alternate_control', 'ec', null] as const;
+const OUTCOMES = ['effective', 'ineffective', 'no_visibility', 'not_implemented', 'effective', null] as const;
+const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+
+export interface ModelOptions {
+  key?: DocumentKey;
+  classification?: Classification;
+  essentialEightTarget?: 'none' | 'ML1' | 'ML2' | 'ML3';
+  output?: 'draft' | 'final';
+  showImplementationNotes?: boolean;
+  showAssessorNotes?: boolean;
+  /** At most this many controls (all of the classification's by default). */
+  limit?: number;
+  images?: boolean;
+}
+
+/**
+ * A realistic model of a project on the real ISM release: every control of the classification,
+ * with statuses, implementation texts, assessments, evidence and notes spread deterministically
+ * across them, so that every branch of a renderer has rows to show.
+ */
+export function documentModel(o: ModelOptions = {}): DocumentModel {
+  const classification = o.classification ?? 'P';
+  const showImplementation = o.showImplementationNotes ?? true;
+  const showAssessor = o.showAssessorNotes ?? true;
+  const entries = ismRelease().entries.filter((e) => e.kind === 'principle' || e.classifications.includes(classification));
+  const chosen = o.limit === undefined ? entries : entries.slice(0, o.limit);
+  const controls: DocumentControl[] = chosen.map((e, i) => {
+    const applicable = i % 17 !== 5;
+    const status = applicable ? STATUSES[i % STATUSES.length]! : null;
+    const outcome = applicable ? OUTCOMES[i % OUTCOMES.length]! : null;
+    const failing = outcome === 'ineffective' || outcome === 'no_visibility' || outcome === 'not_implemented';
+    return {
+      id: `01JCONTROL${String(i).padStart(16, '0')}`,
+      catalogue_id: e.id,
+      label: e.label,
+      kind: e.kind,
+      title: e.title,
+      statement: e.statement,
+      path: e.path,
+      position: e.position,
+      classifications: e.classifications,
+      essential_eight: e.essential_eight,
+      applicability: applicable ? 'y' : 'n',
+      applicability_origin: i % 3 === 0 ? 'user' : 'baseline',
+      applicability_comment: applicable ? null : 'The system has no wireless networks, so this control does not apply.',
+      implementation_status: status,
+      implementation_summary: status ? `Implemented through the managed platform for ${e.label}.` : null,
+      implementation_description: status
+        ? `The agency meets ${e.label} as follows. Configuration is enforced centrally through group policy and verified weekly by the operations team; exceptions are recorded in the exceptions register and reviewed each quarter.`
+        : null,
+      implementation_notes: showImplementation
+        ? { proposed_outcome: outcome, proposed_rationale: outcome ? 'Self-assessed against the configuration baseline.' : null, proposed_maturity: null }
+        : null,
+      workflow_state: outcome ? 'assessed' : 'editing',
+      assessment: {
+        outcome,
+        rationale: outcome ? `Observed the configuration of ${e.label} on a sample of three servers.` : null,
+        severity: failing ? SEVERITIES[i % SEVERITIES.length]! : null,
+        maturity_level: e.essential_eight.length && outcome === 'effective' ? (e.essential_eight[0] ?? null) : null,
+        evidence_references: outcome ? [`01JEVIDENCE${String(i).padStart(15, '0')}`] : [],
+        assessor_notes: showAssessor && outcome ? 'Assessor working note: interviewed the system administrator.' : null,
+      },
+      evidence: outcome
+        ? [
+            {
+              id: `01JEVIDENCE${String(i).padStart(15, '0')}`,
+              kind: i % 2 ? 'upload' : 'external_reference',
+              title: `Configuration export for ${e.label}`,
+              evidence_type: 'configuration export',
+              status: 'ready',
+              sha256: i % 2 ? 'a'.repeat(64) : null,
+              collected_on: '2026-10-01',
+              updated_at: '2026-10-02T03:04:05.000Z',
+            },
+          ]
+        : [],
+      provider_guidance: i % 29 === 0 ? [{ provider_id: '01JPROVIDER0000000000000000', release_id: '01JRELEASE00000000000000000', guidance: 'Enable tenant logging.' }] : [],
+    };
+  });
+  const output = o.output ?? 'draft';
+  const marking = CLASSIFICATIONS.find((c) => c.code === classification)!;
+  const person = { id: '01JUSER0000000000000000000', name: 'Alex Assessor' };
+  return {
+    document: {
+      key: o.key ?? 'ssp',
+      title: 'System Security Plan',
+      output,
+      generation_id: '01JGENERATION0000000000000',
+      generated_at: '2026-11-25T01:02:03.000Z',
+      generated_by: person,
+      approved_by: output === 'final' ? person : null,
+      approved_at: output === 'final' ? '2026-11-25T01:02:03.000Z' : null,
+    },
+    options: { draft_watermark: output === 'draft', show_implementation_notes: showImplementation, show_assessor_notes: showAssessor },
+    marking,
+    organisation: { id: '01JORG000000000000000000000', name: 'Department of Examples' },
+    system: { id: '01JSYSTEM000000000000000000', name: 'Case Management System', short_code: 'CMS', description: 'Handles citizen case files.' },
+    project: {
+      id: '01JPROJECT00000000000000000',
+      name: '2026 IRAP assessment',
+      description: 'Annual assessment of the case management system.',
+      classification,
+      essential_eight_target: o.essentialEightTarget ?? 'ML2',
+    },
+    release: { id: '01JRELEASE0000000000000000', version: ismRelease().version, title: ismRelease().title, published: ismRelease().published },
+    scope: {
+      assessment_type: 'initial',
+      objectives: 'Assess the system for operation at its classification.',
+      in_scope: 'Production tenancy, administration workstations.',
+      out_of_scope: 'Corporate email.',
+      locations: ['Canberra', 'Sydney'],
+      planned_start: '2026-10-01',
+      planned_end: '2026-12-01',
+      wireless_networks: 'no',
+    },
+    context: { organisation: { sector: 'government' }, system: { hosting: 'cloud' } },
+    engagement: {
+      engagement_reference: 'ENG-2026-01',
+      client_name: 'Department of Examples',
+      assessor_organisation: 'Example Assessors Pty Ltd',
+      lead_assessor_name: 'Alex Assessor',
+      start_date: '2026-10-01',
+      end_date: '2026-12-01',
+    },
+    controls,
+    registers: [
+      { key: 'risk-register', title: 'Risk register', owner: 'project', rows: 12 },
+      { key: 'poam', title: 'Plan of action and milestones', owner: 'project', rows: 4 },
+      { key: 'asset-register', title: 'Asset register', owner: 'system', rows: 40 },
+    ],
+    images:
+      o.images === false
+        ? { logo: null, diagram: null }
+        : {
+            logo: { media_type: 'image/png', bytes: png(120, 60, 90), width: 120, height: 60 },
+            diagram: { media_type: 'image/png', bytes: png(800, 500, 200), width: 800, height: 500 },
+          },
+  };
+}
+
+/** A sink that keeps what a renderer writes, for tests. */
+export function collector(): { out: Writable; bytes: () => Buffer } {
+  const chunks: Buffer[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  return { out, bytes: () => Buffer.concat(chunks) };
+}
