@@ -90,7 +90,8 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
             },
           ]
         : [],
-      provider_guidance: i % 29 === 0 ? [{ provider_id: '01JPROVIDER0000000000000000', release_id: '01JRELEASE00000000000000000', guidance: 'Enable tenant logging.' }] : [],
+      provider_guidance:
+        i % 29 === 0 ? [{ provider_id: '01JPROVIDER0000000000000000', release_id: '01JRELEASE00000000000000000', guidance: 'Enable tenant logging.' }] : [],
     };
   });
   const output = o.output ?? 'draft';
