@@ -35,7 +35,8 @@ export interface DocumentModel {
     classification: Classification;
     essential_eight_target: 'none' | 'ML1' | 'ML2' | 'ML3';
   };
-  release: { id: string; version: string; title: string; published: string | null };
+  /** `sample` for the sample catalogue this product ships, which is not the ISM and has no ASD address. */
+  release: { id: string; version: string; title: string; published: string | null; sample: boolean };
   /** The project's saved scope data (ScopeData), as stored. */
   scope: Record<string, unknown>;
   /** Context answers of the organisation and the system, by question key. */

@@ -119,7 +119,7 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       classification,
       essential_eight_target: o.essentialEightTarget ?? 'ML2',
     },
-    release: { id: '01JRELEASE0000000000000000', version: ismRelease().version, title: ismRelease().title, published: ismRelease().published },
+    release: { id: '01JRELEASE0000000000000000', version: ismRelease().version, title: ismRelease().title, published: ismRelease().published, sample: false },
     scope: {
       assessment_type: 'initial',
       objectives: 'Assess the system for operation at its classification.',

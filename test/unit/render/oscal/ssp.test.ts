@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { oscalSspRenderer } from '../../../../lib/render/oscal/ssp.js';
+import { documentModel } from '../../../support/document-model.js';
+import { definedUuids, ismCatalogueIds, oscalValidator, renderJson, uuidReferences, valuesOf } from '../../../support/oscal.js';
+
+const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[45][0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$/;
+const model = documentModel({ key: 'oscal-ssp', classification: 'P' });
+const ssp = await renderJson(oscalSspRenderer, model);
+const plan = ssp['system-security-plan'];
+
+describe('OSCAL System Security Plan', () => {
+  it('validates against the official OSCAL 1.1.3 SSP schema', () => {
+    const validate = oscalValidator('oscal_ssp_schema.json');
+    expect(validate(ssp), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
+  });
+
+  it('fails validation when the document is broken, so the validation runs', () => {
+    const broken = structuredClone(ssp);
+    broken['system-security-plan']['control-implementation']['implemented-requirements'][0].uuid = 'not-a-uuid';
+    expect(oscalValidator('oscal_ssp_schema.json')(broken)).toBe(false);
+  });
+
+  it('refers only to control ids of the ISM catalogue', () => {
+    const ids = valuesOf(ssp, 'control-id').map((v) => v.value);
+    expect(ids.filter((id) => !ismCatalogueIds().has(id as string))).toEqual([]);
+  });
+
+  it('resolves every uuid reference inside the document', () => {
+    const defined = definedUuids(ssp);
+    const references = uuidReferences(ssp);
+    expect(references.length).toBeGreaterThan(model.controls.length);
+    expect(references.filter((r) => !defined.has(r.value))).toEqual([]);
+  });
+
+  it('resolves every role id to a role of the metadata', () => {
+    const roles = new Set(plan.metadata.roles.map((r: { id: string }) => r.id));
+    expect(valuesOf(ssp, 'role-id').filter((r) => !roles.has(r.value as string))).toEqual([]);
+  });
+
+  it('gives every uuid the OSCAL pattern and no uuid twice', () => {
+    const uuids = valuesOf(ssp, 'uuid').map((v) => v.value as string);
+    expect(uuids.filter((u) => !UUID.test(u))).toEqual([]);
+    expect(new Set(uuids).size).toBe(uuids.length);
+  });
+
+  it('imports the baseline profile of the classification through a back-matter resource', () => {
+    const href: string = plan['import-profile'].href;
+    const resource = plan['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === href);
+    expect(resource.rlinks[0].href).toBe('https://www.cyber.gov.au/ism/oscal/v2025.12.9/artifacts/ISM_PROTECTED-baseline_profile.json');
+    expect(resource.props).toContainEqual({ name: 'version', value: '2025.12.9' });
+  });
+
+  it('names the sample catalogue by its own file, without an ASD address', async () => {
+    const sample = await renderJson(oscalSspRenderer, { ...model, release: { ...model.release, sample: true } });
+    const resource = sample['system-security-plan']['back-matter'].resources[0];
+    expect(resource.rlinks).toEqual([{ href: 'SAMPLE_PROTECTED-baseline_profile.json', 'media-type': 'application/json' }]);
+  });
+
+  it('writes one implemented requirement per control, by its ISM OSCAL id, in catalogue order', () => {
+    const ids = plan['control-implementation']['implemented-requirements'].map((r: { 'control-id': string }) => r['control-id']);
+    expect(ids).toEqual(model.controls.map((c) => c.catalogue_id));
+  });
+
+  it('marks excluded controls not applicable with their justification', () => {
+    const excluded = model.controls.find((c) => c.applicability === 'n')!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === excluded.catalogue_id,
+    );
+    expect(requirement.props).toContainEqual({ name: 'applicability', value: 'not-applicable', ns: 'urn:assessment-operations-api:oscal' });
+    expect(requirement['by-components'][0]['implementation-status']).toEqual({ state: 'not-applicable', remarks: excluded.applicability_comment });
+  });
+
+  it('states the implementation and its status on the system component', () => {
+    const partial = model.controls.find((c) => c.applicability === 'y' && c.implementation_status === 'partially_implemented')!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === partial.catalogue_id,
+    );
+    const byComponent = requirement['by-components'][0];
+    expect(byComponent['component-uuid']).toBe(plan['system-implementation'].components[0].uuid);
+    expect(byComponent.description).toBe(partial.implementation_description);
+    expect(byComponent['implementation-status']).toEqual({ state: 'partial' });
+  });
+
+  it('records provider guidance as a responsibility this system satisfies', () => {
+    const guided = model.controls.find((c) => c.applicability === 'y' && c.provider_guidance.length && c.implementation_status !== 'ec')!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === guided.catalogue_id,
+    );
+    expect(requirement['by-components'][0].satisfied[0].description).toBe(guided.provider_guidance[0]!.guidance);
+  });
+
+  it('carries the protective marking and the classification', () => {
+    expect(plan.metadata.props).toContainEqual({ name: 'marking', value: 'PROTECTED' });
+    expect(plan['system-characteristics']['security-sensitivity-level']).toBe('PROTECTED');
+    expect(plan.metadata['oscal-version']).toBe('1.1.3');
+  });
+
+  it('embeds the network diagram the authorization boundary shows', () => {
+    const diagram = plan['system-characteristics']['authorization-boundary'].diagrams[0];
+    const resource = plan['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === diagram.links[0].href);
+    expect(Buffer.from(resource.base64.value, 'base64')).toEqual(Buffer.from(model.images.diagram!.bytes));
+  });
+
+  it('gives the same document for the same generation', async () => {
+    expect(await renderJson(oscalSspRenderer, model)).toEqual(ssp);
+  });
+});
