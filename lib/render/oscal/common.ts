@@ -93,6 +93,28 @@ export function metadataOf(
   };
 }
 
+/** OSCAL's implementation states for the statuses that have one; `not_implemented` has none and keeps only its own property. */
+export const IMPLEMENTATION_STATES: Readonly<Record<string, string>> = {
+  implemented: 'implemented',
+  partially_implemented: 'partial',
+  planned: 'planned',
+  alternate_control: 'alternative',
+  ec: 'implemented',
+};
+
+/** The system as the component "this-system"; the project does not record its lifecycle state, so the state says so. */
+export function systemComponent(model: DocumentModel, uuid: Uuid) {
+  return {
+    uuid: uuid('component', 'this-system'),
+    type: 'this-system',
+    title: model.system.name,
+    description: model.system.description ?? `The system ${model.system.name} as a whole.`,
+    status: UNKNOWN_STATE,
+  };
+}
+
+export const UNKNOWN_STATE = { state: 'other', remarks: 'The lifecycle state of the system is not recorded; it is under security assessment.' };
+
 /** ASD's names for the baseline profile of each classification (ISM_PROTECTED-baseline_profile.json). */
 const PROFILE_NAMES: Record<Classification, string> = {
   NC: 'NON_CLASSIFIED',

@@ -1,17 +1,20 @@
 import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
 import { streamed, writeJson } from '../json-stream.js';
 import type { Renderer } from '../renderer.js';
-import { metadataOf, organisationParty, own, profileResource, type Prop, type Resource, some, type Uuid } from './common.js';
+import {
+  IMPLEMENTATION_STATES,
+  metadataOf,
+  organisationParty,
+  own,
+  profileResource,
+  type Prop,
+  type Resource,
+  some,
+  systemComponent,
+  UNKNOWN_STATE,
+  type Uuid,
+} from './common.js';
 import { uuidsOf } from './ids.js';
-
-/** OSCAL's implementation states for the statuses that have one; `not_implemented` has none and keeps only its own property. */
-const STATES: Record<string, string> = {
-  implemented: 'implemented',
-  partially_implemented: 'partial',
-  planned: 'planned',
-  alternate_control: 'alternative',
-  ec: 'implemented',
-};
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
 
@@ -73,7 +76,7 @@ function requirement(c: DocumentControl, uuid: Uuid, thisSystem: string) {
     own('applicability-origin', c.applicability_origin),
   ];
   if (c.implementation_status) props.push(own('implementation-status', c.implementation_status));
-  const state = applicable ? c.implementation_status && STATES[c.implementation_status] : 'not-applicable';
+  const state = applicable ? c.implementation_status && IMPLEMENTATION_STATES[c.implementation_status] : 'not-applicable';
   const description = applicable
     ? (c.implementation_description ?? c.implementation_summary ?? 'No implementation has been recorded.')
     : `Not applicable to ${c.label}: ${c.applicability_comment ?? 'excluded without a recorded justification.'}`;
@@ -107,8 +110,7 @@ export const oscalSspRenderer: Renderer = {
     const organisation = organisationParty(uuid, model);
     const profile = profileResource(model, uuid);
     const diagram = diagramResource(model, uuid);
-    const thisSystem = uuid('component', 'this-system');
-    const unknownState = { state: 'other', remarks: 'The lifecycle state of the system is not recorded; it is under security assessment.' };
+    const component = systemComponent(model, uuid);
     await writeJson(out, {
       'system-security-plan': {
         uuid: uuid('system-security-plan'),
@@ -134,7 +136,7 @@ export const oscalSspRenderer: Renderer = {
               },
             ],
           },
-          status: unknownState,
+          status: UNKNOWN_STATE,
           'authorization-boundary': boundary(model, uuid, diagram),
         },
         'system-implementation': {
@@ -145,20 +147,11 @@ export const oscalSspRenderer: Renderer = {
               description: 'The people of the organisation who operate and use the system; the project records no finer user roles.',
             },
           ],
-          components: [
-            {
-              uuid: thisSystem,
-              type: 'this-system',
-              title: model.system.name,
-              description: model.system.description ?? `The system ${model.system.name} as a whole.`,
-              status: unknownState,
-              'responsible-roles': [{ 'role-id': 'system-owner', 'party-uuids': [organisation.uuid] }],
-            },
-          ],
+          components: [{ ...component, 'responsible-roles': [{ 'role-id': 'system-owner', 'party-uuids': [organisation.uuid] }] }],
         },
         'control-implementation': {
           description: `How ${model.system.name} implements the ${model.marking.name} baseline of ${model.release.title} ${model.release.version}, as recorded in the project ${model.project.name}.`,
-          'implemented-requirements': streamed(model.controls, (c) => requirement(c, uuid, thisSystem)),
+          'implemented-requirements': streamed(model.controls, (c) => requirement(c, uuid, component.uuid)),
         },
         'back-matter': { resources: some([profile, ...(diagram ? [diagram] : [])]) },
       },

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { oscalAssessmentResultsRenderer } from '../../../../lib/render/oscal/assessment-results.js';
+import { documentModel } from '../../../support/document-model.js';
+import { definedUuids, ismCatalogueIds, oscalValidator, renderJson, uuidReferences, valuesOf } from '../../../support/oscal.js';
+
+const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[45][0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$/;
+const model = documentModel({ key: 'oscal-assessment-results', classification: 'S' });
+const ar = await renderJson(oscalAssessmentResultsRenderer, model);
+const result = ar['assessment-results'].results[0];
+const assessed = model.controls.filter((c) => c.assessment.outcome !== null && c.assessment.outcome !== 'not_assessed');
+const findingOf = (id: string) => result.findings.find((f: { target: { 'target-id': string } }) => f.target['target-id'] === id);
+
+describe('OSCAL Assessment Results', () => {
+  it('validates against the official OSCAL 1.1.3 Assessment Results schema', () => {
+    const validate = oscalValidator('oscal_assessment-results_schema.json');
+    expect(validate(ar), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
+  });
+
+  it('fails validation when a finding loses its target, so the validation runs', () => {
+    const broken = structuredClone(ar);
+    delete broken['assessment-results'].results[0].findings[0].target;
+    expect(oscalValidator('oscal_assessment-results_schema.json')(broken)).toBe(false);
+  });
+
+  it('refers only to control ids of the ISM catalogue, in reviewed controls and finding targets', () => {
+    const ids = [...valuesOf(ar, 'control-id'), ...valuesOf(ar, 'target-id')].map((v) => v.value as string);
+    expect(ids.length).toBe(2 * assessed.length);
+    expect(ids.filter((id) => !ismCatalogueIds().has(id))).toEqual([]);
+  });
+
+  it('resolves every uuid reference inside the document', () => {
+    const defined = definedUuids(ar);
+    const references = uuidReferences(ar);
+    expect(references.length).toBeGreaterThan(assessed.length);
+    expect(references.filter((r) => !defined.has(r.value))).toEqual([]);
+  });
+
+  it('resolves every role id to a role of the metadata', () => {
+    const roles = new Set(ar['assessment-results'].metadata.roles.map((r: { id: string }) => r.id));
+    expect(valuesOf(ar, 'role-id').filter((r) => !roles.has(r.value as string))).toEqual([]);
+  });
+
+  it('gives every uuid the OSCAL pattern and no uuid twice', () => {
+    const uuids = valuesOf(ar, 'uuid').map((v) => v.value as string);
+    expect(uuids.filter((u) => !UUID.test(u))).toEqual([]);
+    expect(new Set(uuids).size).toBe(uuids.length);
+  });
+
+  it('imports the assessment plan through a back-matter resource that describes the engagement', () => {
+    const href: string = ar['assessment-results']['import-ap'].href;
+    const resource = ar['assessment-results']['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === href);
+    expect(resource.description).toContain('Engagement reference: ENG-2026-01');
+  });
+
+  it('writes one finding per assessed control, satisfied or not from the outcome', () => {
+    expect(result.findings).toHaveLength(assessed.length);
+    const failing = assessed.find((c) => c.assessment.outcome === 'ineffective')!;
+    const passing = assessed.find((c) => c.assessment.outcome === 'effective')!;
+    expect(findingOf(failing.catalogue_id).target.status.state).toBe('not-satisfied');
+    expect(findingOf(passing.catalogue_id).target.status.state).toBe('satisfied');
+  });
+
+  it('writes a risk with the severity for each failing outcome', () => {
+    const failing = assessed.filter((c) => !['effective', 'common_control'].includes(c.assessment.outcome!));
+    expect(result.risks).toHaveLength(failing.length);
+    const risk = result.risks.find((r: { uuid: string }) => r.uuid === findingOf(failing[0]!.catalogue_id)['related-risks'][0]['risk-uuid']);
+    expect(risk.characterizations[0].facets[0]).toMatchObject({ name: 'severity', value: failing[0]!.assessment.severity });
+  });
+
+  it('writes one observation per cited evidence item, with the SHA-256 of a pinned file', () => {
+    const cited = assessed.flatMap((c) => c.evidence.filter((e) => c.assessment.evidence_references.includes(e.id)));
+    expect(result.observations).toHaveLength(cited.length);
+    const pinned = cited.find((e) => e.sha256)!;
+    const observation = result.observations.find((o: { title: string }) => o.title === pinned.title);
+    const resource = ar['assessment-results']['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === observation['relevant-evidence'][0].href);
+    expect(resource.rlinks[0].hashes).toEqual([{ algorithm: 'SHA-256', value: pinned.sha256 }]);
+  });
+
+  it('carries assessor notes as remarks when the model has them', () => {
+    const noted = assessed.find((c) => c.assessment.assessor_notes)!;
+    expect(findingOf(noted.catalogue_id).remarks).toBe(noted.assessment.assessor_notes);
+  });
+
+  it('leaves assessor notes out when the model says null', async () => {
+    const redacted = await renderJson(oscalAssessmentResultsRenderer, documentModel({ classification: 'S', showAssessorNotes: false }));
+    expect(valuesOf(redacted, 'remarks').filter((r) => String(r.value).includes('Assessor working note'))).toEqual([]);
+    expect(redacted['assessment-results'].results[0].findings.every((f: object) => !('remarks' in f))).toBe(true);
+  });
+
+  it('gives the same document for the same generation', async () => {
+    expect(await renderJson(oscalAssessmentResultsRenderer, model)).toEqual(ar);
+  });
+});
