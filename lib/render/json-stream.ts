@@ -10,15 +10,17 @@ export class StreamedArray<T> {
   constructor(readonly items: Iterable<T>) {}
 }
 
-/** The streamed array of `source` mapped through `item`, or undefined when empty: OSCAL arrays hold at least one item. */
-export function streamed<S, T>(source: readonly S[], item: (s: S) => T): StreamedArray<T> | undefined {
-  if (source.length === 0) return undefined;
+/** `source` mapped through `item` one element at a time, as it is written. */
+export function each<S, T>(source: readonly S[], item: (s: S) => T): StreamedArray<T> {
   return new StreamedArray(
     (function* () {
       for (const s of source) yield item(s);
     })(),
   );
 }
+
+/** As `each`, but undefined when `source` is empty: OSCAL arrays hold at least one item, so an empty one is left out. */
+export const streamed = <S, T>(source: readonly S[], item: (s: S) => T): StreamedArray<T> | undefined => (source.length ? each(source, item) : undefined);
 
 function holdsStream(value: unknown): boolean {
   if (value instanceof StreamedArray) return true;
