@@ -1,0 +1,47 @@
+import type { DataValidation, Worksheet } from 'exceljs';
+import type { DocumentModel } from '../../domain/document-model.js';
+
+/**
+ * Every cell the workbook gets goes through here: a string, never an object, so that exceljs
+ * stores it as a text cell and no value of the model, whatever it begins with (=, +, -, @, a tab),
+ * can become a formula. Text columns also carry the text number format, so that Excel keeps such a
+ * value text when someone edits the cell.
+ */
+export const cellText = (value: string | null | undefined): string => (value ?? '').replace(/\r\n?/g, '\n');
+
+/** Excel's number format for text: what the cell holds is shown and edited as text. */
+export const TEXT_FORMAT = '@';
+
+/** Header and footer codes start with &; the model's own ampersands must be doubled to stay text. */
+const headerText = (value: string): string => value.replace(/&/g, '&&');
+
+/** A draft carries DRAFT visibly when its generation asked for the watermark; final output never does. */
+export const isDraft = (model: DocumentModel): boolean => model.document.output === 'draft' && model.options.draft_watermark;
+
+/** The protective marking centred in the header and footer of every printed page, with DRAFT and page numbers. */
+export function markedHeaderFooter(model: DocumentModel, title: string) {
+  const marking = `&C&"-,Bold"${headerText(model.marking.name)}`;
+  const draft = isDraft(model) ? '&R&"-,Bold"DRAFT' : '';
+  return {
+    oddHeader: `&L${headerText(title)}${marking}${draft}`,
+    oddFooter: `&L${headerText(model.system.name)}${marking}&RPage &P of &N`,
+  };
+}
+
+/** The data validations of a sheet, which the streaming writer keeps but exceljs's typings leave out. */
+export function dataValidations(sheet: Worksheet): { add(range: string, validation: DataValidation): void } {
+  return (sheet as Worksheet & { dataValidations: { add(range: string, validation: DataValidation): void } }).dataValidations;
+}
+
+/** A list validation of the labels a column may hold, refusing anything else. */
+export const listOf = (labels: readonly string[], title: string): DataValidation => ({
+  type: 'list',
+  allowBlank: true,
+  formulae: [`"${labels.join(',')}"`],
+  showErrorMessage: true,
+  errorStyle: 'stop',
+  errorTitle: title,
+  error: `Choose one of: ${labels.join(', ')}.`,
+});
+
+export const MARKING_FILL = { type: 'pattern' as const, pattern: 'solid' as const, fgColor: { argb: 'FFE7E6E6' } };

@@ -1,0 +1,93 @@
+import ExcelJS from 'exceljs';
+import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
+import { APPLICABILITY_LABELS, labelOf, ORIGIN_LABELS, OUTCOME_LABELS, STATUS_LABELS, WORKFLOW_LABELS } from '../labels.js';
+import type { Renderer } from '../renderer.js';
+import { writeCover } from './cover.js';
+import { cellText, dataValidations, isDraft, listOf, MARKING_FILL, markedHeaderFooter, TEXT_FORMAT } from './sheet.js';
+
+interface Column {
+  header: string;
+  width: number;
+  value: (c: DocumentControl) => string | null;
+  /** The labels an enumerated column may hold: a list validation on its cells. */
+  list?: readonly string[];
+}
+
+const COLUMNS: readonly Column[] = [
+  { header: 'Identifier', width: 13, value: (c) => c.label },
+  { header: 'Type', width: 10, value: (c) => (c.kind === 'principle' ? 'Principle' : 'Control') },
+  { header: 'Title', width: 26, value: (c) => c.title },
+  { header: 'Statement', width: 60, value: (c) => c.statement },
+  { header: 'Guideline', width: 26, value: (c) => c.path[0] ?? null },
+  { header: 'Section', width: 26, value: (c) => c.path[1] ?? null },
+  { header: 'Topic', width: 30, value: (c) => c.path[2] ?? null },
+  { header: 'Applicable', width: 12, value: (c) => labelOf(APPLICABILITY_LABELS, c.applicability), list: Object.values(APPLICABILITY_LABELS) },
+  { header: 'Applicability origin', width: 24, value: (c) => labelOf(ORIGIN_LABELS, c.applicability_origin), list: Object.values(ORIGIN_LABELS) },
+  { header: 'Applicability comment', width: 42, value: (c) => c.applicability_comment },
+  { header: 'Implementation status', width: 22, value: (c) => labelOf(STATUS_LABELS, c.implementation_status), list: Object.values(STATUS_LABELS) },
+  { header: 'Implementation summary', width: 42, value: (c) => c.implementation_summary },
+  { header: 'Workflow state', width: 20, value: (c) => labelOf(WORKFLOW_LABELS, c.workflow_state) },
+  { header: 'Assessed outcome', width: 18, value: (c) => labelOf(OUTCOME_LABELS, c.assessment.outcome), list: Object.values(OUTCOME_LABELS) },
+  { header: 'Essential Eight', width: 15, value: (c) => c.essential_eight.join(', ') },
+];
+
+/** The marking row above the header row: what every screen shows even when nobody prints. */
+const TITLE_ROW = 1;
+const HEADER_ROW = 2;
+const column = (index: number): string => String.fromCharCode(65 + index);
+
+function writeControls(workbook: ExcelJS.stream.xlsx.WorkbookWriter, model: DocumentModel): void {
+  const first = HEADER_ROW + 1;
+  const last = HEADER_ROW + Math.max(model.controls.length, 1);
+  const end = column(COLUMNS.length - 1);
+  const sheet = workbook.addWorksheet('Statement of Applicability', {
+    views: [{ state: 'frozen', xSplit: 1, ySplit: HEADER_ROW, topLeftCell: `B${first}`, activeCell: `B${first}` }],
+    headerFooter: markedHeaderFooter(model, model.document.title),
+    pageSetup: { orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
+  sheet.autoFilter = `A${HEADER_ROW}:${end}${last}`;
+  sheet.columns = COLUMNS.map((c) => ({ width: c.width, style: { alignment: { wrapText: true, vertical: 'top' }, numFmt: TEXT_FORMAT } }));
+  for (const [i, c] of COLUMNS.entries()) {
+    if (c.list) dataValidations(sheet).add(`${column(i)}${first}:${column(i)}${last}`, listOf(c.list, c.header));
+  }
+
+  const marking = [model.marking.name, model.document.title, model.system.name, ...(isDraft(model) ? ['DRAFT'] : [])].join('  |  ');
+  const title = sheet.addRow([cellText(marking)]);
+  sheet.mergeCells(`A${TITLE_ROW}:${end}${TITLE_ROW}`);
+  title.font = { bold: true, size: 12, color: isDraft(model) ? { argb: 'FFC00000' } : undefined };
+  title.getCell(1).fill = MARKING_FILL;
+  title.commit();
+
+  const header = sheet.addRow(COLUMNS.map((c) => cellText(c.header)));
+  header.font = { bold: true };
+  header.alignment = { wrapText: true, vertical: 'middle' };
+  header.eachCell((cell) => {
+    cell.fill = MARKING_FILL;
+    cell.border = { bottom: { style: 'thin' } };
+  });
+  header.commit();
+
+  for (const control of model.controls) sheet.addRow(COLUMNS.map((c) => cellText(c.value(control)))).commit();
+  sheet.commit();
+}
+
+/**
+ * The Statement of Applicability: a cover sheet, then every control in catalogue order with its
+ * applicability (origin and comment), implementation status, workflow state, assessed outcome and
+ * Essential Eight levels. Written with exceljs's streaming writer straight to the sink.
+ */
+export const soaRenderer: Renderer = {
+  format: 'xlsx',
+  mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  extension: 'xlsx',
+  async render(model, out) {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: true });
+    workbook.creator = model.document.generated_by.name;
+    workbook.title = `${model.document.title}: ${model.system.name}`;
+    workbook.created = new Date(model.document.generated_at);
+    writeCover(workbook, model);
+    writeControls(workbook, model);
+    // Commit zips the sheets and ends `out`, resolving once it has finished.
+    await workbook.commit();
+  },
+};
