@@ -5,7 +5,8 @@ import type { DocumentModel } from '../../domain/document-model.js';
  * Every cell the workbook gets goes through here: a string, never an object, so that exceljs
  * stores it as a text cell and no value of the model, whatever it begins with (=, +, -, @, a tab),
  * can become a formula. Text columns also carry the text number format, so that Excel keeps such a
- * value text when someone edits the cell.
+ * value text when someone edits the cell. Line ends become LF: an XML reader turns a CR into LF
+ * anyway, so the sheet says what it will be read as.
  */
 export const cellText = (value: string | null | undefined): string => (value ?? '').replace(/\r\n?/g, '\n');
 

@@ -87,6 +87,20 @@ describe('OSCAL Assessment Results', () => {
     expect(redacted['assessment-results'].results[0].findings.every((f: object) => !('remarks' in f))).toBe(true);
   });
 
+  it('validates before any control is assessed', async () => {
+    const fresh = documentModel({ classification: 'S', limit: 30 });
+    const unassessed = { ...fresh, controls: fresh.controls.map((c) => ({ ...c, assessment: { ...c.assessment, outcome: null, evidence_references: [] } })) };
+    expect(oscalValidator('oscal_assessment-results_schema.json')(await renderJson(oscalAssessmentResultsRenderer, unassessed))).toBe(true);
+  });
+
+  it('attributes risks to the person who generated it when the engagement names no assessor', async () => {
+    const bare = { ...model, engagement: { ...model.engagement, lead_assessor_name: null, assessor_organisation: null } };
+    const document = await renderJson(oscalAssessmentResultsRenderer, bare);
+    const actors = valuesOf(document, 'actor-uuid').map((a) => a.value);
+    const preparer = document['assessment-results'].metadata['responsible-parties'].find((p: { 'role-id': string }) => p['role-id'] === 'prepared-by');
+    expect(new Set(actors)).toEqual(new Set(preparer['party-uuids']));
+  });
+
   it('gives the same document for the same generation', async () => {
     expect(await renderJson(oscalAssessmentResultsRenderer, model)).toEqual(ar);
   });

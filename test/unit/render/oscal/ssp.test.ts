@@ -89,6 +89,14 @@ describe('OSCAL System Security Plan', () => {
     expect(requirement['by-components'][0].satisfied[0].description).toBe(guided.provider_guidance[0]!.guidance);
   });
 
+  it('records provider guidance as inherited on a control effective through the provider', () => {
+    const inherited = model.controls.find((c) => c.applicability === 'y' && c.provider_guidance.length && c.implementation_status === 'ec')!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === inherited.catalogue_id,
+    );
+    expect(requirement['by-components'][0].inherited[0].description).toBe(inherited.provider_guidance[0]!.guidance);
+  });
+
   it('carries the protective marking and the classification', () => {
     expect(plan.metadata.props).toContainEqual({ name: 'marking', value: 'PROTECTED' });
     expect(plan['system-characteristics']['security-sensitivity-level']).toBe('PROTECTED');
