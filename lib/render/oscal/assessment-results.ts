@@ -2,7 +2,21 @@ import type { DocumentControl, DocumentEvidence, DocumentModel } from '../../dom
 import { streamed, writeJson } from '../json-stream.js';
 import { labelOf, OUTCOME_LABELS } from '../labels.js';
 import type { Renderer } from '../renderer.js';
-import { dateTime, IMPLEMENTATION_STATES, metadataOf, NS, own, type Party, personParty, type Resource, some, systemComponent, type Uuid } from './common.js';
+import {
+  dateTime,
+  IMPLEMENTATION_STATES,
+  line,
+  metadataOf,
+  NS,
+  own,
+  type Party,
+  personParty,
+  prose,
+  type Resource,
+  some,
+  systemComponent,
+  type Uuid,
+} from './common.js';
 import { uuidsOf } from './ids.js';
 
 /** Outcomes that satisfy a control; every other assessed outcome is a finding against it. */
@@ -15,7 +29,8 @@ const cited = (c: DocumentControl): DocumentEvidence[] => c.evidence.filter((e) 
 
 /** The engagement's assessors as parties, from the allowlisted engagement fields when they name them. */
 function assessors(model: DocumentModel, uuid: Uuid): Party[] {
-  const { lead_assessor_name: lead, assessor_organisation: organisation } = model.engagement;
+  const lead = line(model.engagement.lead_assessor_name);
+  const organisation = line(model.engagement.assessor_organisation);
   return [
     ...(lead ? [{ uuid: uuid('party', 'lead-assessor'), type: 'person' as const, name: lead }] : []),
     ...(organisation ? [{ uuid: uuid('party', 'assessor-organisation'), type: 'organization' as const, name: organisation }] : []),
@@ -74,7 +89,7 @@ function risk(c: DocumentControl, uuid: Uuid, actor: string) {
   return {
     uuid: uuid('risk', c.id),
     title: `${c.label} not satisfied: ${outcome}`,
-    description: c.assessment.rationale ?? `${c.label} was assessed as ${outcome}.`,
+    description: prose(c.assessment.rationale) ?? `${c.label} was assessed as ${outcome}.`,
     statement: `${c.label} is not satisfied (${outcome}), so the system does not meet this requirement: ${c.statement}`,
     status: 'open',
     characterizations: c.assessment.severity
@@ -90,7 +105,7 @@ function finding(c: DocumentControl, uuid: Uuid) {
   return {
     uuid: uuid('finding', c.id),
     title: `${c.label}: ${labelOf(OUTCOME_LABELS, c.assessment.outcome)}`,
-    description: c.assessment.rationale ?? `${c.label} was assessed as ${labelOf(OUTCOME_LABELS, c.assessment.outcome)}; no rationale is recorded.`,
+    description: prose(c.assessment.rationale) ?? `${c.label} was assessed as ${labelOf(OUTCOME_LABELS, c.assessment.outcome)}; no rationale is recorded.`,
     props: [
       own('outcome', c.assessment.outcome!),
       ...(c.assessment.severity ? [own('severity', c.assessment.severity)] : []),
@@ -105,7 +120,7 @@ function finding(c: DocumentControl, uuid: Uuid) {
     'related-observations': some(cited(c).map((e) => ({ 'observation-uuid': uuid('observation', c.id, e.id) }))),
     'related-risks': ok ? undefined : [{ 'risk-uuid': uuid('risk', c.id) }],
     // Assessor notes reach the model only when the generation options show them.
-    remarks: c.assessment.assessor_notes ?? undefined,
+    remarks: prose(c.assessment.assessor_notes) ?? undefined,
   };
 }
 

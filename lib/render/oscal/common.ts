@@ -34,6 +34,12 @@ export type Uuid = (...identity: string[]) => string;
 
 export const own = (name: string, value: string): Prop => ({ name, value, ns: NS });
 
+/** A name as OSCAL's string type takes it (no surrounding whitespace, no line break), or null when blank. */
+export const line = (value: string | null | undefined): string | null => value?.replace(/\s+/g, ' ').trim() || null;
+
+/** Prose, or null when blank, so that a fallback speaks rather than an empty description. */
+export const prose = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
+
 /** An OSCAL array, or nothing: the schemas refuse empty arrays. */
 export const some = <T>(items: T[]): T[] | undefined => (items.length ? items : undefined);
 
@@ -44,11 +50,15 @@ export function dateTime(value: string | null | undefined, fallback: string): st
   return fallback;
 }
 
-export const personParty = (uuid: Uuid, person: Person): Party => ({ uuid: uuid('party', 'person', person.id), type: 'person', name: person.name });
+export const personParty = (uuid: Uuid, person: Person): Party => ({
+  uuid: uuid('party', 'person', person.id),
+  type: 'person',
+  name: line(person.name) ?? 'Unnamed person',
+});
 export const organisationParty = (uuid: Uuid, model: DocumentModel): Party => ({
   uuid: uuid('party', 'organisation', model.organisation.id),
   type: 'organization',
-  name: model.organisation.name,
+  name: line(model.organisation.name) ?? 'Unnamed organisation',
 });
 
 /**
@@ -108,7 +118,7 @@ export function systemComponent(model: DocumentModel, uuid: Uuid) {
     uuid: uuid('component', 'this-system'),
     type: 'this-system',
     title: model.system.name,
-    description: model.system.description ?? `The system ${model.system.name} as a whole.`,
+    description: prose(model.system.description) ?? `The system ${model.system.name} as a whole.`,
     status: UNKNOWN_STATE,
   };
 }

@@ -3,10 +3,12 @@ import { streamed, writeJson } from '../json-stream.js';
 import type { Renderer } from '../renderer.js';
 import {
   IMPLEMENTATION_STATES,
+  line,
   metadataOf,
   organisationParty,
   own,
   profileResource,
+  prose,
   type Prop,
   type Resource,
   some,
@@ -16,12 +18,10 @@ import {
 } from './common.js';
 import { uuidsOf } from './ids.js';
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
-
 function boundary(model: DocumentModel, uuid: Uuid, diagram: Resource | null) {
   const parts = [
-    text(model.scope.in_scope) && `In scope: ${text(model.scope.in_scope)}`,
-    text(model.scope.out_of_scope) && `Out of scope: ${text(model.scope.out_of_scope)}`,
+    prose(model.scope.in_scope) && `In scope: ${prose(model.scope.in_scope)}`,
+    prose(model.scope.out_of_scope) && `Out of scope: ${prose(model.scope.out_of_scope)}`,
   ].filter((p): p is string => Boolean(p));
   return {
     description: parts.length ? parts.join('\n\n') : `The project records no boundary for ${model.system.name} beyond its network diagram.`,
@@ -78,8 +78,8 @@ function requirement(c: DocumentControl, uuid: Uuid, thisSystem: string) {
   if (c.implementation_status) props.push(own('implementation-status', c.implementation_status));
   const state = applicable ? c.implementation_status && IMPLEMENTATION_STATES[c.implementation_status] : 'not-applicable';
   const description = applicable
-    ? (c.implementation_description ?? c.implementation_summary ?? 'No implementation has been recorded.')
-    : `Not applicable to ${c.label}: ${c.applicability_comment ?? 'excluded without a recorded justification.'}`;
+    ? (prose(c.implementation_description) ?? prose(c.implementation_summary) ?? 'No implementation has been recorded.')
+    : `Not applicable to ${c.label}: ${prose(c.applicability_comment) ?? 'excluded without a recorded justification.'}`;
   return {
     uuid: uuid('implemented-requirement', c.id),
     'control-id': c.catalogue_id,
@@ -89,7 +89,7 @@ function requirement(c: DocumentControl, uuid: Uuid, thisSystem: string) {
         'component-uuid': thisSystem,
         uuid: uuid('by-component', c.id),
         description,
-        'implementation-status': state ? { state, remarks: applicable ? undefined : (c.applicability_comment ?? undefined) } : undefined,
+        'implementation-status': state ? { state, remarks: applicable ? undefined : (prose(c.applicability_comment) ?? undefined) } : undefined,
         ...(applicable ? guidance(c, uuid) : {}),
       },
     ],
@@ -122,9 +122,10 @@ export const oscalSspRenderer: Renderer = {
         'import-profile': { href: `#${profile.uuid}` },
         'system-characteristics': {
           'system-ids': [{ 'identifier-type': 'urn:assessment-operations-api:system', id: model.system.id }],
-          'system-name': model.system.name,
-          'system-name-short': model.system.short_code,
-          description: model.system.description ?? model.project.description ?? `${model.system.name}, assessed in the project ${model.project.name}.`,
+          'system-name': line(model.system.name) ?? 'Unnamed system',
+          'system-name-short': line(model.system.short_code) ?? undefined,
+          description:
+            prose(model.system.description) ?? prose(model.project.description) ?? `${model.system.name}, assessed in the project ${model.project.name}.`,
           props: [own('essential-eight-target', model.project.essential_eight_target)],
           'security-sensitivity-level': model.marking.name,
           'system-information': {

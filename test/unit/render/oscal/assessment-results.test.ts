@@ -22,6 +22,16 @@ describe('OSCAL Assessment Results', () => {
     expect(oscalValidator('oscal_assessment-results_schema.json')(broken)).toBe(false);
   });
 
+  it('keeps to OSCAL string rules when the engagement names carry surrounding whitespace and texts are blank', async () => {
+    const untidy = {
+      ...model,
+      engagement: { ...model.engagement, lead_assessor_name: ' Alex\tAssessor ', assessor_organisation: '  ' },
+      controls: model.controls.map((c) => ({ ...c, assessment: { ...c.assessment, rationale: '', assessor_notes: c.assessment.assessor_notes && ' ' } })),
+    };
+    const validate = oscalValidator('oscal_assessment-results_schema.json');
+    expect(validate(await renderJson(oscalAssessmentResultsRenderer, untidy)), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  });
+
   it('refers only to control ids of the ISM catalogue, in reviewed controls and finding targets', () => {
     const ids = [...valuesOf(ar, 'control-id'), ...valuesOf(ar, 'target-id')].map((v) => v.value as string);
     expect(ids.length).toBe(2 * assessed.length);

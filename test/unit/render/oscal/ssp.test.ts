@@ -20,6 +20,19 @@ describe('OSCAL System Security Plan', () => {
     expect(oscalValidator('oscal_ssp_schema.json')(broken)).toBe(false);
   });
 
+  it('keeps to OSCAL string rules when names carry surrounding or inner whitespace and texts are blank', async () => {
+    const untidy = {
+      ...model,
+      organisation: { ...model.organisation, name: ' Department of\nExamples ' },
+      system: { ...model.system, name: 'Case  Management ', short_code: ' CMS', description: ' ' },
+      project: { ...model.project, description: '' },
+      document: { ...model.document, generated_by: { id: 'u', name: 'Alex Assessor ' } },
+      controls: model.controls.map((c) => ({ ...c, implementation_description: '', applicability_comment: c.applicability === 'n' ? ' ' : null })),
+    };
+    const validate = oscalValidator('oscal_ssp_schema.json');
+    expect(validate(await renderJson(oscalSspRenderer, untidy)), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  });
+
   it('refers only to control ids of the ISM catalogue', () => {
     const ids = valuesOf(ssp, 'control-id').map((v) => v.value);
     expect(ids.filter((id) => !ismCatalogueIds().has(id as string))).toEqual([]);
