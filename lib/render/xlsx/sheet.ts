@@ -1,14 +1,26 @@
 import type { DataValidation, Worksheet } from 'exceljs';
 import type { DocumentModel } from '../../domain/document-model.js';
 
+/** Excel refuses (and offers to repair) a workbook with a cell longer than this. */
+export const CELL_LIMIT = 32_767;
+const TRUNCATED = ' […truncated: the full text is in the controls export]';
+
 /**
  * Every cell the workbook gets goes through here: a string, never an object, so that exceljs
  * stores it as a text cell and no value of the model, whatever it begins with (=, +, -, @, a tab),
  * can become a formula. Text columns also carry the text number format, so that Excel keeps such a
  * value text when someone edits the cell. Line ends become LF: an XML reader turns a CR into LF
- * anyway, so the sheet says what it will be read as.
+ * anyway, so the sheet says what it will be read as. Text beyond Excel's cell limit is cut, and
+ * says so.
  */
-export const cellText = (value: string | null | undefined): string => (value ?? '').replace(/\r\n?/g, '\n');
+export function cellText(value: string | null | undefined): string {
+  const text = (value ?? '').replace(/\r\n?/g, '\n');
+  if (text.length <= CELL_LIMIT) return text;
+  let cut = CELL_LIMIT - TRUNCATED.length;
+  // Never split a surrogate pair: half a character is not text XML can hold.
+  if (/[\uD800-\uDBFF]/.test(text[cut - 1]!)) cut -= 1;
+  return text.slice(0, cut) + TRUNCATED;
+}
 
 /** Excel's number format for text: what the cell holds is shown and edited as text. */
 export const TEXT_FORMAT = '@';

@@ -81,6 +81,16 @@ describe('Statement of Applicability', () => {
     expect(cells.map((c) => [c.type, c.value, c.numFmt])).toEqual(risky.map((text) => [ExcelJS.ValueType.String, text.replace('\r', '\n'), '@']));
   });
 
+  it('cuts text beyond the cell limit of Excel, and says so', async () => {
+    const marker = ' […truncated: the full text is in the controls export]';
+    // The emoji straddles the cut, so that half of it would be left without the guard.
+    const long = `${'x'.repeat(32_767 - marker.length - 1)}🔒${'y'.repeat(10_000)}`;
+    const { workbook: book } = await render({ ...model, controls: [{ ...model.controls[0]!, implementation_summary: long }] });
+    const value = String(book.getWorksheet('Statement of Applicability')!.getCell('L3').value);
+    expect(value.length).toBeLessThanOrEqual(32_767);
+    expect(value).toBe(`${'x'.repeat(32_767 - marker.length - 1)}${marker}`);
+  });
+
   it('puts the protective marking in the header and the footer', () => {
     expect(sheet.headerFooter.oddHeader).toContain('TOP SECRET');
     expect(sheet.headerFooter.oddFooter).toContain('TOP SECRET');
