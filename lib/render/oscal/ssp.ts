@@ -24,7 +24,7 @@ function boundary(model: DocumentModel, uuid: Uuid, diagram: Resource | null) {
     prose(model.scope.out_of_scope) && `Out of scope: ${prose(model.scope.out_of_scope)}`,
   ].filter((p): p is string => Boolean(p));
   return {
-    description: parts.length ? parts.join('\n\n') : `The project records no boundary for ${model.system.name} beyond its network diagram.`,
+    description: parts.length ? parts.join('\n\n') : `The project records no scope that bounds ${model.system.name}.`,
     diagrams: diagram
       ? [
           {
@@ -79,7 +79,7 @@ function requirement(c: DocumentControl, uuid: Uuid, thisSystem: string) {
   const state = applicable ? c.implementation_status && IMPLEMENTATION_STATES[c.implementation_status] : 'not-applicable';
   const description = applicable
     ? (prose(c.implementation_description) ?? prose(c.implementation_summary) ?? 'No implementation has been recorded.')
-    : `Not applicable to ${c.label}: ${prose(c.applicability_comment) ?? 'excluded without a recorded justification.'}`;
+    : `${c.label} does not apply: ${prose(c.applicability_comment) ?? 'excluded without a recorded justification.'}`;
   return {
     uuid: uuid('implemented-requirement', c.id),
     'control-id': c.catalogue_id,
