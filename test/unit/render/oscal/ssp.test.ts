@@ -122,6 +122,20 @@ describe('OSCAL System Security Plan', () => {
     expect(Buffer.from(resource.base64.value, 'base64')).toEqual(Buffer.from(model.images.diagram!.bytes));
   });
 
+  it('validates without a network diagram', async () => {
+    const bare = await renderJson(oscalSspRenderer, documentModel({ classification: 'TS', images: false, limit: 40 }));
+    expect(bare['system-security-plan']['system-characteristics']['authorization-boundary'].diagrams).toBeUndefined();
+    expect(oscalValidator('oscal_ssp_schema.json')(bare)).toBe(true);
+  });
+
+  it('names the approver of final output as the content approver', async () => {
+    const final = await renderJson(oscalSspRenderer, documentModel({ classification: 'TS', output: 'final', limit: 40 }));
+    const { metadata } = final['system-security-plan'];
+    const approver = metadata['responsible-parties'].find((p: { 'role-id': string }) => p['role-id'] === 'content-approver');
+    expect(metadata.parties.find((p: { uuid: string }) => p.uuid === approver['party-uuids'][0]).name).toBe('Alex Assessor');
+    expect(metadata.props).toContainEqual({ name: 'document-output', value: 'final', ns: 'urn:assessment-operations-api:oscal' });
+  });
+
   it('gives the same document for the same generation', async () => {
     expect(await renderJson(oscalSspRenderer, model)).toEqual(ssp);
   });
