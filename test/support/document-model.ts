@@ -57,7 +57,7 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       classifications: e.classifications,
       essential_eight: e.essential_eight,
       applicability: applicable ? 'y' : 'n',
-      applicability_origin: i % 3 === 0 ? 'user' : 'baseline',
+      applicability_origin: i % 3 === 0 ? 'explicit_user_choice' : 'default_inclusion',
       applicability_comment: applicable ? null : 'The system has no wireless networks, so this control does not apply.',
       implementation_status: status,
       implementation_summary: status ? `Implemented through the managed platform for ${e.label}.` : null,

@@ -66,9 +66,9 @@ describe('Statement of Applicability', () => {
   });
 
   it('shows a control with its applicability, origin, comment, status, state, outcome and levels', () => {
-    const index = model.controls.findIndex((c) => c.applicability === 'n');
+    const index = model.controls.findIndex((c) => c.applicability === 'n' && c.applicability_origin === 'explicit_user_choice');
     const row = sheet.getRow(index + 3);
-    expect(row.values).toEqual(expect.arrayContaining(['No', model.controls[index]!.applicability_comment, 'Editing']));
+    expect(row.values).toEqual(expect.arrayContaining(['No', 'Explicit user choice', model.controls[index]!.applicability_comment, 'Editing']));
     const levels = model.controls.findIndex((c) => c.essential_eight.length > 1);
     expect(sheet.getRow(levels + 3).getCell(15).value).toBe(model.controls[levels]!.essential_eight.join(', '));
   });
