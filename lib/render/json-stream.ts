@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * An array serialised item by item, so that a document of a thousand controls is written as it is
@@ -61,16 +60,22 @@ function* chunks(value: unknown): Generator<string> {
 
 const BATCH = 64 * 1024;
 
-/** Writes `value` as UTF-8 JSON to `out`, honouring back-pressure, ends `out` and waits until it has finished. */
-export async function writeJson(out: Writable, value: unknown): Promise<void> {
+/** The document's text in pieces of about 64 KiB: few enough writes, and never the whole document at once. */
+function* batches(value: unknown): Generator<string> {
   let pending = '';
   for (const chunk of chunks(value)) {
     pending += chunk;
     if (pending.length < BATCH) continue;
-    const more = out.write(pending, 'utf8');
+    yield pending;
     pending = '';
-    if (!more) await once(out, 'drain');
   }
-  out.end(pending, 'utf8');
-  await finished(out);
+  if (pending) yield pending;
+}
+
+/**
+ * Writes `value` as UTF-8 JSON to `out` and ends it, resolving once `out` has finished. A pipeline,
+ * so that back-pressure, a failing sink and a sink closed early all settle the promise.
+ */
+export async function writeJson(out: Writable, value: unknown): Promise<void> {
+  await pipeline(Readable.from(batches(value)), out);
 }

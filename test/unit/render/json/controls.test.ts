@@ -63,6 +63,17 @@ describe('controls JSON export', () => {
     expect(chunks.length).toBeGreaterThan(10);
   });
 
+  it('rejects when the sink closes before the end', async () => {
+    const closing = new Writable({
+      highWaterMark: 1024,
+      write(_chunk, _encoding, done) {
+        this.destroy();
+        done();
+      },
+    });
+    await expect(controlsJsonRenderer.render(model, closing)).rejects.toThrow();
+  });
+
   it('rejects when the sink fails', async () => {
     const failing = new PassThrough();
     failing.destroy(new Error('upload failed'));
