@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
 import { APPLICABILITY_LABELS, labelOf, ORIGIN_LABELS, OUTCOME_LABELS, STATUS_LABELS, WORKFLOW_LABELS } from '../labels.js';
@@ -87,7 +88,8 @@ export const soaRenderer: Renderer = {
     workbook.created = new Date(model.document.generated_at);
     writeCover(workbook, model);
     writeControls(workbook, model);
-    // Commit zips the sheets and ends `out`, resolving once it has finished.
-    await workbook.commit();
+    // Commit zips the sheets and ends `out`, but it waits only for the sink's finish or error: a sink
+    // closed early (an aborted upload) would leave it waiting for ever, and `finished` rejects then.
+    await Promise.all([workbook.commit(), finished(out)]);
   },
 };

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { DocumentModel } from '../../../../lib/domain/document-model.js';
@@ -29,6 +30,16 @@ describe('Statement of Applicability', () => {
   it('renders the 1,066 controls of a TOP SECRET project within the 5 s target', () => {
     expect(model.controls).toHaveLength(1066);
     expect(ms).toBeLessThan(5000);
+  });
+
+  it('rejects when the sink closes before the end', async () => {
+    const closing = new Writable({
+      write(_chunk, _encoding, done) {
+        this.destroy();
+        done();
+      },
+    });
+    await expect(soaRenderer.render(model, closing)).rejects.toThrow();
   });
 
   it('opens with a cover sheet before the controls sheet', () => {
