@@ -42,7 +42,8 @@ function* chunks(value: unknown): Generator<string> {
     yield '[';
     for (const [i, item] of value.entries()) {
       if (i > 0) yield ',';
-      yield* chunks(item);
+      // As JSON.stringify does, an undefined element is written as null.
+      yield* chunks(item === undefined ? null : item);
     }
     yield ']';
   } else {

@@ -46,7 +46,7 @@ export const some = <T>(items: T[]): T[] | undefined => (items.length ? items : 
 /** A date or date-time of the model as an OSCAL date-time (which needs a time zone): a bare date is that day's start in UTC. */
 export function dateTime(value: string | null | undefined, fallback: string): string {
   if (value && /^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T00:00:00Z`;
-  if (value && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(value)) return value;
+  if (value && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return value;
   return fallback;
 }
 

@@ -11,8 +11,8 @@ async function written(value: unknown): Promise<string> {
 describe('streamed JSON', () => {
   it('writes what JSON.stringify writes for the same document, streamed arrays included', async () => {
     const items = [{ a: 1, b: undefined }, { a: 'ü "q"' }];
-    const text = await written({ head: { x: [1, { y: each(items, (i) => i) }] }, gone: undefined, tail: null });
-    expect(text).toBe(JSON.stringify({ head: { x: [1, { y: items }] }, tail: null }));
+    const text = await written({ head: { x: [1, undefined, { y: each(items, (i) => i) }] }, gone: undefined, tail: null });
+    expect(text).toBe(JSON.stringify({ head: { x: [1, undefined, { y: items }] }, tail: null }));
   });
 
   it('leaves out an empty array given through streamed', async () => {
