@@ -57,12 +57,12 @@ export class PdfLayout {
     // A fixed creation date: the same model gives the same bytes, on a laptop as in Lambda.
     (this.doc as unknown as { info: Record<string, unknown> }).info.CreationDate = new Date(model.document.generated_at);
     for (const [name, bytes] of Object.entries(fontBytes())) this.doc.registerFont(name, bytes);
-    this.doc.on('pageAdded', () => this.chrome());
+    this.doc.on('pageAdded', () => this.isolated(() => this.chrome()));
     // The watermark goes over a page once its content is drawn, so that no image or shading hides it;
     // pdfkit breaks pages on its own inside flowing text, so its addPage is where a page ends.
     const addPage = this.doc.addPage.bind(this.doc);
     this.doc.addPage = (options) => {
-      if (this.pageNumber > 0) this.watermark();
+      if (this.pageNumber > 0) this.isolated(() => this.watermark());
       return addPage(options);
     };
   }
@@ -192,6 +192,24 @@ export class PdfLayout {
     const used = this.doc.widthOfString(line);
     const at = align === 'left' ? x : align === 'right' ? x + width - used : x + (width - used) / 2;
     this.doc.text(line, at, y, { lineBreak: false });
+  }
+
+  /**
+   * Runs page furniture drawn in the middle of flowing text. pdfkit applies the options of a
+   * `continued` text call, and its line wrapper, to every later text call until the run ends; the
+   * furniture must not join that run.
+   */
+  private isolated(draw: () => void): void {
+    const state = this.doc as unknown as { _wrapper: unknown; _textOptions: unknown };
+    const { _wrapper, _textOptions } = state;
+    state._wrapper = null;
+    state._textOptions = null;
+    try {
+      draw();
+    } finally {
+      state._wrapper = _wrapper;
+      state._textOptions = _textOptions;
+    }
   }
 
   private chrome(): void {

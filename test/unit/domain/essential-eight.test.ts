@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { E8_STRATEGIES, type E8Control, essentialEightMaturity, meetsTarget, strategiesOf } from '../../../lib/domain/essential-eight.js';
+import { E8_LEVELS, E8_STRATEGIES, type E8Control, essentialEightMaturity, meetsTarget, strategiesOf } from '../../../lib/domain/essential-eight.js';
 import { ismRelease } from '../../support/document-model.js';
 
 const TOPIC = (topic: string) => ['Guidelines for system hardening', 'Section', topic];
@@ -39,7 +39,7 @@ describe('strategiesOf', () => {
   it('gives every strategy controls at every level of the real ISM release', () => {
     const tagged = ismRelease().entries.filter((e) => e.essential_eight.length);
     for (const { key } of E8_STRATEGIES) {
-      for (const level of ['ML1', 'ML2', 'ML3']) {
+      for (const level of E8_LEVELS) {
         const own = tagged.filter((e) => e.essential_eight.includes(level) && strategiesOf(e).includes(key) && strategiesOf(e).length < 8);
         expect(own.length, `${key} ${level}`).toBeGreaterThan(0);
       }
