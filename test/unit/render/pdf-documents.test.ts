@@ -41,7 +41,7 @@ describe.each(Object.entries(PDF_RENDERERS) as [keyof typeof PDF_RENDERERS, (typ
     expect(pages).toBeLessThan(LIMIT);
     const texts = await pageTexts(draft);
     expect(texts).toHaveLength(pages);
-    texts.forEach((text, i) => expect(text).toContain(`Page ${i + 1} of ${pages}`));
+    expect(texts.filter((text, i) => text.includes(`Page ${i + 1} of ${pages}`))).toHaveLength(pages);
   });
 
   it('renders its first three pages with content between header and footer', async () => {
