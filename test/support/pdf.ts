@@ -41,6 +41,19 @@ export async function fonts(pdf: string): Promise<[string, boolean][]> {
     });
 }
 
+/** The images the PDF draws (pdfimages -list), as [page, width, height]. */
+export async function images(pdf: string): Promise<[number, number, number][]> {
+  const { stdout } = await run('pdfimages', ['-list', pdf]);
+  return stdout
+    .split('\n')
+    .slice(2)
+    .filter(Boolean)
+    .map((line) => {
+      const [page, , , width, height] = line.trim().split(/\s+/).map(Number);
+      return [page!, width!, height!];
+    });
+}
+
 /** Rasterises pages `first` to `last` at 40 dpi with pdftoppm and answers the PNG files, in page order. */
 export async function rasterise(pdf: string, dir: string, first: number, last: number): Promise<string[]> {
   const prefix = join(dir, 'page');

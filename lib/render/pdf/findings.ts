@@ -3,7 +3,7 @@ import { humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
 import { table } from './table.js';
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 const FAILED = new Set(['ineffective', 'no_visibility', 'not_implemented']);
 
 /** An applicable control the assessment concluded against: a finding. */

@@ -262,7 +262,7 @@ export class PdfLayout {
 }
 
 /** The longest start of `text` that fits `width` in the current font, with an ellipsis when cut. */
-export function truncate(doc: PDFDocument, text: string, width: number): string {
+function truncate(doc: PDFDocument, text: string, width: number): string {
   if (doc.widthOfString(text) <= width) return text;
   let low = 0;
   let high = text.length;

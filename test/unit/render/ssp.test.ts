@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sspRenderer } from '../../../lib/render/pdf/ssp.js';
 import { documentModel } from '../../support/document-model.js';
-import { pageTexts, renderTo } from '../../support/pdf.js';
+import { images, pageTexts, renderTo } from '../../support/pdf.js';
 
 const LIMIT = 120;
 let dir: string;
@@ -34,6 +34,20 @@ describe('System Security Plan', () => {
     const hidden = await text('notes-hidden', documentModel({ limit: LIMIT, showImplementationNotes: false }));
     expect(shown).toContain('Implementation notes: Proposed outcome');
     expect(hidden).not.toContain('Implementation notes');
+  });
+
+  it('draws the logo on the title page and the network diagram, and no other image', async () => {
+    const pdf = await renderTo(sspRenderer, documentModel({ limit: 20 }), dir, 'images');
+    expect((await images(pdf)).map(([page, width, height]) => [page === 1, width, height])).toEqual([
+      [true, 120, 60],
+      [false, 800, 500],
+    ]);
+  });
+
+  it('draws no image when the model has neither logo nor diagram', async () => {
+    const pdf = await renderTo(sspRenderer, documentModel({ limit: 20, images: false }), dir, 'no-images');
+    expect(await images(pdf)).toEqual([]);
+    expect((await pageTexts(pdf)).join(' ')).toContain('No network diagram is registered for this system.');
   });
 
   it('renders non-Latin text of user fields in the embedded font', async () => {
