@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../infra/bundling.js';
-import { documentModel } from '../support/document-model.js';
+import { PDF_RENDERERS } from '../../lib/render/pdf/index.js';
+import { collector, documentModel } from '../support/document-model.js';
 import { fonts, pageCount, pageTexts } from '../support/pdf.js';
 
 const run = promisify(execFile);
@@ -30,9 +31,16 @@ beforeAll(async () => {
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function renderInBundle(key: 'ssp' | 'e8-assessment' | 'security-assessment-report'): Promise<string> {
+type Key = keyof typeof PDF_RENDERERS;
+
+function modelOf(key: Key) {
   const model = documentModel({ key, limit: 60 });
   model.system.name = 'Система учёта';
+  return model;
+}
+
+async function renderInBundle(key: Key): Promise<string> {
+  const model = modelOf(key);
   const modelFile = join(dir, `${key}.json`);
   await writeFile(
     modelFile,
@@ -66,4 +74,11 @@ describe('PDF renderers in a bundle built like the functions', () => {
     },
     60_000,
   );
+
+  it('renders the same bytes as the sources do on a laptop', async () => {
+    const bundled = await readFile(await renderInBundle('ssp'));
+    const { out, bytes } = collector();
+    await PDF_RENDERERS.ssp.render(modelOf('ssp'), out);
+    expect(bundled.equals(bytes())).toBe(true);
+  }, 60_000);
 });

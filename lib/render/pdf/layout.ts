@@ -52,10 +52,10 @@ export class PdfLayout {
         Author: model.organisation.name,
         Subject: `${model.system.name}: ${model.project.name}`,
         Creator: 'Assessment Operations API',
+        // Fixed, like the file identifier derived from it: the same model gives the same bytes.
+        CreationDate: new Date(model.document.generated_at),
       },
     });
-    // A fixed creation date: the same model gives the same bytes, on a laptop as in Lambda.
-    (this.doc as unknown as { info: Record<string, unknown> }).info.CreationDate = new Date(model.document.generated_at);
     for (const [name, bytes] of Object.entries(fontBytes())) this.doc.registerFont(name, bytes);
     this.doc.on('pageAdded', () => this.isolated(() => this.chrome()));
     // The watermark goes over a page once its content is drawn, so that no image or shading hides it;
