@@ -22,3 +22,8 @@ export function humanise(value: string | null | undefined): string {
   const words = value.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** Multi-line input as the layout draws it: tabs as spaces and CR LF as LF (fonts have no glyph for either control). */
+export function plain(text: string): string {
+  return text.replaceAll('\t', '    ').replaceAll('\r\n', '\n');
+}

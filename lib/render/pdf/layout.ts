@@ -1,6 +1,7 @@
 import PDFDocument, { type OutlineItem } from 'pdfkit';
 import type { DocumentModel } from '../../domain/document-model.js';
 import { type FontName, fontBytes } from './fonts.js';
+import { plain } from './format.js';
 
 export const COLOURS = { text: '#1a1a1a', muted: '#5f6368', rule: '#c8ccd0', shade: '#eef1f4', marking: '#b00020', accent: '#1f4e79' } as const;
 
@@ -119,7 +120,7 @@ export class PdfLayout {
   paragraph(text: string, font: FontName = 'regular', size = 9.5, options: { colour?: string; indent?: number; after?: number } = {}): void {
     const indent = options.indent ?? 0;
     this.font(font, size, options.colour);
-    this.doc.text(text, this.left + indent, this.doc.y, { width: this.width - indent, lineGap: 1.5 });
+    this.doc.text(plain(text), this.left + indent, this.doc.y, { width: this.width - indent, lineGap: 1.5 });
     this.doc.x = this.left;
     this.gap(options.after ?? 4);
   }
@@ -131,7 +132,7 @@ export class PdfLayout {
     this.font('bold', size);
     this.doc.text(`${label}: `, this.left + indent, this.doc.y, { width: this.width - indent, continued: true, lineGap: 1.5 });
     this.font('regular', size);
-    this.doc.text(value, { width: this.width - indent, lineGap: 1.5 });
+    this.doc.text(plain(value), { width: this.width - indent, lineGap: 1.5 });
     this.doc.x = this.left;
     this.gap(3);
   }

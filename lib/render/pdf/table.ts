@@ -1,5 +1,6 @@
 import type PDFDocument from 'pdfkit';
 import type { FontName } from './fonts.js';
+import { plain } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
 
 export interface Column {
@@ -18,7 +19,7 @@ const SIZE = 8;
  */
 export function wrap(doc: PDFDocument, text: string, width: number): string[] {
   const lines: string[] = [];
-  for (const paragraph of text.split(/\r?\n/)) {
+  for (const paragraph of plain(text).split('\n')) {
     let line = '';
     for (const word of paragraph.split(/ +/)) {
       const candidate = line ? `${line} ${word}` : word;
