@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,12 @@ describe.each(Object.entries(PDF_RENDERERS) as [keyof typeof PDF_RENDERERS, (typ
       .map((m) => ({ title: m[1]!, page: Number(m[2]) }));
     expect(entries.map((e) => e.title)).toEqual(expect.arrayContaining(SECTIONS[key]));
     for (const entry of entries) expect(raw[entry.page - 1], entry.title).toContain(entry.title);
+  });
+
+  it('bookmarks its sections in the outline', async () => {
+    const pdf = (await readFile(draft)).toString('latin1');
+    expect(pdf).toMatch(/\/Outlines \d+ 0 R/);
+    for (const section of ['Contents', ...SECTIONS[key]]) expect(pdf).toContain(`/Title (${section})`);
   });
 
   it('embeds the DejaVu fonts and uses no other font', async () => {
