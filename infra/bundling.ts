@@ -6,6 +6,7 @@ import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { describeApi } from '../lib/operations/api-description.js';
 import { OPERATIONS } from '../lib/operations/registry.js';
+import { fontBytes } from '../lib/render/pdf/fonts.js';
 
 /**
  * ESM output cannot `require`, yet some dependencies are CommonJS and call it at run time; the
@@ -28,6 +29,17 @@ const CREDENTIALS_ALIAS = { '@aws-sdk/credential-provider-node': fileURLToPath(n
 /** Build outputs that are derived from the sources and never committed. */
 const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
 let description: string | undefined;
+let fonts: string | undefined;
+
+/** Writes a generated module once per process, through a rename of a file of its own. */
+function generated(name: string, text: string): string {
+  mkdirSync(GENERATED, { recursive: true });
+  const path = join(GENERATED, name);
+  const partial = `${path}.${randomUUID()}`;
+  writeFileSync(partial, text);
+  renameSync(partial, path);
+  return path;
+}
 
 /**
  * The module esbuild injects into every bundle: it exports API_DESCRIPTION, the free identifier
@@ -36,14 +48,21 @@ let description: string | undefined;
  * once per process, through a rename of a file of its own, since tests and synth may bundle side by side.
  */
 export function apiDescriptionModule(): string {
-  if (description) return description;
-  mkdirSync(GENERATED, { recursive: true });
-  const path = join(GENERATED, 'api-description.mjs');
-  const partial = `${path}.${randomUUID()}`;
-  writeFileSync(partial, `export const API_DESCRIPTION = ${JSON.stringify(describeApi(OPERATIONS))};\n`);
-  renameSync(partial, path);
-  description = path;
-  return path;
+  description ??= generated('api-description.mjs', `export const API_DESCRIPTION = ${JSON.stringify(describeApi(OPERATIONS))};\n`);
+  return description;
+}
+
+/**
+ * The module that gives EMBEDDED_FONTS (lib/render/pdf/fonts.ts) the DejaVu fonts as base64, so a
+ * bundle that renders PDFs carries its fonts in its code: the same fonts as a laptop, no file to
+ * copy into the asset, and pdfkit's standard fonts (which a bundle cannot load) never needed.
+ * Only the bundles that render PDFs keep it.
+ */
+export function fontsModule(): string {
+  if (fonts) return fonts;
+  const entries = Object.entries(fontBytes()).map(([name, bytes]) => [name, bytes.toString('base64')]);
+  fonts = generated('embedded-fonts.mjs', `export const EMBEDDED_FONTS = ${JSON.stringify(Object.fromEntries(entries))};\n`);
+  return fonts;
 }
 
 /**
@@ -59,7 +78,7 @@ export function lambdaBundling(): BundlingOptions {
     sourcesContent: false,
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
-    inject: [apiDescriptionModule()],
+    inject: [apiDescriptionModule(), fontsModule()],
     esbuildArgs: { '--alias': Object.entries(CREDENTIALS_ALIAS).map(([module, path]) => `${module}=${path}`) },
     bundleAwsSDK: true,
   };
@@ -79,7 +98,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     sourcesContent: false,
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
-    inject: [apiDescriptionModule()],
+    inject: [apiDescriptionModule(), fontsModule()],
     alias: CREDENTIALS_ALIAS,
     logLevel: 'silent',
   };

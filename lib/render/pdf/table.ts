@@ -1,0 +1,149 @@
+import type PDFDocument from 'pdfkit';
+import type { FontName } from './fonts.js';
+import { plain } from './format.js';
+import { COLOURS, type PdfLayout } from './layout.js';
+
+export interface Column {
+  header: string;
+  /** A share of the text width; the shares of a table add up to 1. */
+  share: number;
+  font?: FontName;
+}
+
+const PAD = 3.5;
+const SIZE = 8;
+
+/**
+ * The lines `text` takes in `width` points in the document's current font. Words longer than a
+ * line (hashes, identifiers, URLs) are cut where they overflow instead of running out of the cell.
+ */
+export function wrap(doc: PDFDocument, text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of plain(text).split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/ +/)) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (doc.widthOfString(candidate) <= width) {
+        line = candidate;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = word;
+      while (doc.widthOfString(line) > width && line.length > 1) {
+        let cut = line.length - 1;
+        while (cut > 1 && doc.widthOfString(line.slice(0, cut)) > width) cut -= 1;
+        lines.push(line.slice(0, cut));
+        line = line.slice(cut);
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/**
+ * A table whose header row repeats on every page it spans. A row that fits on a page is never
+ * split: it moves to the next page whole. A row taller than a page continues line by line on
+ * the next, under the repeated header.
+ */
+export function table(w: PdfLayout, columns: Column[], rows: string[][], options: { header?: boolean } = {}): void {
+  const { doc } = w;
+  const widths = columns.map((c) => c.share * w.width);
+  const lineHeight = w.lineHeight('regular', SIZE);
+  const showHeader = options.header ?? true;
+  const headerLines = showHeader
+    ? cellLines(
+        w,
+        columns.map((c) => ({ text: c.header, font: 'bold' as const })),
+        widths,
+      )
+    : [];
+  const headerHeight = showHeader ? Math.max(...headerLines.map((l) => l.length)) * lineHeight + 2 * PAD : 0;
+
+  const drawHeader = () => {
+    if (!showHeader) return;
+    doc.rect(w.left, doc.y, w.width, headerHeight).fill(COLOURS.shade);
+    drawCells(w, headerLines, widths, 'bold', 0, Math.max(...headerLines.map((l) => l.length)), lineHeight);
+    doc.y += headerHeight;
+    rule(w);
+  };
+
+  const first = rows[0] ? cellLines(w, cellsOf(columns, rows[0]), widths) : [];
+  const firstHeight = Math.min(Math.max(1, ...first.map((l) => l.length)), 3) * lineHeight + 2 * PAD;
+  w.ensure(headerHeight + firstHeight);
+  drawHeader();
+
+  for (const row of rows) {
+    const lines = cellLines(w, cellsOf(columns, row), widths);
+    const count = Math.max(1, ...lines.map((l) => l.length));
+    const height = count * lineHeight + 2 * PAD;
+    const pageRoom = w.bottom - doc.page.margins.top - headerHeight;
+    if (height > w.remaining && height <= pageRoom) {
+      w.addPage();
+      drawHeader();
+    }
+    let from = 0;
+    while (from < count) {
+      let fit = Math.floor((w.remaining - 2 * PAD) / lineHeight);
+      if (fit < 2 && from + fit < count) {
+        w.addPage();
+        drawHeader();
+        fit = Math.floor((w.remaining - 2 * PAD) / lineHeight);
+      }
+      const to = Math.min(count, from + fit);
+      drawCells(w, lines, widths, null, from, to, lineHeight, columns);
+      doc.y += (to - from) * lineHeight + 2 * PAD;
+      rule(w);
+      from = to;
+      if (from < count) {
+        w.addPage();
+        drawHeader();
+      }
+    }
+  }
+  doc.x = w.left;
+  w.font('regular', 9.5);
+  w.gap(8);
+}
+
+function cellsOf(columns: Column[], row: string[]): { text: string; font: FontName }[] {
+  return columns.map((c, i) => ({ text: row[i] ?? '', font: c.font ?? 'regular' }));
+}
+
+function cellLines(w: PdfLayout, cells: { text: string; font: FontName }[], widths: number[]): string[][] {
+  return cells.map((cell, i) => {
+    w.font(cell.font, SIZE);
+    return wrap(w.doc, cell.text, (widths[i] ?? 0) - 2 * PAD);
+  });
+}
+
+function drawCells(
+  w: PdfLayout,
+  lines: string[][],
+  widths: number[],
+  font: FontName | null,
+  from: number,
+  to: number,
+  lineHeight: number,
+  columns?: Column[],
+): void {
+  const { doc } = w;
+  const start = doc.y;
+  const top = start + PAD;
+  let x = w.left;
+  lines.forEach((cell, i) => {
+    w.font(font ?? columns?.[i]?.font ?? 'regular', SIZE);
+    for (let l = from; l < Math.min(to, cell.length); l++) doc.text(cell[l] ?? '', x + PAD, top + (l - from) * lineHeight, { lineBreak: false });
+    x += widths[i] ?? 0;
+  });
+  doc.y = start;
+}
+
+function rule(w: PdfLayout): void {
+  w.doc
+    .lineWidth(0.4)
+    .strokeColor(COLOURS.rule)
+    .moveTo(w.left, w.doc.y)
+    .lineTo(w.left + w.width, w.doc.y)
+    .stroke();
+}
