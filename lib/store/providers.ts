@@ -206,6 +206,12 @@ export async function publishedReleasesPage(ismVersionId: string | undefined, pa
   return items.map(toRelease);
 }
 
+/** Every published release, in options order: what project setup may select (GSI1, eventually consistent). */
+export async function allPublishedReleases(): Promise<StoredRelease[]> {
+  const items = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.publishedReleases } });
+  return items.map(toRelease);
+}
+
 /** Every release of a provider (at most RELEASE_LIMIT), strongly consistent: what its deletion removes. */
 export async function allReleases(providerId: string): Promise<StoredRelease[]> {
   const items = await queryAll({
