@@ -76,7 +76,13 @@ export function deleteProviderWrites(p: StoredProvider, releases: readonly Store
       },
     },
     ...releases.map(
-      (r): WriteItem => ({ kind: 'delete', key: keys.assuranceRelease(p.id, r.id), condition: itemPresent(), onConditionFailed: () => preconditionFailed() }),
+      // Still as read: a release published meanwhile would leave the published counts behind.
+      (r): WriteItem => ({
+        kind: 'delete',
+        key: keys.assuranceRelease(p.id, r.id),
+        condition: attributeEquals('status', r.status),
+        onConditionFailed: () => preconditionFailed(),
+      }),
     ),
     addToCounter(keys.counter(PROVIDER_COUNTER), 'count', -1),
     ...(published.length ? [publishedCounterWrite(published, -1)] : []),

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import type { Release } from '../../lib/catalogue/store.js';
 import { RELEASE_LIMIT } from '../../lib/domain/providers.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
+import { auditRecords } from '../support/audit.js';
 import { GENEROUS_BUDGETS, importSample } from '../support/projects.js';
 import { storedAssertion, storedProvider, storedRelease } from '../support/providers.js';
 
@@ -271,6 +272,19 @@ describe('publishAssuranceRelease', () => {
     expect(res.body.data.published_at).toEqual(expect.any(String));
     expect(res.headers.get('etag')).not.toBe(r.etag);
     expect((await api.request('GET', r.url, { token: op.admin })).headers.get('etag')).toBe(res.headers.get('etag'));
+  });
+
+  it('writes an audit record naming the provider and the release', async () => {
+    const r = await draft();
+    const res = await publish(r.url, r.etag);
+    const records = await auditRecords('installation');
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        kind: 'PUBLISH_ASSURANCE_RELEASE',
+        request_id: res.headers.get('x-request-id'),
+        target: { provider: r.providerId, release: r.id },
+      }),
+    );
   });
 
   it('answers 409 release_published when published again', async () => {
