@@ -1,6 +1,6 @@
 import { COUNT_NAMES, type StoredProvider, type StoredRelease } from '../domain/providers.js';
 import { notFound, preconditionFailed } from '../errors.js';
-import { and, attributeEquals, itemAbsent, itemPresent, setFields, type Condition } from './conditions.js';
+import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent, presentBelow, setFields, type Condition } from './conditions.js';
 import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
 import { queryAll, queryPage, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
@@ -32,10 +32,8 @@ const providerItem = (p: StoredProvider) => ({
 /** The sort key of a published release in GSI1: options list by ISM release, then provider, then release. */
 export const publishedSortKey = (r: Pick<StoredRelease, 'ism_version_id' | 'provider_id' | 'id'>) => `${r.ism_version_id}#${r.provider_id}#${r.id}`;
 
-function releaseItem(r: StoredRelease) {
-  const published = r.status === 'published' ? { GSI1PK: gsi1.publishedReleases, GSI1SK: publishedSortKey(r) } : {};
-  return { ...keys.assuranceRelease(r.provider_id, r.id), entity: 'assurance-release', ...published, ...r };
-}
+/** A release as created: a draft, which joins the options index only when published. */
+const draftItem = (r: StoredRelease) => ({ ...keys.assuranceRelease(r.provider_id, r.id), entity: 'assurance-release', ...r });
 
 export function createProviderWrites(p: StoredProvider): WriteItem[] {
   return [{ kind: 'put', item: providerItem(p), condition: itemAbsent() }, addToCounter(keys.counter(PROVIDER_COUNTER), 'count', 1)];
@@ -62,13 +60,12 @@ export function updateProviderWrite(before: StoredProvider, fields: Record<strin
  * selects one of its releases (`selections`), and when a release came or went since the read.
  */
 export function deleteProviderWrites(p: StoredProvider, releases: readonly StoredRelease[], onSelected: () => Error): WriteItem[] {
-  const unselected: Condition = { expression: 'attribute_not_exists(#sel) OR #sel = :zero', names: { '#sel': 'selections' }, values: { ':zero': 0 } };
   const published = releases.filter((r) => r.status === 'published');
   return [
     {
       kind: 'delete',
       key: keys.externalProvider(p.id),
-      condition: and(providerUnchanged(p), unselected),
+      condition: and(providerUnchanged(p), absentOrZero('selections')),
       onConditionFailed: (current) => {
         if (!current) return notFound();
         const stale = current.version !== p.version || current.release_count !== p.release_count;
@@ -114,7 +111,7 @@ export async function providersPage(page: { number: number; size: number }): Pro
 /** A new draft, counted on its provider (which must still exist) up to the release limit. */
 export function createReleaseWrites(r: StoredRelease, limit: number, onLimit: () => Error): WriteItem[] {
   return [
-    { kind: 'put', item: releaseItem(r), condition: itemAbsent() },
+    { kind: 'put', item: draftItem(r), condition: itemAbsent() },
     {
       kind: 'update',
       key: keys.externalProvider(r.provider_id),
@@ -122,7 +119,7 @@ export function createReleaseWrites(r: StoredRelease, limit: number, onLimit: ()
       names: { '#n': 'release_count' },
       values: { ':one': 1 },
       // release_count is written with the provider, so the comparison also fails on a provider that is gone.
-      condition: { expression: '#n < :limit', names: { '#n': 'release_count' }, values: { ':limit': limit } },
+      condition: presentBelow('release_count', limit),
       onConditionFailed: (current) => (current ? onLimit() : notFound()),
     },
   ];
