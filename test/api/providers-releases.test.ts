@@ -295,6 +295,12 @@ describe('publishAssuranceRelease', () => {
     expect(again.body.code).toBe('release_published');
   });
 
+  it('publishes once when two publications race with the same ETag', async () => {
+    const r = await draft();
+    const statuses = (await Promise.all([publish(r.url, r.etag), publish(r.url, r.etag)])).map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 409]);
+  });
+
   it('answers 428 without If-Match and 412 with a stale one', async () => {
     const r = await draft();
     expect((await api.request('POST', `${r.url}/publish`, { token: op.admin, body: {} })).status).toBe(428);
