@@ -58,7 +58,6 @@ export interface StoredProvider extends ExternalProvider {
 export const providerView = ({ version: _v, created_by: _c, selections: _s, ...provider }: StoredProvider): ExternalProvider => provider;
 
 export const RELEASE_STATUSES = ['draft', 'published'] as const;
-export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 
 /** What the release's artefacts and imports have produced (moved by those writes, never by a client). */
 export const ReleaseCounts = z.object({

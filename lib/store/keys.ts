@@ -157,8 +157,6 @@ export const prefixes = {
   repositoryConnection: 'REPOSITORY#',
   /** A provider's assurance releases, oldest first. */
   assuranceRelease: 'RELEASE#',
-  /** Followed by the release ID and `#`: one release's assertions, by control identifier. */
-  assertion: 'ASSERTION#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',
