@@ -213,7 +213,7 @@ export const deleteAssuranceRelease = operation({
   query: NoQuery,
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   ifMatch: true,
-  errors: [409, 412, 428],
+  errors: [409, 412, 422, 428],
   sideEffects: ['Deletes the draft release', 'Writes an audit record'],
   prefetch: releasePrefetch,
   handle: async (ctx, { params }) => {

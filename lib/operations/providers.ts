@@ -149,7 +149,7 @@ export const deleteExternalProvider = operation({
   query: NoQuery,
   response: z.object({ id: z.string(), deleted: z.literal(true), deleted_releases: z.number().int().min(0) }),
   ifMatch: true,
-  errors: [409, 412, 428],
+  errors: [409, 412, 422, 428],
   sideEffects: ['Deletes the provider and its assurance releases', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {

@@ -242,6 +242,12 @@ describe('deleteAssuranceRelease', () => {
     expect((await api.request('GET', `/api/v1/external-providers/${r.providerId}`, { token: op.admin })).body.data.release_count).toBe(0);
   });
 
+  it('answers 422 for a release path parameter that is not a ULID', async () => {
+    const provider = await storedProvider();
+    const res = await api.request('DELETE', `${releasesOf(provider.id)}/not-a-ulid`, { token: op.admin, headers: { 'If-Match': '"1-x"' } });
+    expect(res.status).toBe(422);
+  });
+
   it('refuses to delete a published release (409 release_published)', async () => {
     const r = await draft();
     const published = await publish(r.url, r.etag);
