@@ -321,6 +321,12 @@ describe('publishAssuranceRelease', () => {
     expect(res.body.errors[0]).toMatchObject({ pointer: '/assessed_on', code: 'release_incomplete' });
   });
 
+  it('takes a request without a body as the empty object', async () => {
+    const r = await draft();
+    const res = await api.request('POST', `${r.url}/publish`, { token: op.admin, headers: { 'If-Match': r.etag } });
+    expect(res.status).toBe(200);
+  });
+
   it('answers 422 for a body other than an empty object', async () => {
     const r = await draft();
     const res = await api.request('POST', `${r.url}/publish`, { token: op.admin, headers: { 'If-Match': r.etag }, body: { status: 'published' } });
