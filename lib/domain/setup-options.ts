@@ -32,7 +32,15 @@ export const SetupOptions = z
     classifications: z.array(z.object({ code: z.enum(CLASSIFICATION_CODES), name: z.string() })),
     scope_choices: z.object({ essential_eight_targets: z.array(Choice), assessment_types: z.array(Choice) }),
     provider_assurance: z.object({
-      providers: z.array(z.object({ id: z.string(), name: z.string(), releases: z.array(z.object({ id: z.string(), version: z.string() })) })),
+      providers: z
+        .array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            releases: z.array(z.object({ id: z.string(), version: z.string(), name: z.string(), ism_version_id: z.string(), ism_version: z.string() })),
+          }),
+        )
+        .meta({ description: 'Shared providers with published assurance releases, which provider_selections of a scope may name.' }),
     }),
   })
   .meta({ id: 'SetupOptions' });

@@ -11,7 +11,10 @@ import {
 import { etagFor, requireVersion } from './etag.js';
 import { validationFailed } from '../errors.js';
 import { keys } from '../store/keys.js';
+import { selectionDeltas } from '../domain/providers.js';
+import { selectionWrites as providerSelectionWrites } from '../store/providers.js';
 import { getMany, keyString, type Item } from '../store/read.js';
+import type { WriteItem } from '../store/transact.js';
 import { replaceVersioned } from '../store/versioned.js';
 import { NoQuery } from './common.js';
 import { operation, type OperationContext } from './operation.js';
@@ -21,17 +24,34 @@ import { engagementOf, scopeView } from './scope-views.js';
 /* Scope: organisation credentials read and save it with its ETag; project credentials read it without management metadata. */
 
 const SCOPE_KIND = 'project-scope';
-/** Selections must name published assurance releases of shared providers. */
-async function checkSelections(selections: readonly ProviderSelection[]): Promise<void> {
-  const wanted = selections.map((s) => keys.assuranceRelease(s.provider_id, s.release_id));
-  const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
-  const errors = wanted.flatMap((k, i) =>
-    found.get(keyString(k))?.status === 'published'
+/**
+ * Selections must name published assurance releases of live shared providers. The save moves each
+ * provider's count of selecting scopes, on the condition that the provider still exists, so a
+ * provider deleted meanwhile refuses the save, and a provider a scope selects refuses deletion.
+ */
+async function selectionWrites(before: readonly ProviderSelection[], after: readonly ProviderSelection[]): Promise<WriteItem[]> {
+  const wanted = after.flatMap((s) => [keys.externalProvider(s.provider_id), keys.assuranceRelease(s.provider_id, s.release_id)]);
+  const found = await getMany([...wanted, ...before.map((s) => keys.externalProvider(s.provider_id))]);
+  const errors = after.flatMap((s, i) =>
+    found.get(keyString(keys.assuranceRelease(s.provider_id, s.release_id)))?.status === 'published' &&
+    found.has(keyString(keys.externalProvider(s.provider_id)))
       ? []
       : [{ pointer: `/provider_selections/${i}`, code: 'unknown_provider_release', detail: 'is not a published assurance release of a shared provider' }],
   );
   if (errors.length) throw validationFailed(errors);
+  // Selections saved before their provider was deleted (none can be now) have nothing left to count.
+  const deltas = new Map([...selectionDeltas(before, after)].filter(([provider]) => found.has(keyString(keys.externalProvider(provider)))));
+  if (deltas.size > MAX_SELECTION_CHANGES) {
+    throw validationFailed([{ pointer: '/provider_selections', code: 'too_many_selection_changes', detail: SELECTION_CHANGES_DETAIL }]);
+  }
+  return providerSelectionWrites(deltas, () =>
+    validationFailed([{ pointer: '/provider_selections', code: 'unknown_provider_release', detail: 'names a provider deleted meanwhile' }]),
+  );
 }
+
+/** One transaction holds the scope, a recalculation marker, the audit record and one counter per provider whose count moves. */
+const MAX_SELECTION_CHANGES = 90;
+const SELECTION_CHANGES_DETAIL = `one save may change the selections of at most ${MAX_SELECTION_CHANGES} providers; save the change in two steps`;
 
 const technologiesChanged = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   SCOPE_TECHNOLOGIES.some((t) => (before[t] ?? null) !== (after[t] ?? null));
@@ -89,7 +109,8 @@ export const updateSetupProjectScope = operation({
     const version = scopeVersion(ctx, project);
     requireVersion(ctx.ifMatch, SCOPE_KIND, project.id, version);
     requireEditable(project);
-    if (body.provider_selections) await checkSelections(body.provider_selections);
+    const previous = (current?.provider_selections as ProviderSelection[] | undefined) ?? [];
+    const selected = body.provider_selections ? await selectionWrites(previous, body.provider_selections) : [];
     const at = ctx.now.toISOString();
     const before = (current?.data as Record<string, unknown> | undefined) ?? {};
     const item: Record<string, unknown> & ReturnType<typeof keys.projectScope> = {
@@ -97,12 +118,12 @@ export const updateSetupProjectScope = operation({
       ...keys.projectScope(project.id),
       entity: 'project-scope',
       data: body.data ?? before,
-      provider_selections: body.provider_selections ?? (current?.provider_selections as ProviderSelection[] | undefined) ?? [],
+      provider_selections: body.provider_selections ?? previous,
       updated_at: at,
       updated_by: ctx.caller.userId,
       ...(body.provider_selections ? { provider_selections_updated_at: at, provider_selections_updated_by: ctx.caller.userId } : {}),
     };
-    const writes = [replaceVersioned(item, version)];
+    const writes = [replaceVersioned(item, version), ...selected];
     // Whatever the lifecycle: a population that starts meanwhile may have read the old scope (the job skips Setup projects).
     const recalculation = body.data && technologiesChanged(before, body.data) ? projectRecalculation(ctx, project) : undefined;
     if (recalculation) writes.push(recalculation.write);

@@ -6,6 +6,7 @@ import { operations as evidence } from './groups/evidence.js';
 import { operations as library } from './groups/library.js';
 import { operations as organisations } from './groups/organisations.js';
 import { operations as projects } from './groups/projects.js';
+import { operations as providers } from './groups/providers.js';
 import { operations as registers } from './groups/registers.js';
 import { operations as setupProjects } from './groups/setup-projects.js';
 import { operations as systems } from './groups/systems.js';
@@ -29,6 +30,7 @@ const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
   downloads,
   tasks,
   library,
+  providers,
 };
 
 for (const [fn, ops] of Object.entries(SERVED)) {

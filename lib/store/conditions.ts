@@ -36,6 +36,18 @@ export function belowLimit(attribute: string, limit: number): Condition {
   };
 }
 
+/** A counter that is absent or zero (nothing counted). */
+export function absentOrZero(attribute: string): Condition {
+  const id = uid();
+  return { expression: `attribute_not_exists(#z${id}) OR #z${id} = :z${id}`, names: { [`#z${id}`]: attribute }, values: { [`:z${id}`]: 0 } };
+}
+
+/** A present attribute below the limit: unlike belowLimit, a missing item or attribute fails it. */
+export function presentBelow(attribute: string, limit: number): Condition {
+  const id = uid();
+  return { expression: `#b${id} < :b${id}`, names: { [`#b${id}`]: attribute }, values: { [`:b${id}`]: limit } };
+}
+
 export function attributeEquals(attribute: string, value: string | number | boolean): Condition {
   const id = uid();
   return { expression: `#q${id} = :q${id}`, names: { [`#q${id}`]: attribute }, values: { [`:q${id}`]: value } };

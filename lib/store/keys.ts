@@ -75,8 +75,17 @@ export const keys = {
   libraryItem: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBRARY#${definitionId}` }),
   /** Its Markdown, apart, so that lists, metadata edits and the review-due index never carry the content. */
   libraryContent: (projectId: string, definitionId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `LIBCONTENT#${definitionId}` }),
+  /** A shared external provider: its partition holds its releases and their assertions. */
+  externalProvider: (providerId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: 'PROVIDER' }),
   /** Shared external providers and their assurance releases (provider selections in project scope point at these). */
   assuranceRelease: (providerId: string, releaseId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `RELEASE#${releaseId}` }),
+  /** A release's assertion about one ISM control (by the catalogue's identifier, such as ism-1691): one per release and control. */
+  assertion: (providerId: string, releaseId: string, controlId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `ASSERTION#${releaseId}#${controlId}` }),
+  /** Present while that assertion is confirmed: the releases asserting a control are one Query of the control's partition. */
+  controlAssertion: (controlId: string, providerId: string, releaseId: string): Key => ({
+    PK: `ASSERTED#${controlId}`,
+    SK: `RELEASE#${providerId}#${releaseId}`,
+  }),
   organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),
   /** Per-organisation counters: collection totals and licence usage, kept in the writing transaction. */
   organisationCounters: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'COUNTERS' }),
@@ -146,6 +155,8 @@ export const prefixes = {
   libraryItem: 'LIBRARY#',
   /** An organisation's repository connections. */
   repositoryConnection: 'REPOSITORY#',
+  /** A provider's assurance releases, oldest first. */
+  assuranceRelease: 'RELEASE#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',
@@ -157,6 +168,10 @@ export const gsi1 = {
   /** Population runs still running, oldest first: the sweep ends abandoned ones. */
   runningPopulations: 'POPULATION_RUNNING',
   organisations: 'ORGS',
+  /** Every shared external provider, oldest first. */
+  externalProviders: 'PROVIDERS',
+  /** Published assurance releases (sparse: drafts carry no key), by `<ISM release>#<provider>#<release>`: what projects may select. */
+  publishedReleases: 'PUBLISHED_RELEASES',
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
   /** A project's controls that need attention of one kind (sparse: only those controls carry the key), by position. */
   controlAttention: (projectId: string, attention: 'conflict' | 'suggested_exclusion') => `ATTENTION#${projectId}#${attention}`,

@@ -1,11 +1,9 @@
 import { ulid } from 'ulid';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
-import { ddb, tableName } from '../../lib/store/client.js';
-import { keys } from '../../lib/store/keys.js';
 import { fixtures, startApi, type Api } from './api.js';
+import { storedProvider, storedRelease } from './providers.js';
 
 /** Setup tests make many writes with one credential in a minute; the budgets themselves are tested elsewhere. */
 export const GENEROUS_BUDGETS = Object.fromEntries(
@@ -21,16 +19,11 @@ export const GENEROUS_BUDGETS = Object.fromEntries(
 
 export const importSample = (): Promise<Release> => importRelease(readReleaseDirectory(SAMPLE_CATALOGUE_DIR), { sample: true }, new Date());
 
-/** A published assurance release of a shared provider, as the provider operations will write it. */
+/** A published assurance release of a live shared provider, as the provider operations write it. */
 export async function publishedRelease(): Promise<{ provider_id: string; release_id: string }> {
-  const selection = { provider_id: ulid(), release_id: ulid() };
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.assuranceRelease(selection.provider_id, selection.release_id), entity: 'assurance-release', status: 'published' },
-    }),
-  );
-  return selection;
+  const provider = await storedProvider();
+  const release = await storedRelease(provider.id);
+  return { provider_id: provider.id, release_id: release.id };
 }
 
 /** The sample catalogue: 31 entries, 28 of them tagged PROTECTED. */

@@ -1,0 +1,281 @@
+import * as z from 'zod';
+import { ulid } from 'ulid';
+import {
+  AssuranceRelease,
+  CreateAssuranceRelease,
+  ismVersionLocked,
+  publicationErrors,
+  PublishAssuranceRelease,
+  RELEASE_LIMIT,
+  releaseDateErrors,
+  releaseView,
+  UpdateAssuranceRelease,
+  type StoredRelease,
+} from '../domain/providers.js';
+import { conflict, validationFailed } from '../errors.js';
+import { keys } from '../store/keys.js';
+import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, releasesPage, updateReleaseWrite } from '../store/providers.js';
+import { getOne } from '../store/read.js';
+import { NoQuery, PageQuery } from './common.js';
+import { operation } from './operation.js';
+import {
+  ProviderParams,
+  providerOf,
+  providerPrefetch,
+  ReleaseParams,
+  releaseEtag,
+  releaseOf,
+  releasePrefetch,
+  releasePublished,
+  RELEASE_PATH,
+  RELEASES_PATH,
+  requireDraft,
+  requireReleaseEtag,
+} from './provider-access.js';
+
+const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
+/** Seed: release configuration needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
+const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
+
+/** The version label of a complete imported ISM release, or 422 at ism_version_id. */
+async function ismVersionOf(ismVersionId: string): Promise<string> {
+  const release = await getOne(keys.catalogueRelease(ismVersionId));
+  if (release?.status !== 'complete') {
+    throw validationFailed([{ pointer: '/ism_version_id', code: 'unknown_ism_release', detail: 'is not an imported ISM release (setup options list them)' }]);
+  }
+  return String(release.version);
+}
+
+const releaseLimitReached = () =>
+  validationFailed(
+    [{ pointer: '', code: 'release_limit_reached', detail: `a provider holds at most ${RELEASE_LIMIT} assurance releases` }],
+    'The provider has no room for another release.',
+  );
+
+export const listAssuranceReleases = operation({
+  id: 'listAssuranceReleases',
+  group: 'providers',
+  method: 'GET',
+  path: RELEASES_PATH,
+  summary: 'List the assurance releases of a provider, drafts and published, oldest first.',
+  credential: ['administration'],
+  permission: HIERARCHY,
+  mode: 'read',
+  success: 200,
+  params: ProviderParams,
+  query: PageQuery,
+  response: z.array(AssuranceRelease),
+  paginated: true,
+  errors: [422],
+  sideEffects: [],
+  prefetch: providerPrefetch,
+  handle: async (ctx, { params }) => {
+    const provider = providerOf(ctx, params.provider);
+    const page = await releasesPage(provider.id, ctx.page);
+    return { data: page.map(releaseView), total: provider.release_count };
+  },
+});
+
+export const createAssuranceRelease = operation({
+  id: 'createAssuranceRelease',
+  group: 'providers',
+  method: 'POST',
+  path: RELEASES_PATH,
+  summary: 'Create a draft assurance release of a provider, assessed against an imported ISM release.',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 201,
+  params: ProviderParams,
+  query: NoQuery,
+  body: { schema: CreateAssuranceRelease, mediaType: 'application/json' },
+  response: AssuranceRelease,
+  etag: true,
+  idempotencyKey: true,
+  errors: [400, 409, 415, 422],
+  sideEffects: ['Creates a draft release', 'Writes an audit record'],
+  prefetch: providerPrefetch,
+  handle: async (ctx, { params, body }) => {
+    const provider = providerOf(ctx, params.provider);
+    const at = ctx.now.toISOString();
+    const release: StoredRelease = {
+      id: ulid(ctx.now.getTime()),
+      provider_id: provider.id,
+      name: body.name,
+      version: body.version,
+      ism_version_id: body.ism_version_id,
+      ism_version: '',
+      description: body.description ?? null,
+      assessed_on: body.assessed_on ?? null,
+      valid_until: body.valid_until ?? null,
+      status: 'draft',
+      published_at: null,
+      published_by: null,
+      artefacts: 0,
+      assertions: 0,
+      confirmed_assertions: 0,
+      created_at: at,
+      updated_at: at,
+      revision: 1,
+      created_by: ctx.caller.userId,
+    };
+    const dates = releaseDateErrors(release, new Set(Object.keys(body)));
+    if (dates.length) throw validationFailed(dates);
+    release.ism_version = await ismVersionOf(body.ism_version_id);
+    return {
+      data: releaseView(release),
+      etag: releaseEtag(release),
+      location: `/api/v1${RELEASES_PATH.replace('{provider}', provider.id)}/${release.id}`,
+      auditTarget: { provider: provider.id, release: release.id },
+      writes: createReleaseWrites(release, RELEASE_LIMIT, releaseLimitReached),
+    };
+  },
+});
+
+export const getAssuranceRelease = operation({
+  id: 'getAssuranceRelease',
+  group: 'providers',
+  method: 'GET',
+  path: RELEASE_PATH,
+  summary: 'Read an assurance release with its ETag.',
+  credential: ['administration'],
+  permission: HIERARCHY,
+  mode: 'read',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  response: AssuranceRelease,
+  etag: true,
+  errors: [422],
+  sideEffects: [],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params }) => {
+    const release = releaseOf(ctx, params);
+    return { data: releaseView(release), etag: releaseEtag(release) };
+  },
+});
+
+const ismVersionLockedError = () =>
+  conflict('ism_version_locked', 'The release holds assertions judged against its ISM release; that ISM release can no longer change.');
+
+export const updateAssuranceRelease = operation({
+  id: 'updateAssuranceRelease',
+  group: 'providers',
+  method: 'PATCH',
+  path: RELEASE_PATH,
+  summary: 'Edit a draft assurance release (JSON merge patch, If-Match). Published releases are immutable (409 release_published).',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  body: { schema: UpdateAssuranceRelease, mediaType: 'application/merge-patch+json' },
+  response: AssuranceRelease,
+  etag: true,
+  ifMatch: true,
+  errors: [409, 412, 415, 422, 428],
+  sideEffects: ['Updates the draft release', 'Writes an audit record'],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params, body }) => {
+    const current = releaseOf(ctx, params);
+    requireDraft(current);
+    requireReleaseEtag(ctx, current);
+    const fields: Record<string, unknown> = { ...body, updated_at: ctx.now.toISOString() };
+    const next: StoredRelease = { ...current, ...fields, revision: current.revision + 1 };
+    const dates = releaseDateErrors(next, new Set(Object.keys(body)));
+    if (dates.length) throw validationFailed(dates);
+    if (body.ism_version_id !== undefined && body.ism_version_id !== current.ism_version_id) {
+      if (ismVersionLocked(current)) throw ismVersionLockedError();
+      next.ism_version = fields.ism_version = await ismVersionOf(body.ism_version_id);
+    }
+    return {
+      data: releaseView(next),
+      etag: releaseEtag(next),
+      writes: [updateReleaseWrite(current, fields, releasePublished)],
+      auditTarget: { provider: params.provider, release: params.package },
+      auditDetails: { changed_fields: Object.keys(body).join(',') },
+    };
+  },
+});
+
+export const deleteAssuranceRelease = operation({
+  id: 'deleteAssuranceRelease',
+  group: 'providers',
+  method: 'DELETE',
+  path: RELEASE_PATH,
+  summary: 'Delete a draft assurance release (If-Match). Published releases are immutable (409 release_published).',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  response: z.object({ id: z.string(), deleted: z.literal(true) }),
+  ifMatch: true,
+  errors: [409, 412, 422, 428],
+  sideEffects: ['Deletes the draft release', 'Writes an audit record'],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params }) => {
+    const current = releaseOf(ctx, params);
+    requireDraft(current);
+    requireReleaseEtag(ctx, current);
+    return {
+      data: { id: current.id, deleted: true as const },
+      writes: deleteReleaseWrites(current, releasePublished),
+      auditTarget: { provider: params.provider, release: params.package },
+    };
+  },
+});
+
+export const publishAssuranceRelease = operation({
+  id: 'publishAssuranceRelease',
+  group: 'providers',
+  method: 'POST',
+  path: `${RELEASE_PATH}/publish`,
+  summary: 'Publish a draft assurance release (empty JSON object, If-Match the current ETag): it freezes and projects may select it.',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  body: { schema: PublishAssuranceRelease, mediaType: 'application/json' },
+  response: AssuranceRelease,
+  etag: true,
+  ifMatch: true,
+  errors: [409, 412, 415, 422, 428],
+  sideEffects: ['Publishes the release, which becomes immutable and selectable by projects', 'Writes an audit record'],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params }) => {
+    const current = releaseOf(ctx, params);
+    requireDraft(current);
+    requireReleaseEtag(ctx, current);
+    const missing = publicationErrors(current);
+    if (missing.length) throw validationFailed(missing, 'The release is not ready to be published.');
+    const at = ctx.now.toISOString();
+    const next: StoredRelease = {
+      ...current,
+      status: 'published',
+      published_at: at,
+      published_by: ctx.caller.userId,
+      updated_at: at,
+      revision: current.revision + 1,
+    };
+    return {
+      data: releaseView(next),
+      etag: releaseEtag(next),
+      writes: publishReleaseWrites(current, next, releasePublished),
+      auditTarget: { provider: params.provider, release: params.package },
+    };
+  },
+});
+
+export const assuranceReleaseOperations = [
+  listAssuranceReleases,
+  createAssuranceRelease,
+  getAssuranceRelease,
+  updateAssuranceRelease,
+  deleteAssuranceRelease,
+  publishAssuranceRelease,
+];

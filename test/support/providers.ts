@@ -1,0 +1,82 @@
+import { ulid } from 'ulid';
+import type { AssertionStatus, StoredAssertion } from '../../lib/domain/assertions.js';
+import type { StoredProvider, StoredRelease } from '../../lib/domain/providers.js';
+import { assertionWrites } from '../../lib/store/assertions.js';
+import { keys } from '../../lib/store/keys.js';
+import { createProviderWrites, createReleaseWrites, publishReleaseWrites, toRelease } from '../../lib/store/providers.js';
+import { getOne } from '../../lib/store/read.js';
+import { commit } from '../../lib/store/transact.js';
+
+const never = () => new Error('unexpected');
+
+/** A provider as the create operation stores it. */
+export async function storedProvider(name = `Provider ${ulid()}`): Promise<StoredProvider> {
+  const at = new Date().toISOString();
+  const provider: StoredProvider = {
+    id: ulid(),
+    name,
+    description: null,
+    website: null,
+    release_count: 0,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+    created_by: 'fixture',
+  };
+  await commit(createProviderWrites(provider));
+  return provider;
+}
+
+/** A release of the provider, through the same writes as the operations: a draft, then published unless asked not to. */
+export async function storedRelease(providerId: string, options: { ismVersionId?: string; status?: 'draft' | 'published' } = {}): Promise<StoredRelease> {
+  const at = new Date().toISOString();
+  const draft: StoredRelease = {
+    id: ulid(),
+    provider_id: providerId,
+    name: 'Fixture release',
+    version: '1.0',
+    ism_version_id: options.ismVersionId ?? ulid(),
+    ism_version: 'fixture',
+    description: null,
+    assessed_on: '2026-01-15',
+    valid_until: null,
+    status: 'draft',
+    published_at: null,
+    published_by: null,
+    artefacts: 0,
+    assertions: 0,
+    confirmed_assertions: 0,
+    created_at: at,
+    updated_at: at,
+    revision: 1,
+    created_by: 'fixture',
+  };
+  await commit(createReleaseWrites(draft, Number.MAX_SAFE_INTEGER, never));
+  if (options.status === 'draft') return draft;
+  const published: StoredRelease = { ...draft, status: 'published', published_at: at, published_by: 'fixture', revision: 2 };
+  await commit(publishReleaseWrites(draft, published, never));
+  return published;
+}
+
+/** An assertion of a release about an ISM control, written as the imports will write it. */
+export async function storedAssertion(
+  release: Pick<StoredRelease, 'provider_id' | 'id'>,
+  controlId: string,
+  status: AssertionStatus = 'confirmed',
+  before?: StoredAssertion,
+): Promise<StoredAssertion> {
+  const assertion: StoredAssertion = {
+    id: before?.id ?? ulid(),
+    provider_id: release.provider_id,
+    release_id: release.id,
+    control_id: controlId,
+    status,
+    version: (before?.version ?? 0) + 1,
+  };
+  await commit(assertionWrites(assertion, before));
+  return assertion;
+}
+
+export async function releaseAsStored(providerId: string, releaseId: string): Promise<StoredRelease> {
+  return toRelease((await getOne(keys.assuranceRelease(providerId, releaseId)))!);
+}
