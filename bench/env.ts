@@ -9,6 +9,8 @@ for (const name of Object.keys(SETTINGS)) {
   if (name.endsWith('_RATE_LIMIT_PER_MINUTE')) process.env[name] = GENEROUS;
 }
 process.env.ORGANISATION_LICENCE_LIMIT = GENEROUS;
+// The document bench generates for a TOP SECRET project, which the demo organisation must be licensed for.
+process.env.LICENSED_CLASSIFICATIONS = 'NC,OS,P,S,TS';
 // One access-log line per request would bury the figures.
 process.env.LOG_LEVEL = 'WARN';
 // Node 20 is supported locally while Lambda runs Node 22, so the SDK's notice is noise here.

@@ -11,6 +11,7 @@ import { formatBundles, measureBundles } from './bundles.js';
 import { rawGetItem } from './baseline.js';
 import { runControlsWorkload } from './controls.js';
 import { runEvidenceWorkload } from './evidence.js';
+import { benchDocuments, formatDocuments } from './documents.js';
 import { benchEvidenceFiles, formatEvidenceFiles } from './evidence-files.js';
 import { runTasksWorkload } from './tasks.js';
 import { runRegistersWorkload } from './registers.js';
@@ -73,6 +74,7 @@ async function main(): Promise<number> {
     const port = await listen(server);
     const started = performance.now();
     let evidenceFiles: Awaited<ReturnType<typeof benchEvidenceFiles>> | undefined;
+    let documents: Awaited<ReturnType<typeof benchDocuments>> | undefined;
     const latencies = await runWorkload(`http://127.0.0.1:${port}`, credentials, recorder, log);
     await recorder.settled();
     log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
         latencies.set(label, times);
       await recorder.settled();
       evidenceFiles = await benchEvidenceFiles(`http://127.0.0.1:${port}`, credentials, population.project_id, pollers, log);
+      documents = await benchDocuments(`http://127.0.0.1:${port}`, credentials, pollers, log);
     }
 
     log(`idempotent creates: ${COUNTS.create} with a receipt, ${COUNTS.create} with Powertools idempotency`);
@@ -109,6 +112,7 @@ async function main(): Promise<number> {
     console.log(formatCounters(counters));
     if (population) console.log(formatPopulation(population));
     if (evidenceFiles) console.log(formatEvidenceFiles(evidenceFiles));
+    if (documents) console.log(formatDocuments(documents));
     console.log(formatBundles(bundles));
     if (json) {
       const figures = {
@@ -118,6 +122,7 @@ async function main(): Promise<number> {
         budget_counters: counters,
         ...(population ? { population } : {}),
         ...(evidenceFiles ? { evidence_files: evidenceFiles } : {}),
+        ...(documents ? { documents } : {}),
         bundles,
       };
       console.log(JSON.stringify(figures, null, 2));

@@ -68,7 +68,13 @@ function s3(name: string, resource: string): Permission[] {
       ];
     case 'PutObject':
     case 'PresignedPost':
+    // A multipart upload is authorised part by part as PutObject.
+    case 'CreateMultipartUpload':
+    case 'UploadPart':
+    case 'CompleteMultipartUpload':
       return [{ action: 's3:PutObject', resource: objects(resource) }];
+    case 'AbortMultipartUpload':
+      return [{ action: 's3:AbortMultipartUpload', resource: objects(resource) }];
     case 'DeleteObject':
       return [{ action: 's3:DeleteObject', resource: objects(resource) }];
     case 'CopyObject': {

@@ -9,25 +9,32 @@ export function gatewayPath(operationPath: string): string {
 }
 
 /**
- * Every route of the API, generated from the operation registry (DESIGN.md section 3): each
- * operation's method on its path goes to the function that serves it (its group's, or downloads),
- * and so does HEAD on a GET operation's path. Everything else goes to the meta
- * function, so that unknown paths and wrong methods are answered as problem+json 404 and 405 by
- * the same code that answers them locally:
- * - ANY on every registry path (API Gateway prefers an explicit method over ANY);
- * - ANY on the root and on a root-level greedy proxy for paths outside the registry's tree.
+ * Every route of the API, generated from the operation registry (DESIGN.md section 3): ANY on each
+ * registry path goes to the one function that serves that path's operations (its group's, or
+ * downloads), whose router answers HEAD as GET and any other method 405 with the path's Allow,
+ * like the local runtime. One method per path rather than one per operation and HEAD keeps the
+ * stack far below CloudFormation's 500 resources as the registry grows. A path whose operations
+ * two functions served would get a method per operation instead, and ANY to the meta function.
+ * Paths outside the registry's tree (the root and a root-level greedy proxy) go to the meta
+ * function, which answers them 404 as problem+json, as it serves the OpenAPI document.
  */
 export function addRegistryRoutes(api: RestApi, integrationOf: (fn: FunctionName) => Integration, meta: Integration): void {
-  const registryResources = new Map<string, IResource>();
-  for (const op of OPERATIONS) {
-    const path = gatewayPath(op.path);
-    const resource = registryResources.get(path) ?? api.root.resourceForPath(path);
-    registryResources.set(path, resource);
-    resource.addMethod(op.method, integrationOf(functionOf(op)));
-    // HEAD is GET without the body (RFC 9110 9.3.2): the same function answers it.
-    if (op.method === 'GET') resource.addMethod('HEAD', integrationOf(functionOf(op)));
+  const byPath = new Map<string, (typeof OPERATIONS)[number][]>();
+  for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  for (const [path, operations] of byPath) {
+    const resource: IResource = api.root.resourceForPath(gatewayPath(path));
+    const functions = new Set(operations.map(functionOf));
+    const [only] = functions;
+    if (functions.size === 1 && only) {
+      resource.addMethod('ANY', integrationOf(only));
+      continue;
+    }
+    for (const op of operations) {
+      resource.addMethod(op.method, integrationOf(functionOf(op)));
+      if (op.method === 'GET') resource.addMethod('HEAD', integrationOf(functionOf(op)));
+    }
+    resource.addMethod('ANY', meta);
   }
-  for (const resource of registryResources.values()) resource.addMethod('ANY', meta);
 
   const openapi = api.root.resourceForPath(OPENAPI_PATH);
   openapi.addMethod('GET', meta);

@@ -9,7 +9,7 @@ import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { QUEUES, queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { AppFunction } from './app-function.js';
-import { AWS_SETTINGS } from './environment.js';
+import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { MalwareProtection } from './malware-protection.js';
 import { deadLettersAlarm, functionErrorsAlarm, notify } from './observability.js';
 import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
@@ -83,7 +83,14 @@ export class WorkersStack extends Stack {
         timeout: workerTimeout(spec.visibilityTimeoutSeconds),
         // Jobs revalidate the token records they act for, but never hash a credential: no secret.
         // The queue URL lets a job shorten its own retry delay (ChangeMessageVisibility, part of consuming).
-        environment: { TABLE_NAME: props.table.tableName, BUCKET_NAME: bucket.bucketName, [queueUrlVariable(name)]: queue.queueUrl, ...AWS_SETTINGS },
+        // Tunable settings too: jobs read the same limits as the requests that queue them (the generation lease).
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          BUCKET_NAME: bucket.bucketName,
+          [queueUrlVariable(name)]: queue.queueUrl,
+          ...AWS_SETTINGS,
+          ...tunableSettings(this),
+        },
       });
       worker.grantRecorded({ table: props.table, bucket, queues: queueOf, consumes: name });
       worker.function.addEventSource(new SqsEventSource(queue, { batchSize: spec.batchSize, reportBatchItemFailures: true }));

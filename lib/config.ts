@@ -30,6 +30,10 @@ export const SETTINGS = {
       .pipe(z.array(z.enum(CLASSIFICATION_CODES)).min(1)),
     doc: 'Classifications a new organisation is licensed for (comma-separated from NC, OS, P, S, TS).',
   },
+  GENERATION_LEASE_SECONDS: {
+    schema: positive(600),
+    doc: 'How long a document generation holds the project lease: a worker that crashes blocks new generations of its project for this long at most.',
+  },
   MALWARE_SCANNER: {
     schema: z.enum(['local', 'guardduty']).default('local'),
     doc: 'Where malware verdicts come from: the built-in scanner (EICAR signature; local runtime and tests) or GuardDuty Malware Protection for S3 (set by CDK).',

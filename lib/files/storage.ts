@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable, type Writable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { bucketName, s3 } from './s3.js';
 
 /**
@@ -8,7 +9,7 @@ import { bucketName, s3 } from './s3.js';
  * (inline) or uploads (sessions) until the scan releases them into files; lifecycle rules expire
  * what is never released.
  */
-export const AREAS = { quarantine: 'quarantine/', sessions: 'uploads/', released: 'files/' } as const;
+export const AREAS = { quarantine: 'quarantine/', sessions: 'uploads/', released: 'files/', documents: 'documents/' } as const;
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -46,4 +47,43 @@ export async function copyObject(from: string, to: string): Promise<void> {
 
 export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
+}
+
+/** S3's smallest part: memory holds one part (and the renderer's own state), whatever the document's size. */
+const PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Streams what `write` produces into a new object (multipart above one part), hashing it on the
+ * way, so that a large document is never held whole. An upload that fails is aborted.
+ */
+export async function streamToObject(key: string, contentType: string, write: (out: Writable) => Promise<void>): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  const body = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const upload = new Upload({
+    client: s3(),
+    params: { Bucket: bucketName(), Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' },
+    partSize: PART_BYTES,
+    queueSize: 1,
+  });
+  // A failed upload stops the writer (its writes error) rather than leaving it waiting on backpressure.
+  const uploaded = upload.done().catch((error: unknown) => {
+    body.destroy(error as Error);
+    throw error;
+  });
+  try {
+    await Promise.all([write(body), uploaded]);
+  } catch (error) {
+    body.destroy();
+    await upload.abort().catch(() => undefined);
+    await uploaded.catch(() => undefined);
+    throw error;
+  }
+  return { size, sha256: hash.digest('hex') };
 }

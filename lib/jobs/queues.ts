@@ -6,6 +6,8 @@
 export const QUEUES = {
   scan: { name: 'scan', worker: 'scan', visibilityTimeoutSeconds: 120, maxReceiveCount: 5, batchSize: 5 },
   populate: { name: 'populate', worker: 'populate', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
+  // One document a message; the visibility outlasts the worker's timeout so a running generation is never delivered twice at once.
+  generate: { name: 'generate', worker: 'generate', visibilityTimeoutSeconds: 360, maxReceiveCount: 3, batchSize: 1 },
   recalculate: { name: 'recalculate', worker: 'recalculate', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
 } as const;
 

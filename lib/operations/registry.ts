@@ -1,6 +1,7 @@
 import { functionOf, type FunctionName } from './function-of.js';
 import type { AnyOperation } from './operation.js';
 import { operations as controls } from './groups/controls.js';
+import { operations as documents } from './groups/documents.js';
 import { operations as downloads } from './groups/downloads.js';
 import { operations as evidence } from './groups/evidence.js';
 import { operations as library } from './groups/library.js';
@@ -27,6 +28,7 @@ const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
   projects,
   controls,
   evidence,
+  documents,
   downloads,
   tasks,
   library,

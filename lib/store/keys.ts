@@ -55,6 +55,10 @@ export const keys = {
   }),
   /** A project's controls, in catalogue order (control ULIDs sort by catalogue position). */
   control: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `CONTROL#${controlId}` }),
+  /** A generated-document output row of the project (its ULID is {document} in URLs). */
+  document: (projectId: string, documentId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `DOCUMENT#${documentId}` }),
+  /** The project's generation lease: one generation at a time, held by a conditional write until released or expired. */
+  generationLease: (projectId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: 'GENERATION#LEASE' }),
   /** A control's evidence head: the revision every change of its evidence moves, and the live item count. */
   evidenceHead: (projectId: string, controlId: string): Key => ({ PK: `PROJECT#${projectId}`, SK: `EVIDENCE#${controlId}` }),
   /** One evidence item of a control: Query the head's SK as a prefix for the head and every item. */
@@ -140,6 +144,7 @@ export const prefixes = {
   system: 'SYSTEM#',
   systemProject: 'PROJECT#',
   control: 'CONTROL#',
+  document: 'DOCUMENT#',
   catalogueRelease: 'RELEASE#',
   catalogueEntry: 'ENTRY#',
   contact: 'CONTACT#',

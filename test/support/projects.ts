@@ -32,8 +32,8 @@ export const SAMPLE_PROTECTED = 28;
 export type World = Awaited<ReturnType<typeof setupWorld>>;
 
 /** The API (jobs run on demand), the sample catalogue and a world to create projects in: what project tests start from. */
-export async function startProjectWorld(): Promise<{ api: Api; release: Release; world: World }> {
-  const api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
+export async function startProjectWorld(overrides: Record<string, string> = {}): Promise<{ api: Api; release: Release; world: World }> {
+  const api = await startApi({ ...GENEROUS_BUDGETS, ...overrides }, { jobs: 'manual' });
   const release = await importSample();
   return { api, release, world: await setupWorld(api, release) };
 }

@@ -36,6 +36,14 @@ describe('IAM permissions of recorded commands', () => {
     }
   });
 
+  it('needs PutObject for every step of a multipart upload, and AbortMultipartUpload to abandon one', () => {
+    for (const step of ['s3:CreateMultipartUpload', 's3:UploadPart', 's3:CompleteMultipartUpload'])
+      expect(permissionsOf(step, 'documents/')).toEqual([{ action: 's3:PutObject', resource: { kind: 'objects', area: 'documents/' } }]);
+    expect(permissionsOf('s3:AbortMultipartUpload', 'documents/')).toEqual([
+      { action: 's3:AbortMultipartUpload', resource: { kind: 'objects', area: 'documents/' } },
+    ]);
+  });
+
   it('needs PutObject for a presigned POST, signed by the function and sent by the client', () => {
     expect(permissionsOf('s3:PresignedPost', 'uploads/')).toEqual([{ action: 's3:PutObject', resource: { kind: 'objects', area: 'uploads/' } }]);
   });

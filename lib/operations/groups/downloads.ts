@@ -1,3 +1,4 @@
+import { downloadDocument } from '../document-file.js';
 import { downloadEvidence, getEvidenceContent } from '../evidence-content.js';
 import { downloadEvidenceVersion } from '../evidence-version-file.js';
 import { getOrganisationLogoFile } from '../logo-file.js';
@@ -12,4 +13,5 @@ export const operations = [
   getEvidenceContent,
   downloadEvidence,
   downloadEvidenceVersion,
+  downloadDocument,
 ] as unknown as readonly AnyOperation[];

@@ -1,0 +1,177 @@
+import { CLASSIFICATIONS } from '../domain/classifications.js';
+import type { StoredControl } from '../domain/controls.js';
+import type { DocumentEvidence, DocumentImage, DocumentModel, DocumentRegister } from '../domain/document-model.js';
+import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
+import { statusOf, type StoredEvidence } from '../domain/evidence.js';
+import type { StoredProject } from '../domain/projects.js';
+import { REGISTER_DEFINITIONS } from '../domain/registers.js';
+import { getObject } from '../files/storage.js';
+import { toControl } from '../store/controls.js';
+import { toEvidence } from '../store/evidence.js';
+import { keys, prefixes } from '../store/keys.js';
+import { getMany, keyString, queryAll, type Item } from '../store/read.js';
+import { countersKey, rowCount } from '../store/registers.js';
+
+const ENGAGEMENT_FIELDS = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
+/** Above the ISM's size with room to spare; a project never has more controls than its release has entries. */
+const CONTROL_CAP = 5_000;
+const EVIDENCE_CAP = 5_000 * 51;
+
+/** An image the scan pipeline released (ready), by its owner record: the only assets a PDF embeds. */
+async function imageOf(owner: Item | undefined): Promise<DocumentImage | null> {
+  if (owner?.file_status !== 'ready' || typeof owner.s3_key !== 'string') return null;
+  const type = owner.detected_type;
+  if (type !== 'image/png' && type !== 'image/jpeg') return null;
+  const bytes = await getObject(owner.s3_key);
+  if (!bytes) return null;
+  return { media_type: type, bytes, width: Number(owner.width) || null, height: Number(owner.height) || null };
+}
+
+const evidenceOf = (e: StoredEvidence): DocumentEvidence => ({
+  id: e.id,
+  kind: e.kind,
+  title: e.title,
+  evidence_type: e.evidence_type ?? null,
+  status: statusOf(e),
+  sha256: e.sha256 ?? null,
+  collected_on: e.collected_on ?? null,
+  updated_at: e.updated_at,
+});
+
+/**
+ * Reads everything a document may show from one project, with the generation's options applied:
+ * notes the options leave out are null here, so no renderer can show them.
+ */
+export async function gatherModel(project: StoredProject, document: StoredDocument, now: Date): Promise<DocumentModel> {
+  const g = document.generation;
+  const wanted = [
+    keys.organisation(project.organisation_id),
+    keys.system(project.organisation_id, project.system_id),
+    keys.projectScope(project.id),
+    keys.projectEngagement(project.id),
+    keys.organisationContext(project.organisation_id),
+    keys.systemContext(project.system_id),
+    keys.organisationLogo(project.organisation_id),
+    keys.projectDiagram(project.id),
+    keys.catalogueRelease(project.ism_release_id),
+    countersKey({ owner: 'project', projectId: project.id }),
+    countersKey({ owner: 'system', systemId: project.system_id }),
+    countersKey({ owner: 'organisation', organisationId: project.organisation_id }),
+  ];
+  const projectPk = keys.project(project.id).PK;
+  const [found, controlItems, evidenceItems] = await Promise.all([
+    getMany(wanted),
+    queryAll(
+      { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': prefixes.control } },
+      CONTROL_CAP,
+    ),
+    queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': 'EVIDENCE#' } }, EVIDENCE_CAP),
+  ]);
+  const item = (i: number) => found.get(keyString(wanted[i]!));
+  const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
+  const evidenceByControl = new Map<string, DocumentEvidence[]>();
+  for (const e of evidenceItems) {
+    if (typeof e.id !== 'string') continue;
+    const stored = toEvidence(e);
+    evidenceByControl.set(stored.control_id, [...(evidenceByControl.get(stored.control_id) ?? []), evidenceOf(stored)]);
+  }
+  const controls = controlItems.map(toControl).sort((a, b) => a.position - b.position);
+  const [logoImage, diagramImage] = await Promise.all([imageOf(logo), imageOf(diagram)]);
+  const counters = { project: item(9), system: item(10), organisation: item(11) };
+  const registers: DocumentRegister[] = REGISTER_DEFINITIONS.map((d) => ({
+    key: d.key,
+    title: d.name,
+    owner: d.owner,
+    rows: d.kind === 'generated' ? controls.length : rowCount(counters[d.owner], d.id),
+  }));
+  const generatedBy = { id: g.requested_by, name: g.requested_by_name };
+  return {
+    document: {
+      key: document.document_key,
+      title: CATALOGUE[document.document_key].title,
+      output: g.options.output,
+      generation_id: g.id,
+      generated_at: now.toISOString(),
+      generated_by: generatedBy,
+      approved_by: g.approved_by ? { id: g.approved_by, name: g.approved_by_name ?? '' } : null,
+      approved_at: g.approved_at,
+    },
+    options: {
+      draft_watermark: g.options.draft_watermark,
+      show_implementation_notes: g.options.show_implementation_notes,
+      show_assessor_notes: g.options.show_assessor_notes,
+    },
+    marking: CLASSIFICATIONS.find((c) => c.code === project.classification)!,
+    organisation: { id: project.organisation_id, name: String(organisation?.name ?? '') },
+    system: {
+      id: project.system_id,
+      name: String(system?.name ?? ''),
+      short_code: String(system?.short_code ?? ''),
+      description: (system?.description as string | null | undefined) ?? null,
+    },
+    project: {
+      id: project.id,
+      name: project.name,
+      description: project.description,
+      classification: project.classification,
+      essential_eight_target: project.essential_eight_target,
+    },
+    release: {
+      id: project.ism_release_id,
+      version: String(release?.version ?? project.ism_release_version),
+      title: String(release?.title ?? 'Information security manual'),
+      published: (release?.published as string | null | undefined) ?? null,
+      sample: release?.sample === true,
+    },
+    scope: (scope?.data as Record<string, unknown> | undefined) ?? {},
+    context: {
+      organisation: (orgContext?.data as Record<string, unknown> | undefined) ?? {},
+      system: (systemContext?.data as Record<string, unknown> | undefined) ?? {},
+    },
+    engagement: Object.fromEntries(
+      ENGAGEMENT_FIELDS.map((f) => [f, ((engagement?.data as Record<string, unknown> | undefined)?.[f] as string | null | undefined) ?? null]),
+    ),
+    controls: controls.map((c) => controlOf(c, evidenceByControl.get(c.id) ?? [], g.options)),
+    registers,
+    images: { logo: logoImage, diagram: diagramImage },
+  };
+}
+
+function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
+  return {
+    id: c.id,
+    catalogue_id: c.catalogue_id,
+    label: c.label,
+    kind: c.kind,
+    title: c.title,
+    statement: c.statement,
+    path: c.path,
+    position: c.position,
+    classifications: c.classifications,
+    essential_eight: c.essential_eight,
+    applicability: c.applicability,
+    applicability_origin: c.applicability_origin,
+    applicability_comment: c.applicability_comment,
+    implementation_status: c.implementation_status,
+    implementation_summary: c.implementation_summary,
+    implementation_description: c.implementation_description,
+    implementation_notes: options.show_implementation_notes
+      ? {
+          proposed_outcome: c.overall_proposed_outcome ?? null,
+          proposed_rationale: c.overall_proposed_rationale ?? null,
+          proposed_maturity: c.maturity_proposed_level ?? null,
+        }
+      : null,
+    workflow_state: c.workflow_state,
+    assessment: {
+      outcome: c.overall_assessed_outcome ?? null,
+      rationale: c.overall_assessed_rationale ?? null,
+      severity: c.finding_severity ?? null,
+      maturity_level: c.maturity_assessed_level ?? null,
+      evidence_references: c.evidence_references ?? [],
+      assessor_notes: options.show_assessor_notes ? (c.assessor_notes ?? null) : null,
+    },
+    evidence,
+    provider_guidance: c.provider_guidance ?? [],
+  };
+}

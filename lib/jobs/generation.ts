@@ -1,0 +1,156 @@
+import { ulid } from 'ulid';
+import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
+import { runAsFunction } from '../command-recording.js';
+import { settings } from '../config.js';
+import { CATALOGUE, outputFileName, requirementsMet, type GenerationError, type StoredDocument, type StoredOutput } from '../domain/documents.js';
+import type { StoredProject } from '../domain/projects.js';
+import { AREAS, deleteObject, streamToObject } from '../files/storage.js';
+import { logger } from '../log.js';
+import { rendererFor } from '../render/index.js';
+import { countsBy, SUMMARY_PREFIX } from '../store/controls.js';
+import { GenerationMovedOn, generationUpdate, leaseIsMine, releaseLease, toDocument } from '../store/documents.js';
+import { keys } from '../store/keys.js';
+import { toProject } from '../store/projects.js';
+import { getMany, keyString, type Item } from '../store/read.js';
+import { commit } from '../store/transact.js';
+import { gatherModel } from './document-data.js';
+import { RetrySoon } from './worker.js';
+
+/** The job is queued before its generation commits; a generation this young may still arrive. */
+const RECORD_GRACE_MS = 60_000;
+const UNCOMMITTED_RETRY_SECONDS = 15;
+
+class AuthorisationLost extends Error {
+  override readonly name = 'AuthorisationLost';
+}
+
+/** The message names a generation; everything else is read from its records (DESIGN.md section 6). */
+export interface GenerationMessage {
+  project_id?: string;
+  document_id?: string;
+  generation_id?: string;
+}
+
+/**
+ * The generation job of one output row. Idempotent under redelivery: a generation that is no
+ * longer the row's current one, already finished, or no longer holding the project lease is left
+ * alone; a redelivery after a crash renders again from the start while the lease is still its own.
+ */
+export function generateDocument(message: GenerationMessage, now: Date, sentAt: Date = now): Promise<void> {
+  return runAsFunction('workers/generate', () => generateOnce(message, now, sentAt));
+}
+
+async function generateOnce(message: GenerationMessage, now: Date, sentAt: Date): Promise<void> {
+  const projectId = message.project_id ?? '';
+  const documentId = message.document_id ?? '';
+  const generationId = message.generation_id ?? '';
+  const wanted = [keys.project(projectId), keys.document(projectId, documentId), keys.generationLease(projectId), keys.projectSummary(projectId)];
+  const found = await getMany(wanted);
+  const [projectItem, documentItem, lease, summary] = wanted.map((k) => found.get(keyString(k)));
+  const document = documentItem ? toDocument(documentItem) : undefined;
+  if (!projectItem || document?.generation.id !== generationId) {
+    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`generation ${generationId} is not committed yet`, UNCOMMITTED_RETRY_SECONDS);
+    return;
+  }
+  const status = document.generation.status;
+  if (status !== 'queued' && status !== 'running') return;
+  const project = toProject(projectItem);
+  if (lease?.generation_id !== generationId || String(lease.lease_until) <= now.toISOString()) {
+    // Its lease expired before a worker got to it (reads already show it as abandoned): record that.
+    await fail(project.id, document, 'generation_abandoned', now, false);
+    return;
+  }
+  try {
+    await startRunning(project.id, document, now);
+  } catch (error) {
+    if (error instanceof GenerationMovedOn) return;
+    throw error;
+  }
+  await run(project, document, summary, now);
+}
+
+/** Marks the generation running and renews the lease for this delivery, both only while they are still its own. */
+async function startRunning(projectId: string, d: StoredDocument, now: Date): Promise<void> {
+  const until = new Date(now.getTime() + settings().GENERATION_LEASE_SECONDS * 1000);
+  await commit([
+    generationUpdate(projectId, d.id, d.generation.id, { status: 'running', started_at: now.toISOString() }, ['queued', 'running']),
+    {
+      kind: 'update',
+      key: keys.generationLease(projectId),
+      update: 'SET #u = :u',
+      names: { '#u': 'lease_until' },
+      values: { ':u': until.toISOString() },
+      condition: leaseIsMine(d.generation.id),
+      onConditionFailed: () => new GenerationMovedOn(),
+    },
+  ]);
+}
+
+async function run(project: StoredProject, document: StoredDocument, summary: Item | undefined, now: Date): Promise<void> {
+  const g = document.generation;
+  const attribution: Attribution = {
+    tokenId: g.token_id,
+    userId: g.requested_by,
+    scope: { kind: 'project', id: project.id },
+    permissions: ['generate-docsuite', 'view-docsuite'],
+  };
+  let written: string | undefined;
+  try {
+    if (!(await stillAuthorised(attribution, now))) return await fail(project.id, document, 'authorisation_lost', new Date(), true);
+    const met = requirementsMet(document.document_key, {
+      populationStatus: project.population_status,
+      essentialEightTarget: project.essential_eight_target,
+      assessedControls: countsBy(summary, SUMMARY_PREFIX.workflowState).assessed ?? 0,
+    });
+    if (project.archived || !met) return await fail(project.id, document, 'dependencies_incomplete', new Date(), true);
+    const model = await gatherModel(project, document, now);
+    const renderer = rendererFor(document.document_key);
+    written = `${AREAS.documents}${ulid()}`;
+    const file = await streamToObject(written, renderer.mediaType, (out) => renderer.render(model, out));
+    // Boundary rule 5: the requester is checked again before the durable write.
+    if (!(await stillAuthorised(attribution, new Date()))) throw new AuthorisationLost();
+    const finished = new Date().toISOString();
+    const output: StoredOutput = {
+      s3_key: written,
+      generation_id: g.id,
+      output: g.options.output,
+      media_type: CATALOGUE[document.document_key].media_type,
+      file_name: outputFileName(model.system.short_code || 'project', document.document_key, g.options.output, model.document.generated_at),
+      size: file.size,
+      sha256: file.sha256,
+      generated_at: model.document.generated_at,
+      generated_by: g.requested_by,
+      generated_by_name: g.requested_by_name,
+      approved_by: g.approved_by,
+      approved_by_name: g.approved_by_name,
+      approved_at: g.approved_at,
+    };
+    await commit([
+      generationUpdate(project.id, document.id, g.id, { status: 'completed', finished_at: finished }, ['running'], output),
+      releaseLease(project.id, g.id),
+    ]);
+    const superseded = document.output?.s3_key;
+    if (superseded) await deleteObject(superseded).catch((e: unknown) => logger.warn('could not delete a superseded output', { error: e as Error }));
+    logger.info('document generated', { project_id: project.id, document_id: document.id, generation_id: g.id, size: file.size });
+  } catch (error) {
+    if (written) await deleteObject(written).catch(() => undefined);
+    if (error instanceof GenerationMovedOn) return;
+    const code: GenerationError = error instanceof AuthorisationLost ? 'authorisation_lost' : 'generation_failed';
+    logger.error('generation failed', { project_id: project.id, document_id: document.id, generation_id: g.id, code, error: error as Error });
+    await fail(project.id, document, code, new Date(), true);
+  }
+}
+
+/** Ends the generation as failed with a safe code, and releases the lease when it still holds it. */
+async function fail(projectId: string, d: StoredDocument, code: GenerationError, at: Date, holdsLease: boolean): Promise<void> {
+  const update = generationUpdate(projectId, d.id, d.generation.id, { status: 'failed', error_code: code, finished_at: at.toISOString() }, [
+    'queued',
+    'running',
+  ]);
+  try {
+    if (holdsLease) await commit([update, releaseLease(projectId, d.generation.id)]);
+    else await commit([update]);
+  } catch (error) {
+    if (!(error instanceof GenerationMovedOn)) throw error;
+  }
+}

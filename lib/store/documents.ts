@@ -1,0 +1,98 @@
+import type { StoredDocument, StoredGeneration, StoredOutput } from '../domain/documents.js';
+import { conflict } from '../errors.js';
+import { attributeEquals, itemAbsent, leaseFree, type Condition } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
+import type { Collection, Item } from './read.js';
+import type { WriteItem } from './transact.js';
+import { replaceVersioned } from './versioned.js';
+
+export const documentsCollection = (projectId: string): Collection => ({ PK: keys.project(projectId).PK, prefix: prefixes.document });
+
+export const toDocument = (item: Item): StoredDocument => withoutKeys(item) as unknown as StoredDocument;
+
+export const documentItem = (d: StoredDocument) => ({ ...keys.document(d.project_id, d.id), entity: 'document', ...d });
+
+export const leaseHeld = () => conflict('generation_in_progress', 'Another generation holds the project lease; poll it, or try again when it has finished.');
+
+/**
+ * The lease a generation takes with its request: written only while no live lease exists, so that
+ * of two requests racing for a project one wins and the other is 409. It expires by itself, so a
+ * worker that crashes leaves the project blocked for one lease period at most.
+ */
+export function takeLease(projectId: string, d: StoredDocument, now: Date, leaseSeconds: number): WriteItem {
+  const until = new Date(now.getTime() + leaseSeconds * 1000);
+  return {
+    kind: 'put',
+    item: {
+      ...keys.generationLease(projectId),
+      entity: 'generation-lease',
+      generation_id: d.generation.id,
+      document_id: d.id,
+      taken_at: now.toISOString(),
+      lease_until: until.toISOString(),
+      // Expired leases are only ever replaced; TTL tidies the last one of a quiet project.
+      ttl: Math.ceil(until.getTime() / 1000) + 86_400,
+    },
+    condition: leaseFree('lease_until', now.toISOString()),
+    onConditionFailed: leaseHeld,
+  };
+}
+
+/** A new output row with its first generation, or an existing row's next generation. */
+export function startGenerationWrites(next: StoredDocument, previousVersion: number | null, now: Date, leaseSeconds: number): WriteItem[] {
+  const row: WriteItem =
+    previousVersion === null ? { kind: 'put', item: documentItem(next), condition: itemAbsent() } : replaceVersioned(documentItem(next), previousVersion);
+  return [takeLease(next.project_id, next, now, leaseSeconds), row];
+}
+
+export const leaseIsMine = (generationId: string): Condition => attributeEquals('generation_id', generationId);
+
+/** The row's generation is this one and in one of the expected states: a job never touches a generation that moved on. */
+function generationIn(generationId: string, expected: readonly StoredGeneration['status'][]): Condition {
+  const statuses = expected.map((_, i) => `#g.#gs = :gs${i}`).join(' OR ');
+  return {
+    expression: `#g.#gid = :gid AND (${statuses})`,
+    names: { '#g': 'generation', '#gid': 'id', '#gs': 'status' },
+    values: { ':gid': generationId, ...Object.fromEntries(expected.map((status, i) => [`:gs${i}`, status])) },
+  };
+}
+
+export function generationUpdate(
+  projectId: string,
+  documentId: string,
+  generationId: string,
+  fields: Partial<StoredGeneration>,
+  expected: readonly StoredGeneration['status'][],
+  output?: StoredOutput,
+): WriteItem {
+  const names: Record<string, string> = { '#gen': 'generation', '#v': 'version' };
+  const values: Record<string, unknown> = { ':one': 1 };
+  const sets = Object.entries(fields).map(([name, value], i) => {
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+    return `#gen.#f${i} = :f${i}`;
+  });
+  if (output) {
+    names['#o'] = 'output';
+    values[':o'] = output;
+    sets.push('#o = :o');
+  }
+  return {
+    kind: 'update',
+    key: keys.document(projectId, documentId),
+    update: `SET ${sets.join(', ')} ADD #v :one`,
+    names,
+    values,
+    condition: generationIn(generationId, expected),
+    onConditionFailed: () => new GenerationMovedOn(),
+  };
+}
+
+export function releaseLease(projectId: string, generationId: string): WriteItem {
+  return { kind: 'delete', key: keys.generationLease(projectId), condition: leaseIsMine(generationId), onConditionFailed: () => new GenerationMovedOn() };
+}
+
+/** The generation is no longer this job's to finish: replaced, finished, or its lease taken over. */
+export class GenerationMovedOn extends Error {
+  override readonly name = 'GenerationMovedOn';
+}

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { permissionsOf } from '../../lib/domain/permissions.js';
+import { fixtures, type Api } from '../support/api.js';
+import { arrangeDocuments, documentsUrl } from '../support/documents.js';
+import { definedUuids, oscalValidator, uuidReferences } from '../support/oscal.js';
+import { startProjectWorld, type World } from '../support/projects.js';
+
+let api: Api;
+let world: World;
+
+beforeAll(async () => ({ api, world } = await startProjectWorld()));
+afterAll(() => api.stop());
+
+const WITHOUT_GENERATE = permissionsOf('project').filter((p) => p !== 'generate-docsuite');
+
+describe('document catalogue and output rows', () => {
+  it('lists every template with its dependency evaluation and no output rows before a generation', async () => {
+    const d = await arrangeDocuments(api, world);
+    const res = await api.request('GET', d.url(), { token: d.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.catalogue.map((e: { document_key: string }) => e.document_key)).toEqual([
+      'ssp',
+      'soa',
+      'controls-json',
+      'e8-assessment',
+      'security-assessment-report',
+      'oscal-ssp',
+      'oscal-assessment-results',
+    ]);
+    expect(res.body.data.documents).toEqual([]);
+    const ssp = res.body.data.catalogue[0];
+    expect(ssp).toMatchObject({ format: 'pdf', media_type: 'application/pdf', document_id: null, dependencies: { complete: true } });
+    expect(ssp.dependencies.dependencies.find((x: { key: string }) => x.key === 'network_diagram')).toMatchObject({ required: false, status: 'unmet' });
+  });
+
+  it('answers 409 dependencies_incomplete with the evaluation while the project has no completed population', async () => {
+    const p = await world.project();
+    const token = await world.projectToken(p.id);
+    const res = await api.request('POST', documentsUrl(p.id, '/generation'), { token, body: { document_key: 'soa' } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('dependencies_incomplete');
+    expect(res.body.dependencies.dependencies).toContainEqual(expect.objectContaining({ key: 'population_completed', status: 'unmet', required: true }));
+    expect((await api.request('GET', documentsUrl(p.id), { token })).body.data.documents).toEqual([]);
+  });
+
+  it('answers 409 for an assessment report before any control is assessed, and for an Essential Eight report without a target', async () => {
+    const d = await arrangeDocuments(api, world, { project: { essential_eight_target: 'none' } });
+    const report = await d.generate('security-assessment-report');
+    expect(report.status).toBe(409);
+    expect(report.body.dependencies.dependencies).toContainEqual(expect.objectContaining({ key: 'controls_assessed', status: 'unmet' }));
+    const e8 = await d.generate('e8-assessment');
+    expect(e8.status).toBe(409);
+    expect(e8.body.dependencies.dependencies).toContainEqual(expect.objectContaining({ key: 'essential_eight_target', status: 'unmet' }));
+  });
+
+  it('generates a catalogue entry: 202 with a Location to poll, queued until the worker runs, then a downloadable draft', async () => {
+    const d = await arrangeDocuments(api, world);
+    const started = await d.generate('controls-json');
+    expect(started.status).toBe(202);
+    const id = started.body.data.document_id;
+    expect(started.headers.get('location')).toBe(`${d.url(`/${id}`)}/generation`);
+    expect(started.body.data).toMatchObject({ status: 'queued', output: 'draft', document_key: 'controls-json', approved_by: null });
+    expect((await d.download(id)).status).toBe(404);
+    await api.drainJobs();
+    const polled = await d.poll(id);
+    expect(polled.body.data).toMatchObject({ status: 'completed', error_code: null });
+    const row = (await d.get(id)).body.data;
+    expect(row).toMatchObject({
+      status: 'ready',
+      output: { output: 'draft', media_type: 'application/json' },
+      links: { download: `${d.url(`/${id}`)}/download` },
+    });
+    expect(JSON.stringify(row)).not.toMatch(/"documents\/|s3_key|token_id/);
+    const file = await d.download(id);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/json');
+    expect(file.headers.get('cache-control')).toContain('no-store');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment/);
+    expect(createHash('sha256').update(file.bytes).digest('hex')).toBe(row.output.sha256);
+    expect(file.bytes.length).toBe(row.output.size);
+  });
+
+  it('lists the output row beside its catalogue entry', async () => {
+    const d = await arrangeDocuments(api, world);
+    const id = (await d.generate('controls-json')).body.data.document_id;
+    await api.drainJobs();
+    const list = (await api.request('GET', d.url(), { token: d.token })).body.data;
+    expect(list.catalogue.find((e: { document_key: string }) => e.document_key === 'controls-json').document_id).toBe(id);
+    expect(list.documents).toEqual([expect.objectContaining({ id, document_key: 'controls-json', status: 'ready' })]);
+  });
+
+  it('answers 409 document_exists for a catalogue entry that has an output row, naming it', async () => {
+    const d = await arrangeDocuments(api, world);
+    const id = (await d.generate('controls-json')).body.data.document_id;
+    await api.drainJobs();
+    const again = await d.generate('controls-json');
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'document_exists', document_id: id });
+  });
+
+  it('regenerates an output row as final output with approval: the server records who approved it and when', async () => {
+    const d = await arrangeDocuments(api, world);
+    const id = (await d.generate('controls-json')).body.data.document_id;
+    await api.drainJobs();
+    const final = await d.regenerate(id, { generation_options: { draft_watermark: false }, approval_confirmed: true });
+    expect(final.status).toBe(202);
+    expect(final.body.data.approved_by.id).toBe(world.op.userId);
+    await api.drainJobs();
+    const row = (await d.get(id)).body.data;
+    expect(row.output).toMatchObject({ output: 'final', approved_by: { id: world.op.userId } });
+    expect(Date.parse(row.output.approved_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('refuses final output without approval_confirmed, and approval of a draft, with 422', async () => {
+    const d = await arrangeDocuments(api, world);
+    const unapproved = await d.generate('controls-json', { generation_options: { draft_watermark: false } });
+    expect(unapproved.status).toBe(422);
+    expect(unapproved.body.errors[0].pointer).toBe('/approval_confirmed');
+    const approvedDraft = await d.generate('controls-json', { approval_confirmed: true });
+    expect(approvedDraft.status).toBe(422);
+  });
+
+  it('refuses approval snapshots, storage paths, workflow states and maturity overrides in the body with 422', async () => {
+    const d = await arrangeDocuments(api, world);
+    for (const extra of [
+      { approval_snapshot: { by: 'someone' } },
+      { storage_path: 'documents/x' },
+      { workflow_state: 'assessed' },
+      { essential_eight_maturity: 'ML3' },
+      { generation_options: { maturity_override: 'ML3' } },
+    ]) {
+      const res = await d.generate('controls-json', extra);
+      expect(res.status, JSON.stringify(extra)).toBe(422);
+    }
+    expect((await api.request('GET', d.url(), { token: d.token })).body.data.documents).toEqual([]);
+  });
+
+  it('answers 403 for a credential without generate-docsuite and for a read-only credential', async () => {
+    const d = await arrangeDocuments(api, world);
+    const viewer = await world.projectToken(d.p.id, WITHOUT_GENERATE);
+    expect((await d.generate('controls-json', {}, viewer)).status).toBe(403);
+    const readOnly = await fixtures.token(world.op.userId, 'project', { projectId: d.p.id, readOnly: true });
+    expect((await d.generate('controls-json', {}, readOnly)).status).toBe(403);
+  });
+
+  it('answers 403 project_archived on an archived project', async () => {
+    const projectId = await fixtures.project(world.op.organisationId, { archived: true });
+    const token = await world.projectToken(projectId);
+    const res = await api.request('POST', documentsUrl(projectId, '/generation'), { token, body: { document_key: 'controls-json' } });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('project_archived');
+  });
+
+  it('answers 404 for a document of no row, and for another project’s row', async () => {
+    const d = await arrangeDocuments(api, world);
+    const other = await arrangeDocuments(api, world);
+    const id = (await other.generate('controls-json')).body.data.document_id;
+    for (const path of [`/${id}`, `/${id}/generation`, `/${id}/download`, '/01JAAAAAAAAAAAAAAAAAAAAAAA']) {
+      expect((await api.request('GET', d.url(path), { token: d.token })).status, path).toBe(404);
+    }
+  });
+});
+
+describe('generated content and redaction', () => {
+  it('leaves assessor notes out unless show_assessor_notes is set', async () => {
+    const d = await arrangeDocuments(api, world);
+    await d.assess('sample-9001', 'Private assessor remark 7QX');
+    const id = (await d.generate('controls-json')).body.data.document_id;
+    await api.drainJobs();
+    expect((await d.download(id)).bytes.toString('utf8')).not.toContain('Private assessor remark 7QX');
+    await d.regenerate(id, { generation_options: { show_assessor_notes: true } });
+    await api.drainJobs();
+    expect((await d.download(id)).bytes.toString('utf8')).toContain('Private assessor remark 7QX');
+  });
+
+  it('generates a security assessment report once a control is assessed', async () => {
+    const d = await arrangeDocuments(api, world);
+    await d.assess('sample-9001');
+    const started = await d.generate('security-assessment-report');
+    expect(started.status).toBe(202);
+    await api.drainJobs();
+    const file = await d.download(started.body.data.document_id);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(file.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('generates OSCAL documents of a real project that pass the NIST schemas and whose uuid references resolve', async () => {
+    const d = await arrangeDocuments(api, world);
+    await d.assess('sample-9001');
+    for (const [key, schema] of [
+      ['oscal-ssp', 'oscal_ssp_schema.json'],
+      ['oscal-assessment-results', 'oscal_assessment-results_schema.json'],
+    ] as const) {
+      const started = await d.generate(key);
+      expect(started.status, key).toBe(202);
+      await api.drainJobs();
+      const document = JSON.parse((await d.download(started.body.data.document_id)).bytes.toString('utf8'));
+      const validate = oscalValidator(schema);
+      expect(validate(document), `${key}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
+      const uuids = definedUuids(document);
+      expect(
+        uuidReferences(document).filter((r) => !uuids.has(r.value)),
+        key,
+      ).toEqual([]);
+    }
+  });
+});
