@@ -1,10 +1,9 @@
 import type { StoredDocument, StoredGeneration, StoredOutput } from '../domain/documents.js';
 import { conflict } from '../errors.js';
-import { attributeEquals, itemAbsent, leaseFree, type Condition } from './conditions.js';
+import { attributeEquals, itemAbsent, leaseFree, versionIs, type Condition } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
 import type { Collection, Item } from './read.js';
 import type { WriteItem } from './transact.js';
-import { replaceVersioned } from './versioned.js';
 
 export const documentsCollection = (projectId: string): Collection => ({ PK: keys.project(projectId).PK, prefix: prefixes.document });
 
@@ -38,10 +37,18 @@ export function takeLease(projectId: string, d: StoredDocument, now: Date, lease
   };
 }
 
-/** A new output row with its first generation, or an existing row's next generation. */
+/**
+ * A new output row with its first generation, or an existing row's next generation, conditional on
+ * the row as the request read it. A row that moved meanwhile was a generation finishing between
+ * the read and the write: the same answer as a held lease, since trying again succeeds.
+ */
 export function startGenerationWrites(next: StoredDocument, previousVersion: number | null, now: Date, leaseSeconds: number): WriteItem[] {
-  const row: WriteItem =
-    previousVersion === null ? { kind: 'put', item: documentItem(next), condition: itemAbsent() } : replaceVersioned(documentItem(next), previousVersion);
+  const row: WriteItem = {
+    kind: 'put',
+    item: documentItem(next),
+    condition: previousVersion === null ? itemAbsent() : versionIs(previousVersion),
+    onConditionFailed: leaseHeld,
+  };
   return [takeLease(next.project_id, next, now, leaseSeconds), row];
 }
 

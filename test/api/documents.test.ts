@@ -1,8 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { fixtures, type Api } from '../support/api.js';
 import { arrangeDocuments, documentsUrl } from '../support/documents.js';
+import { form, png } from '../support/files.js';
 import { definedUuids, oscalValidator, uuidReferences } from '../support/oscal.js';
 import { startProjectWorld, type World } from '../support/projects.js';
 
@@ -204,5 +210,33 @@ describe('generated content and redaction', () => {
         key,
       ).toEqual([]);
     }
+  });
+
+  it('embeds the organisation logo and the project network diagram in the SSP once both are ready, and reports them met', async () => {
+    const d = await arrangeDocuments(api, world);
+    const logoUrl = `/api/v1/organisations/${world.op.organisationId}/logo`;
+    const logoEtag = (await api.request('GET', logoUrl, { token: world.op.org })).headers.get('etag')!;
+    const logo = await api.request('POST', logoUrl, {
+      token: world.op.org,
+      headers: { 'Idempotency-Key': ulid(), 'If-Match': logoEtag },
+      form: form(png(120, 60), 'logo.png'),
+    });
+    expect(logo.status).toBe(201);
+    const artefactsEtag = (await api.request('GET', `${d.p.url}/artefacts`, { token: world.op.org })).headers.get('etag')!;
+    const diagram = await api.request('POST', `${d.p.url}/artefacts/network-diagram`, {
+      token: world.op.org,
+      headers: { 'If-Match': artefactsEtag },
+      form: form(png(400, 300), 'diagram.png'),
+    });
+    expect(diagram.status).toBe(202);
+    await api.drainJobs();
+    const ssp = (await api.request('GET', d.url(), { token: d.token })).body.data.catalogue[0];
+    expect(ssp.dependencies.dependencies.filter((x: { required: boolean }) => !x.required).map((x: { status: string }) => x.status)).toEqual(['met', 'met']);
+    const id = (await d.generate('ssp')).body.data.document_id;
+    await api.drainJobs();
+    const file = join(mkdtempSync(join(tmpdir(), 'ssp-')), 'ssp.pdf');
+    writeFileSync(file, (await d.download(id)).bytes);
+    const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).trim().split('\n').slice(2);
+    expect(images.map((line) => line.trim().split(/\s+/).slice(3, 5).join('x')).sort()).toEqual(['120x60', '400x300']);
   });
 });
