@@ -5,7 +5,7 @@ import type { DemoCredentials } from '../lib/local/demo.js';
 import { putAll } from '../lib/store/batch.js';
 import { keys, prefixes } from '../lib/store/keys.js';
 import { queryAll } from '../lib/store/read.js';
-import { ISM_RELEASE_DIR } from './population.js';
+import { call, ISM_RELEASE_DIR } from './population.js';
 import { projectToken } from './workload.js';
 
 export interface GenerationFigures {
@@ -15,17 +15,6 @@ export interface GenerationFigures {
   bytes: number;
   peak_rss_mb: number;
   rss_increase_mb: number;
-}
-
-async function call(base: string, token: string, method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; expect: number }) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (res.status !== init.expect) throw new Error(`${method} ${path} answered ${res.status}, expected ${init.expect}: ${text.slice(0, 300)}`);
-  return { etag: res.headers.get('etag') ?? '', json: text ? (JSON.parse(text) as { data: Record<string, unknown> }) : undefined };
 }
 
 /** Samples this process's resident set while `work` runs: the worker, the emulated S3 and the API share the process, so the peak is an upper bound. */

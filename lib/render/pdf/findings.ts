@@ -51,14 +51,7 @@ export function finding(w: PdfLayout, control: DocumentControl): void {
   const cited = citedEvidence(control);
   w.field('Evidence', cited.length ? cited.map((e) => e.title).join('; ') : 'None cited.');
   if (control.assessment.assessor_notes) w.field('Assessor notes', control.assessment.assessor_notes);
-  w.gap(1);
-  doc
-    .lineWidth(0.3)
-    .strokeColor(COLOURS.rule)
-    .moveTo(w.left, doc.y)
-    .lineTo(w.left + w.width, doc.y)
-    .stroke();
-  w.gap(2);
+  w.separator(1);
 }
 
 /** The evidence a conclusion cites: its references, resolved against the control's evidence items. */

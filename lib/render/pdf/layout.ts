@@ -116,6 +116,18 @@ export class PdfLayout {
     if (this.doc.y + points < this.bottom) this.doc.y += points;
   }
 
+  /** A thin rule across the text width, between one control's block and the next. */
+  separator(before: number): void {
+    this.gap(before);
+    this.doc
+      .lineWidth(0.3)
+      .strokeColor(COLOURS.rule)
+      .moveTo(this.left, this.doc.y)
+      .lineTo(this.left + this.width, this.doc.y)
+      .stroke();
+    this.gap(2);
+  }
+
   /** Flowing text from the left margin (or `indent`), breaking onto new pages as needed. */
   paragraph(text: string, font: FontName = 'regular', size = 9.5, options: { colour?: string; indent?: number; after?: number } = {}): void {
     const indent = options.indent ?? 0;

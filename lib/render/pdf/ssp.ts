@@ -86,14 +86,7 @@ function implementation(w: PdfLayout, control: DocumentControl): void {
     w.field('Implementation notes', text);
   }
   for (const guidance of control.provider_guidance) w.field('Provider guidance', guidance.guidance);
-  w.gap(2);
-  doc
-    .lineWidth(0.3)
-    .strokeColor(COLOURS.rule)
-    .moveTo(w.left, doc.y)
-    .lineTo(w.left + w.width, doc.y)
-    .stroke();
-  w.gap(2);
+  w.separator(2);
 }
 
 function statusColour(status: string | null): string {
