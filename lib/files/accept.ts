@@ -18,8 +18,10 @@ export interface IncomingFile {
 export interface AcceptRequest {
   profile: ProfileId;
   owner: Key;
-  organisationId: string;
+  /** The owner scope: an organisation (and project), or a shared external provider. */
+  organisationId?: string;
   projectId?: string;
+  providerId?: string;
   userId: string;
   tokenId: string;
   authority: { scope: AccessScope; permissions: Permission[] };
@@ -44,8 +46,9 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     size: r.file.bytes.length,
     file_name: r.file.file_name,
     declared_type: r.file.declared_type,
-    organisation_id: r.organisationId,
+    organisation_id: r.organisationId ?? null,
     project_id: r.projectId ?? null,
+    provider_id: r.providerId ?? null,
     owner: r.owner,
     uploaded_by: r.userId,
     token_id: r.tokenId,
