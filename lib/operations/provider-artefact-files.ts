@@ -1,6 +1,8 @@
 import { ulid } from 'ulid';
 import type { StoredArtefact } from '../domain/provider-artefacts.js';
+import { validationFailed } from '../errors.js';
 import { acceptUpload, type IncomingFile } from '../files/accept.js';
+import { PROFILES } from '../files/profiles.js';
 import { consumeSessionWrite } from '../files/sessions.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
@@ -73,6 +75,19 @@ export async function fileArtefact(
     s3_key: upload.s3_key,
   };
   return { artefact: withFile, writes: [...writes, ...(session ? [consumeSessionWrite(session.id)] : [])] };
+}
+
+const MAX_BYTES = PROFILES['provider-artefact'].maxBytes;
+
+/**
+ * Seed, Limits: each file is at most 50 MiB. A session's presigned POST bounds it already on S3;
+ * checked again here, where the bytes are read, so that an oversized file is refused at once (422)
+ * rather than stored and failed by its scan.
+ */
+export function requireWithinLimit(file: IncomingFile, pointer: string): void {
+  if (file.bytes.length > MAX_BYTES) {
+    throw validationFailed([{ pointer, code: 'file_too_large', detail: `a provider artefact file is at most ${MAX_BYTES / 1024 / 1024} MiB` }]);
+  }
 }
 
 export const createProviderArtefactUploadSession = uploadSessionOperation({

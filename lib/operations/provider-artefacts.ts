@@ -30,7 +30,7 @@ import {
   HIERARCHY,
   requireArtefactEtag,
 } from './provider-artefact-access.js';
-import { createProviderArtefactUploadSession, fileArtefact, newArtefact } from './provider-artefact-files.js';
+import { createProviderArtefactUploadSession, fileArtefact, newArtefact, requireWithinLimit } from './provider-artefact-files.js';
 import { formFile, uploadBody } from './upload-form.js';
 
 export const restrictedUploadDenied = () =>
@@ -117,6 +117,7 @@ export const createProviderArtefact = operation({
       artefact = newArtefact(ctx, base, url);
     } else {
       const form = await formFile(ctx, { file, upload_session }, 'provider-artefact', { providerId: provider.id });
+      requireWithinLimit(form.file, '/upload_session');
       ({ artefact, writes: fileWrites } = await fileArtefact(ctx, base, form.file, form.session));
     }
     const data = createdView(artefact, ctx.caller.permissions);

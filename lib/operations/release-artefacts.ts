@@ -8,7 +8,7 @@ import { NoQuery } from './common.js';
 import { operation } from './operation.js';
 import { ReleaseParams, releaseOf, releasePrefetch, releasePublished, RELEASE_PATH, requireDraft, requireReleaseEtag } from './provider-access.js';
 import { HIERARCHY } from './provider-artefact-access.js';
-import { fileArtefact } from './provider-artefact-files.js';
+import { fileArtefact, requireWithinLimit } from './provider-artefact-files.js';
 import { restrictedUploadDenied } from './provider-artefacts.js';
 
 /** The file of the i-th session, its refusal pointed at that entry. */
@@ -53,6 +53,7 @@ export const uploadReleaseArtefacts = operation({
     // One file at a time: each is read, hashed and copied into quarantine before the next, so memory holds one file.
     for (const [i, entry] of body.files.entries()) {
       const session = await sessionFile(entry.upload_session, i, { purpose: 'provider-artefact', scope, userId: ctx.caller.userId, now: ctx.now });
+      requireWithinLimit(session.file, `/files/${i}/upload_session`);
       const base = {
         provider_id: release.provider_id,
         release_id: release.id,
