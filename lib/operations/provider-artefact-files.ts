@@ -7,9 +7,8 @@ import { consumeSessionWrite } from '../files/sessions.js';
 import { keys } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import type { OperationContext } from './operation.js';
-import { uploaderNeeds } from './provider-artefact-access.js';
 import { ProviderParams, providerOf, providerPrefetch, PROVIDER_PATH } from './provider-access.js';
-import { HIERARCHY } from './provider-artefact-access.js';
+import { HIERARCHY, uploaderNeeds } from './provider-artefact-access.js';
 import { uploadSessionOperation } from './upload-form.js';
 
 type ArtefactBase = Pick<StoredArtefact, 'provider_id' | 'release_id' | 'restricted' | 'ism_version_id'> & { name?: string | undefined };

@@ -166,6 +166,11 @@ describe('createProviderArtefact: files', () => {
     expect((await a.create(data)).body.errors?.[0]?.code).toBe('invalid_upload_session');
   });
 
+  it('answers 404 to an upload session of an unknown provider', async () => {
+    const res = await api.request('POST', `/api/v1/external-providers/${ulid()}/artefact-upload-sessions`, { token: op.admin, body: { file_name: 'x.pdf' } });
+    expect(res.status).toBe(404);
+  });
+
   it('refuses an inline file above 4 MiB (413)', async () => {
     const { a } = await arrange();
     expect((await a.create(form(Buffer.alloc(4 * 1024 * 1024 + 1, 65), 'big.txt', 'text/plain'))).status).toBe(413);
@@ -199,6 +204,14 @@ describe('createProviderArtefact: releases', () => {
 });
 
 describe('getProviderArtefact, listProviderArtefacts', () => {
+  it('answers the ETag the create answered until the artefact changes', async () => {
+    const { a } = await arrange();
+    const res = await a.create(linkForm('https://provider.example'));
+    const read = await a.get(res.body.data.id);
+    expect(read.headers.get('etag')).toBe(res.headers.get('etag'));
+    expect(read.body.data).toEqual(res.body.data);
+  });
+
   it('answers 404 for an unknown artefact and for one of another provider', async () => {
     const { a } = await arrange();
     const other = await arrange();
@@ -272,6 +285,17 @@ describe('deleteProviderArtefact', () => {
     const res = await a.remove(made.id, etag);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('release_published');
+  });
+
+  it('keeps a draft release with artefacts from deletion (409 release_has_artefacts)', async () => {
+    const { provider, a } = await arrange();
+    const release = await storedRelease(provider.id, { status: 'draft', ismVersionId: ism.id });
+    await a.created(linkForm('https://provider.example', { release_id: release.id }));
+    const url = `/api/v1/external-providers/${provider.id}/assurance-releases/${release.id}`;
+    const etag = (await api.request('GET', url, { token: op.admin })).headers.get('etag')!;
+    const res = await api.request('DELETE', url, { token: op.admin, headers: { 'If-Match': etag } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('release_has_artefacts');
   });
 
   it('keeps a provider with artefacts from deletion (409 provider_has_artefacts)', async () => {
