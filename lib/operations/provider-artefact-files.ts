@@ -49,7 +49,7 @@ export async function fileArtefact(
   ctx: OperationContext,
   base: ArtefactBase,
   file: IncomingFile,
-  session: { id: string } | undefined,
+  session: { id: string; s3Key?: string } | undefined,
 ): Promise<{ artefact: StoredArtefact; writes: WriteItem[] }> {
   const artefact = newArtefact(ctx, { ...base, name: base.name ?? file.file_name });
   const { upload, writes } = await acceptUpload({
