@@ -92,6 +92,20 @@ describe('creating restricted artefacts', () => {
   });
 });
 
+describe('scans of restricted files', () => {
+  it('refuse the file (authorisation_lost) when its uploader lost upload-restricted-provider-artefacts before the scan', async () => {
+    const { provider, a } = await arrange();
+    const userId = await fixtures.user();
+    const uploader: Permission[] = ['manage-org-hierarchy', 'upload-restricted-provider-artefacts'];
+    await fixtures.grant(userId, { kind: 'installation' }, uploader);
+    const token = await fixtures.token(userId, 'administration', { abilities: uploader });
+    const receipt = (await providerArtefacts(api, provider.id, token).create(form(PDF, 'p.pdf', 'application/pdf', { restricted: 'true' }))).body.data;
+    await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);
+    await api.drainJobs();
+    expect((await a.get(receipt.id)).body.data).toMatchObject({ status: 'error', error_code: 'authorisation_lost', file_url: null });
+  });
+});
+
 describe('reading restricted artefacts', () => {
   it('omits restricted artefacts from the list and its total without view-restricted-provider-artefacts', async () => {
     const { a } = await arrange();
