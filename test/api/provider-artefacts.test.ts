@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import type { Release } from '../../lib/catalogue/store.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
+import { auditRecords } from '../support/audit.js';
 import { EICAR, form, officeDocument, PDF } from '../support/files.js';
 import { linkForm, providerArtefacts } from '../support/provider-artefacts.js';
 import { GENEROUS_BUDGETS, importSample } from '../support/projects.js';
@@ -83,6 +84,15 @@ describe('createProviderArtefact: links', () => {
     expect(again.body.data).toEqual(first.body.data);
     expect((await a.list()).body.meta.total).toBe(1);
     expect((await a.create(linkForm('https://provider.example/b'), key)).status).toBe(409);
+  });
+
+  it('writes an audit record naming the provider and the artefact, without the link', async () => {
+    const { provider, a } = await arrange();
+    const res = await a.create(linkForm('https://provider.example/secret-path'));
+    const records = await auditRecords('installation');
+    const record = records.find((r) => r.request_id === res.headers.get('x-request-id'));
+    expect(record).toMatchObject({ kind: 'CREATE_PROVIDER_ARTEFACT', target: { provider: provider.id, artefact: res.body.data.id } });
+    expect(JSON.stringify(record)).not.toContain('secret-path');
   });
 
   it('answers 404 for an unknown provider', async () => {
