@@ -9,7 +9,7 @@ import type { WriteItem } from '../store/transact.js';
 import type { OperationContext } from './operation.js';
 import { ProviderParams, providerOf, providerPrefetch, PROVIDER_PATH } from './provider-access.js';
 import { HIERARCHY, uploaderNeeds } from './provider-artefact-access.js';
-import { uploadSessionOperation } from './upload-form.js';
+import { formFile, uploadSessionOperation } from './upload-form.js';
 
 type ArtefactBase = Pick<StoredArtefact, 'provider_id' | 'release_id' | 'restricted' | 'ism_version_id'> & { name?: string | undefined };
 
@@ -87,6 +87,13 @@ export function requireWithinLimit(file: IncomingFile, pointer: string): void {
   if (file.bytes.length > MAX_BYTES) {
     throw validationFailed([{ pointer, code: 'file_too_large', detail: `a provider artefact file is at most ${MAX_BYTES / 1024 / 1024} MiB` }]);
   }
+}
+
+/** A file artefact from a creation form: its file inline or from this caller's upload session of the provider. */
+export async function formArtefact(ctx: OperationContext, base: ArtefactBase, body: Parameters<typeof formFile>[1]) {
+  const { file, session } = await formFile(ctx, body, 'provider-artefact', { providerId: base.provider_id });
+  requireWithinLimit(file, '/upload_session');
+  return fileArtefact(ctx, base, file, session);
 }
 
 export const createProviderArtefactUploadSession = uploadSessionOperation({

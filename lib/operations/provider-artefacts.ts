@@ -8,7 +8,6 @@ import {
   canViewRestricted,
   createdView,
   ProviderArtefact,
-  type StoredArtefact,
 } from '../domain/provider-artefacts.js';
 import type { StoredRelease } from '../domain/providers.js';
 import { forbidden, validationFailed } from '../errors.js';
@@ -30,8 +29,8 @@ import {
   HIERARCHY,
   requireArtefactEtag,
 } from './provider-artefact-access.js';
-import { createProviderArtefactUploadSession, fileArtefact, newArtefact, requireWithinLimit } from './provider-artefact-files.js';
-import { formFile, uploadBody } from './upload-form.js';
+import { createProviderArtefactUploadSession, formArtefact, newArtefact } from './provider-artefact-files.js';
+import { uploadBody } from './upload-form.js';
 
 export const restrictedUploadDenied = () =>
   forbidden('permission_denied', 'Restricted artefacts are uploaded and linked with upload-restricted-provider-artefacts.');
@@ -111,15 +110,9 @@ export const createProviderArtefact = operation({
       ism_version_id: ism_version_id ?? release?.ism_version_id ?? null,
       name,
     };
-    let artefact: StoredArtefact;
-    let fileWrites: Awaited<ReturnType<typeof fileArtefact>>['writes'] = [];
-    if (url) {
-      artefact = newArtefact(ctx, base, url);
-    } else {
-      const form = await formFile(ctx, { file, upload_session }, 'provider-artefact', { providerId: provider.id });
-      requireWithinLimit(form.file, '/upload_session');
-      ({ artefact, writes: fileWrites } = await fileArtefact(ctx, base, form.file, form.session));
-    }
+    const { artefact, writes: fileWrites } = url
+      ? { artefact: newArtefact(ctx, base, url), writes: [] }
+      : await formArtefact(ctx, base, { file, upload_session });
     const data = createdView(artefact, ctx.caller.permissions);
     const visible = !('received' in data);
     return {
