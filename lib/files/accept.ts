@@ -6,7 +6,7 @@ import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { sendJob } from '../jobs/sqs.js';
 import { PROFILES, type ProfileId } from './profiles.js';
-import { AREAS, putObject, sha256, streamObject } from './storage.js';
+import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';
 import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
 export interface IncomingFile {
@@ -18,14 +18,19 @@ export interface IncomingFile {
 export interface AcceptRequest {
   profile: ProfileId;
   owner: Key;
-  organisationId: string;
+  /** The owner scope: an organisation (and project), or a shared external provider. */
+  organisationId?: string;
   projectId?: string;
+  providerId?: string;
   userId: string;
   tokenId: string;
   authority: { scope: AccessScope; permissions: Permission[] };
   file: IncomingFile;
-  /** The upload session the file came through: its id becomes the upload's id. */
-  session?: { id: string };
+  /**
+   * The upload session the file came through: its id becomes the upload's id. With its object's
+   * key, the quarantine copy is made inside S3 instead of through the function (large bulk uploads).
+   */
+  session?: { id: string; s3Key?: string };
   now: Date;
 }
 
@@ -44,8 +49,9 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     size: r.file.bytes.length,
     file_name: r.file.file_name,
     declared_type: r.file.declared_type,
-    organisation_id: r.organisationId,
+    organisation_id: r.organisationId ?? null,
     project_id: r.projectId ?? null,
+    provider_id: r.providerId ?? null,
     owner: r.owner,
     uploaded_by: r.userId,
     token_id: r.tokenId,
@@ -71,7 +77,10 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
   // A session's object stays writable by its client until the session expires, so the bytes that
   // were hashed are copied into quarantine, under a key only this service writes, and scanned there.
   const s3Key = `${AREAS.quarantine}${id}`;
-  await putObject(s3Key, r.file.bytes, 'application/octet-stream');
+  // A copy made inside S3 may hold bytes the client wrote after they were hashed: the scan hashes
+  // the quarantine copy again and refuses it then (content_changed).
+  if (r.session?.s3Key) await copyObject(r.session.s3Key, s3Key);
+  else await putObject(s3Key, r.file.bytes, 'application/octet-stream');
   const upload: UploadRecord = {
     ...base,
     status: 'quarantine',

@@ -81,6 +81,23 @@ export const PROFILES = {
     ],
     text: TEXT_TYPES,
   },
+  /**
+   * Seed, Limits: a provider bulk upload takes files of at most 50 MiB. Assessment reports (PDF),
+   * Cloud Controls Matrices (XLSX above all, or CSV), documents and exports; macro-enabled Office
+   * files come out as types of their own (see evidence) and are refused.
+   */
+  'provider-artefact': {
+    id: 'provider-artefact',
+    maxBytes: 50 * MiB,
+    types: [
+      'application/pdf',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      ...TEXT_TYPES,
+    ],
+    text: TEXT_TYPES,
+  },
 } as const satisfies Record<string, ValidationProfile>;
 
 export type ProfileId = keyof typeof PROFILES;

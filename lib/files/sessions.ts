@@ -29,16 +29,18 @@ export const UploadSession = z
   .meta({ id: 'UploadSession' });
 export type UploadSession = z.infer<typeof UploadSession>;
 
-/** Whose upload a session holds: an organisation's, or one project's of it (project credentials). */
-export interface SessionScope {
-  organisationId: string;
-  projectId?: string;
-}
+/** Whose upload a session holds: an organisation's, one project's of it (project credentials), or a shared external provider's. */
+export type SessionScope =
+  | { organisationId: string; projectId?: string; providerId?: never }
+  | { providerId: string; organisationId?: never; projectId?: never };
 
 interface SessionRecord {
   id: string;
   purpose: string;
-  organisation_id: string;
+  /** Absent for provider sessions. */
+  organisation_id?: string;
+  /** Present for provider sessions only. */
+  provider_id?: string;
   /** Absent for organisation sessions (logo, diagram), which predate project ones. */
   project_id?: string;
   created_by: string;
@@ -61,7 +63,8 @@ export async function createSession(input: { purpose: string; maxBytes: number; 
   const record: SessionRecord = {
     id,
     purpose: input.purpose,
-    organisation_id: input.scope.organisationId,
+    ...(input.scope.organisationId ? { organisation_id: input.scope.organisationId } : {}),
+    ...(input.scope.providerId ? { provider_id: input.scope.providerId } : {}),
     ...(input.scope.projectId ? { project_id: input.scope.projectId } : {}),
     created_by: input.userId,
     file_name: input.fileName,
@@ -91,7 +94,8 @@ export async function readSession(
   expect: { purpose: string; scope: SessionScope; userId: string; now: Date },
 ): Promise<{ record: SessionRecord; file: IncomingFile }> {
   const record = (await getOne(keys.uploadSession(id))) as (SessionRecord & { PK: string }) | undefined;
-  const sameScope = record?.organisation_id === expect.scope.organisationId && record.project_id === expect.scope.projectId;
+  const sameScope =
+    record?.organisation_id === expect.scope.organisationId && record?.project_id === expect.scope.projectId && record?.provider_id === expect.scope.providerId;
   if (!record || record.purpose !== expect.purpose || !sameScope || record.created_by !== expect.userId) {
     throw invalid('no such upload session for this upload');
   }

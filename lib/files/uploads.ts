@@ -31,8 +31,11 @@ export interface UploadRecord {
   detected_type: string | null;
   width: number | null;
   height: number | null;
-  organisation_id: string;
+  /** The owner scope: an organisation (and project), or a shared external provider (organisation_id null). */
+  organisation_id: string | null;
   project_id: string | null;
+  /** Absent on uploads that predate provider artefacts. */
+  provider_id?: string | null;
   owner: Key;
   uploaded_by: string;
   token_id: string;
@@ -106,7 +109,7 @@ export async function uploadsWithHash(sha: string): Promise<UploadRecord[]> {
  */
 export function reusableRelease(
   candidates: UploadRecord[],
-  next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'declared_type' | 'uploaded_by' | 'organisation_id' | 'project_id'>,
+  next: Pick<UploadRecord, 'sha256' | 'size' | 'profile' | 'file_name' | 'declared_type' | 'uploaded_by' | 'organisation_id' | 'project_id' | 'provider_id'>,
 ) {
   const claimOf = (u: Pick<UploadRecord, 'profile' | 'declared_type' | 'file_name'>) =>
     claimedTextType(PROFILES[u.profile], { declaredType: u.declared_type, fileName: u.file_name });
@@ -120,6 +123,7 @@ export function reusableRelease(
       claimOf(c) === claimOf(next) &&
       c.uploaded_by === next.uploaded_by &&
       c.organisation_id === next.organisation_id &&
-      c.project_id === next.project_id,
+      c.project_id === next.project_id &&
+      (c.provider_id ?? null) === (next.provider_id ?? null),
   );
 }

@@ -38,7 +38,7 @@ const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
 
 /** The version label of a complete imported ISM release, or 422 at ism_version_id. */
-async function ismVersionOf(ismVersionId: string): Promise<string> {
+export async function ismVersionOf(ismVersionId: string): Promise<string> {
   const release = await getOne(keys.catalogueRelease(ismVersionId));
   if (release?.status !== 'complete') {
     throw validationFailed([{ pointer: '/ism_version_id', code: 'unknown_ism_release', detail: 'is not an imported ISM release (setup options list them)' }]);
@@ -204,7 +204,8 @@ export const deleteAssuranceRelease = operation({
   group: 'providers',
   method: 'DELETE',
   path: RELEASE_PATH,
-  summary: 'Delete a draft assurance release (If-Match). Published releases are immutable (409 release_published).',
+  summary:
+    'Delete a draft assurance release without artefacts (If-Match; 409 release_has_artefacts otherwise). Published releases are immutable (409 release_published).',
   credential: ['administration'],
   permission: PUBLISHER,
   mode: 'mutation',
@@ -220,6 +221,8 @@ export const deleteAssuranceRelease = operation({
     const current = releaseOf(ctx, params);
     requireDraft(current);
     requireReleaseEtag(ctx, current);
+    // Checked again by the write, whose condition names the artefact count the ETag named.
+    if (current.artefacts > 0) throw conflict('release_has_artefacts', 'Delete the artefacts of the release first.');
     return {
       data: { id: current.id, deleted: true as const },
       writes: deleteReleaseWrites(current, releasePublished),

@@ -133,6 +133,8 @@ export const updateExternalProvider = operation({
 const providerSelected = () =>
   conflict('provider_release_selected', 'A project scope selects a release of this provider; it can be deleted once no project selects one.');
 
+const providerHasArtefacts = () => conflict('provider_has_artefacts', 'Delete the artefacts of the provider first.');
+
 export const deleteExternalProvider = operation({
   id: 'deleteExternalProvider',
   group: 'providers',
@@ -140,7 +142,7 @@ export const deleteExternalProvider = operation({
   path: PROVIDER_PATH,
   summary: 'Delete a provider and its assurance releases (If-Match).',
   description:
-    'A provider with releases needs publish-provider-assurance-packages too; its releases are deleted with it. Refused (409 provider_release_selected) while a project scope selects one of its releases.',
+    'A provider with releases needs publish-provider-assurance-packages too; its releases are deleted with it. Refused (409 provider_release_selected) while a project scope selects one of its releases, and (409 provider_has_artefacts) while it has artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
   mode: 'mutation',
@@ -158,10 +160,11 @@ export const deleteExternalProvider = operation({
       throw forbidden('permission_denied', 'Deleting a provider that has assurance releases needs publish-provider-assurance-packages.');
     }
     requireProviderEtag(ctx, provider);
+    if (Number(ctx.prefetched(keys.externalProvider(provider.id))?.artefact_count ?? 0) > 0) throw providerHasArtefacts();
     const releases = provider.release_count > 0 ? await allReleases(provider.id) : [];
     return {
       data: { id: provider.id, deleted: true as const, deleted_releases: releases.length },
-      writes: deleteProviderWrites(provider, releases, providerSelected),
+      writes: deleteProviderWrites(provider, releases, providerSelected, providerHasArtefacts),
       auditDetails: { deleted_releases: releases.length },
     };
   },

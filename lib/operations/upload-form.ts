@@ -29,14 +29,12 @@ const FilePart = z.object(
 const FILE_FIELDS = { file: FilePart.optional(), upload_session: Ulid.optional() };
 type FileFields = z.output<z.ZodObject<typeof FILE_FIELDS>>;
 
-const uploadForm = <F extends z.ZodRawShape>(fields: F) =>
-  z.strictObject({ ...FILE_FIELDS, ...fields }).refine(
-    (v) => {
-      const { file, upload_session } = v as FileFields;
-      return (file === undefined) !== (upload_session === undefined);
-    },
-    { message: 'send either a file part or an upload_session, not both', path: ['file'] },
-  );
+/** Exactly one of `sources` (the file part, the upload session, and whatever else the operation takes instead) must be sent. */
+const uploadForm = <F extends z.ZodRawShape>(fields: F, sources: readonly string[]) =>
+  z.strictObject({ ...FILE_FIELDS, ...fields }).refine((v) => sources.filter((s) => (v as Record<string, unknown>)[s] !== undefined).length === 1, {
+    message: `send exactly one of ${sources.join(', ')}`,
+    path: ['file'],
+  });
 
 /** A form's fields, and its one file part as `file` ({file_name, declared_type, bytes}). */
 async function readUploadForm(raw: Buffer | undefined, contentType: string): Promise<Record<string, unknown>> {
@@ -56,8 +54,12 @@ async function readUploadForm(raw: Buffer | undefined, contentType: string): Pro
 }
 
 /** The body of an upload operation: the form with its file inline or an upload session, the operation's fields, and its reader. */
-export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(what: string, fields: F = {} as F) => ({
-  schema: uploadForm(fields),
+export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(
+  what: string,
+  fields: F = {} as F,
+  alternatives: readonly (keyof F & string)[] = [],
+) => ({
+  schema: uploadForm(fields, ['file', 'upload_session', ...alternatives]),
   mediaType: 'multipart/form-data' as const,
   form: uploadFormSchema(what, fields),
   read: readUploadForm,

@@ -83,6 +83,8 @@ export const keys = {
   externalProvider: (providerId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: 'PROVIDER' }),
   /** Shared external providers and their assurance releases (provider selections in project scope point at these). */
   assuranceRelease: (providerId: string, releaseId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `RELEASE#${releaseId}` }),
+  /** An artefact of a provider (a link or a file, of one of its releases or of the provider alone). */
+  providerArtefact: (providerId: string, artefactId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `ARTEFACT#${artefactId}` }),
   /** A release's assertion about one ISM control (by the catalogue's identifier, such as ism-1691): one per release and control. */
   assertion: (providerId: string, releaseId: string, controlId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `ASSERTION#${releaseId}#${controlId}` }),
   /** Present while that assertion is confirmed: the releases asserting a control are one Query of the control's partition. */
@@ -162,6 +164,8 @@ export const prefixes = {
   repositoryConnection: 'REPOSITORY#',
   /** A provider's assurance releases, oldest first. */
   assuranceRelease: 'RELEASE#',
+  /** A provider's artefacts, oldest first. */
+  providerArtefact: 'ARTEFACT#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',

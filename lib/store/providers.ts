@@ -57,19 +57,21 @@ export function updateProviderWrite(before: StoredProvider, fields: Record<strin
 
 /**
  * The provider and every release of it, in one transaction: refused while a project scope
- * selects one of its releases (`selections`), and when a release came or went since the read.
+ * selects one of its releases (`selections`) or while it has artefacts (which go first), and when a
+ * release came or went since the read.
  */
-export function deleteProviderWrites(p: StoredProvider, releases: readonly StoredRelease[], onSelected: () => Error): WriteItem[] {
+export function deleteProviderWrites(p: StoredProvider, releases: readonly StoredRelease[], onSelected: () => Error, onArtefacts: () => Error): WriteItem[] {
   const published = releases.filter((r) => r.status === 'published');
   return [
     {
       kind: 'delete',
       key: keys.externalProvider(p.id),
-      condition: and(providerUnchanged(p), absentOrZero('selections')),
+      condition: and(providerUnchanged(p), absentOrZero('selections'), absentOrZero('artefact_count')),
       onConditionFailed: (current) => {
         if (!current) return notFound();
         const stale = current.version !== p.version || current.release_count !== p.release_count;
-        return stale ? preconditionFailed() : onSelected();
+        if (stale) return preconditionFailed();
+        return Number(current.artefact_count ?? 0) > 0 ? onArtefacts() : onSelected();
       },
     },
     ...releases.map(
@@ -126,12 +128,12 @@ export function createReleaseWrites(r: StoredRelease, limit: number, onLimit: ()
 }
 
 /** The release is still the draft the client's ETag named: same revision, same counts. */
-function draftUnchanged(r: StoredRelease): Condition {
+export function draftUnchanged(r: StoredRelease): Condition {
   return and(attributeEquals('revision', r.revision), attributeEquals('status', 'draft'), ...COUNT_NAMES.map((c) => attributeEquals(c, r[c])));
 }
 
 /** A refused release write: gone (404), published meanwhile (the caller's 409), or changed (412). */
-const releaseRefusal =
+export const releaseRefusal =
   (onPublished: () => Error): OnConditionFailed =>
   (current) => {
     if (!current) return notFound();

@@ -3,6 +3,7 @@ import { downloadEvidence, getEvidenceContent } from '../evidence-content.js';
 import { downloadEvidenceVersion } from '../evidence-version-file.js';
 import { getOrganisationLogoFile } from '../logo-file.js';
 import { getProjectNetworkDiagramFile, getSetupNetworkDiagramFile } from '../network-diagram-file.js';
+import { downloadProviderArtefact } from '../provider-artefact-file.js';
 import type { AnyOperation } from '../operation.js';
 
 /** What the downloads function serves: every operation that answers a file, whatever its group, with streamed responses (DESIGN.md section 8). */
@@ -14,4 +15,5 @@ export const operations = [
   downloadEvidence,
   downloadEvidenceVersion,
   downloadDocument,
+  downloadProviderArtefact,
 ] as unknown as readonly AnyOperation[];

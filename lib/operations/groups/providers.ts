@@ -1,7 +1,15 @@
 import { assuranceReleaseOperations } from '../assurance-releases.js';
 import { listExternalProviderOptions } from '../provider-options.js';
+import { providerArtefactOperations } from '../provider-artefacts.js';
 import { providerOperations } from '../providers.js';
+import { uploadReleaseArtefacts } from '../release-artefacts.js';
 import type { AnyOperation } from '../operation.js';
 
-/** What the providers function serves: shared external providers, their assurance releases and the options projects select from. */
-export const operations = [listExternalProviderOptions, ...providerOperations, ...assuranceReleaseOperations] as unknown as readonly AnyOperation[];
+/** What the providers function serves: shared external providers, their assurance releases, artefacts and the options projects select from. */
+export const operations = [
+  listExternalProviderOptions,
+  ...providerOperations,
+  ...assuranceReleaseOperations,
+  ...providerArtefactOperations,
+  uploadReleaseArtefacts,
+] as unknown as readonly AnyOperation[];
