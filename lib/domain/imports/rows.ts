@@ -105,6 +105,7 @@ const STATUS_SPELLINGS: Record<string, ImplementationStatus> = {
   no: 'not_implemented',
   'alternate control': 'alternate_control',
   'alternative control': 'alternate_control',
+  alternative: 'alternate_control',
   'compensating control': 'alternate_control',
   'not applicable': 'not_applicable',
   'n a': 'not_applicable',
