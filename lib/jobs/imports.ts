@@ -42,6 +42,9 @@ const RACE_ATTEMPTS = 3;
 class ReleaseChanged extends Error {
   override readonly name = 'ReleaseChanged';
 }
+class IsmReleaseMissing extends Error {
+  override readonly name = 'IsmReleaseMissing';
+}
 class AuthorisationLost extends Error {
   override readonly name = 'AuthorisationLost';
 }
@@ -76,6 +79,10 @@ export async function importAssertions(message: ImportMessage, source: (m: Impor
     if (!(await stillAuthorised(attributionOf(run), now))) throw new AuthorisationLost();
     const artefact = await source(message);
     if (!artefact) return await finishImportRun(run, { status: 'failed', at: new Date(), code: 'artefact_gone' });
+    // Exactness is judged against the ISM release the run was started for; an artefact moved since then is imported again by a new run.
+    if (artefact.release_id !== run.release_id || artefact.ism_version_id !== run.ism_version_id) {
+      return await finishImportRun(run, { status: 'failed', at: new Date(), code: 'artefact_changed' });
+    }
     const parsed = await parse(run, await artefact.bytes());
     const rows = await judged(run, parsed.rows);
     if (!run.progress) {
@@ -98,6 +105,7 @@ export async function importAssertions(message: ImportMessage, source: (m: Impor
 function failureOf(error: unknown): [string, string | undefined] {
   if (error instanceof ImportRejected) return [error.code, error.message];
   if (error instanceof AuthorisationLost) return ['authorisation_lost', undefined];
+  if (error instanceof IsmReleaseMissing) return ['unknown_ism_release', 'the ISM release the artefact names is not imported'];
   if (error instanceof ReleaseChanged) return ['release_not_draft', 'the release was published, deleted or moved to another ISM release'];
   if (error instanceof AssertionChanged) return ['assertions_changed', 'assertions kept changing under the import; run it again'];
   return ['import_failed', undefined];
@@ -111,7 +119,7 @@ type JudgedRow = ImportedRow & Pick<StoredAssertion, 'exact' | 'review_reason' |
 async function judged(run: ImportRun, rows: ImportedRow[]): Promise<JudgedRow[]> {
   const installed = await listReleases();
   const release = installed.find((r) => r.id === run.ism_version_id);
-  if (!release) throw new ReleaseChanged();
+  if (!release) throw new IsmReleaseMissing();
   const text = releaseText(release.version, await releaseEntries(release.id));
   let others: OtherRelease[] = [];
   if (rows.some((r) => !text.statements.has(r.control_id))) {

@@ -200,6 +200,12 @@ describe('the import job', () => {
     ]);
   });
 
+  it('fails when the artefact now names another ISM release than the run was started for', async () => {
+    const { message, source, run } = await startedImport('ccm', csvBytes([HEADER, matrixRow(controls()[0]!, 'Provider')]));
+    await importAssertions(message, async () => ({ ...(await source()), ism_version_id: ulid() }), new Date());
+    expect((await importRun(run.provider_id, run.artefact_id))?.error_code).toBe('artefact_changed');
+  });
+
   it('leaves a run that has ended alone on redelivery', async () => {
     const { message, source, run } = await startedImport('ccm', csvBytes([HEADER, matrixRow(controls()[0]!, 'Provider')]));
     await importAssertions(message, source, new Date());
