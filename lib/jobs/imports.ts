@@ -1,7 +1,6 @@
-import { ulid } from 'ulid';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { listReleases, releaseEntries } from '../catalogue/store.js';
-import type { StoredAssertion } from '../domain/assertions.js';
+import { assertionId, type StoredAssertion } from '../domain/assertions.js';
 import { parseCcm } from '../domain/imports/ccm.js';
 import { exactness, type OtherRelease, releaseText } from '../domain/imports/exactness.js';
 import { type ImportedRow, ImportRejected, type ParsedImport } from '../domain/imports/rows.js';
@@ -174,13 +173,15 @@ async function writeRows(run: ImportRun, rows: JudgedRow[]): Promise<void> {
       const { ism_version: _v, ...content } = row;
       const after: StoredAssertion = {
         ...content,
-        id: before?.id ?? ulid(),
+        id: assertionId(run.release_id, row.control_id),
         provider_id: run.provider_id,
         release_id: run.release_id,
         artefact_id: run.artefact_id,
         status: 'pending',
         version: (before?.version ?? 0) + 1,
         imported_at: at,
+        reviewed_by: null,
+        reviewed_at: null,
       };
       return { after, before };
     });

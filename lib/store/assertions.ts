@@ -50,10 +50,14 @@ const confirmedDelta = (after: StoredAssertion, before: StoredAssertion | undefi
 
 /**
  * An assertion written whole, with its control index item and its release's counts moved by the
- * difference from what was stored before (undefined for a new one).
+ * difference from what was stored before (undefined for a new one). A release guard always writes
+ * the release (an ADD of nothing when the counts stay), so that its condition is checked.
  */
-export function assertionWrites(after: StoredAssertion, before: StoredAssertion | undefined): WriteItem[] {
-  return [...ownWrites(after, before), ...countWrites(after.provider_id, after.release_id, before ? 0 : 1, confirmedDelta(after, before))];
+export function assertionWrites(after: StoredAssertion, before: StoredAssertion | undefined, guards: { assertion?: Guard; release?: Guard } = {}): WriteItem[] {
+  return [
+    ...ownWrites(after, before, guards.assertion),
+    ...countWrites(after.provider_id, after.release_id, before ? 0 : 1, confirmedDelta(after, before), guards.release),
+  ];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { AssertionContent, AssertionStatus, StoredAssertion } from '../../lib/domain/assertions.js';
+import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import type { StoredProvider, StoredRelease } from '../../lib/domain/providers.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { keys } from '../../lib/store/keys.js';
@@ -82,12 +82,14 @@ export async function storedAssertion(
   before?: StoredAssertion,
 ): Promise<StoredAssertion> {
   const assertion: StoredAssertion = {
-    id: before?.id ?? ulid(),
+    id: assertionId(release.id, controlId),
     provider_id: release.provider_id,
     release_id: release.id,
     control_id: controlId,
     status,
     version: (before?.version ?? 0) + 1,
+    reviewed_by: null,
+    reviewed_at: null,
     ...assertionContent(),
   };
   await commit(assertionWrites(assertion, before));

@@ -1,7 +1,13 @@
+import { assertionOperations } from '../assertions.js';
 import { assuranceReleaseOperations } from '../assurance-releases.js';
 import { listExternalProviderOptions } from '../provider-options.js';
 import { providerOperations } from '../providers.js';
 import type { AnyOperation } from '../operation.js';
 
-/** What the providers function serves: shared external providers, their assurance releases and the options projects select from. */
-export const operations = [listExternalProviderOptions, ...providerOperations, ...assuranceReleaseOperations] as unknown as readonly AnyOperation[];
+/** What the providers function serves: shared external providers, their assurance releases, the review of their assertions and the options projects select from. */
+export const operations = [
+  listExternalProviderOptions,
+  ...providerOperations,
+  ...assuranceReleaseOperations,
+  ...assertionOperations,
+] as unknown as readonly AnyOperation[];

@@ -11,6 +11,8 @@ const assertion = (status: StoredAssertion['status']): StoredAssertion => ({
   control_id: 'ism-1691',
   status,
   version: 1,
+  reviewed_by: null,
+  reviewed_at: null,
   ...assertionContent(),
 });
 const index = keys.controlAssertion('ism-1691', 'P', 'R');
