@@ -5,7 +5,7 @@ import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import type { ImportKind, ImportRun } from '../../lib/domain/imports/run.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
-import { releaseAssertions, releasesAsserting } from '../../lib/store/assertions.js';
+import { assertionWrites, releaseAssertions, releasesAsserting } from '../../lib/store/assertions.js';
 import { traceDdb } from '../../lib/store/client.js';
 import { createUser, grantAccess, revokeAccess } from '../../lib/store/identity.js';
 import { importRun, startImportWrites } from '../../lib/store/imports.js';
@@ -164,6 +164,31 @@ describe('the import job', () => {
       (await releaseAssertions(run.provider_id, run.release_id)).get(a!)?.status,
       (await releasesAsserting(a!)).some((r) => r.release_id === release.id),
     ]).toEqual(['pending', false]);
+  });
+
+  it('rewrites a batch after a review landed between reading and writing it', async () => {
+    const [a] = controls();
+    const { message, source, run, release } = await startedImport('ccm', csvBytes([HEADER, matrixRow(a!, 'Shared')]));
+    const before = await storedAssertion(release, a!, 'pending');
+    const original = vi.mocked(commit).getMockImplementation()!;
+    let reviewed = false;
+    vi.mocked(commit).mockImplementation(async (items) => {
+      if (!reviewed && items.some((i) => i.kind === 'put' && i.item.entity === 'assertion' && i.item.artefact_id === run.artefact_id)) {
+        reviewed = true;
+        await original(assertionWrites({ ...before, status: 'confirmed', version: before.version + 1 }, before));
+      }
+      return original(items);
+    });
+    try {
+      await importAssertions(message, source, new Date());
+    } finally {
+      vi.mocked(commit).mockImplementation(original);
+    }
+    expect((await releaseAssertions(run.provider_id, run.release_id)).get(a!)).toMatchObject({
+      status: 'pending',
+      responsibility: 'shared',
+      version: before.version + 2,
+    });
   });
 
   it('fails without writing when the release is published', async () => {
