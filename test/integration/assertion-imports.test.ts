@@ -110,6 +110,22 @@ describe('the import job', () => {
     expect(stored.get('ism-0001')).toMatchObject({ exact: false, review_reason: 'unknown_control' });
   });
 
+  it('names the installed ISM release that has a control the artefact’s release lacks', async () => {
+    const older = ismRelease().entries.find((e) => e.kind === 'control')!;
+    await importRelease(
+      { version: '2024.06.1', title: 'An older release', published: null, entries: [{ ...older, id: 'ism-95000', label: 'ISM-95000' }] },
+      { sample: true },
+      new Date(),
+    );
+    const { message, source, run } = await startedImport('structured', jsonBytes(assertionDocument([formatEntry('ISM-95000')])));
+    await importAssertions(message, source, new Date());
+    expect((await releaseAssertions(run.provider_id, run.release_id)).get('ism-95000')).toMatchObject({
+      exact: false,
+      review_reason: 'other_ism_release',
+      review_detail: 'ism-95000 is not in ISM 2025.12.9; it is in ISM 2024.06.1',
+    });
+  });
+
   it('reads formula cells of a workbook from their cached results', async () => {
     const [a] = controls();
     const row = matrixRow(a!, 'Provider');
