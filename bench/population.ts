@@ -20,7 +20,13 @@ export interface PopulationFigures {
 }
 
 /** One API request of a bench arrangement, which must answer `expect`. */
-export async function call(base: string, token: string, method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; expect: number }) {
+export async function call(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string>; expect: number },
+) {
   const res = await fetch(base + path, {
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...init.headers },

@@ -19,6 +19,7 @@ import { counterWrites, formatCounters } from './counters.js';
 import { benchIdempotency, formatIdempotency } from './idempotency.js';
 import { runLibraryWorkload } from './library.js';
 import { benchPopulation, formatPopulation } from './population.js';
+import { benchCcmImport, formatCcmImport } from './ccm-import.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
 import { resetDdbClient } from '../lib/store/client.js';
@@ -97,6 +98,8 @@ async function main(): Promise<number> {
       documents = await benchDocuments(`http://127.0.0.1:${port}`, credentials, pollers, log);
     }
 
+    const ccmImport = await benchCcmImport(log);
+
     log(`idempotent creates: ${COUNTS.create} with a receipt, ${COUNTS.create} with Powertools idempotency`);
     const idempotency = await benchIdempotency(credentials.user_id, COUNTS.create);
 
@@ -111,6 +114,7 @@ async function main(): Promise<number> {
     console.log(formatIdempotency(idempotency));
     console.log(formatCounters(counters));
     if (population) console.log(formatPopulation(population));
+    if (ccmImport) console.log(formatCcmImport(ccmImport));
     if (evidenceFiles) console.log(formatEvidenceFiles(evidenceFiles));
     if (documents) console.log(formatDocuments(documents));
     console.log(formatBundles(bundles));
@@ -121,6 +125,7 @@ async function main(): Promise<number> {
         idempotency,
         budget_counters: counters,
         ...(population ? { population } : {}),
+        ...(ccmImport ? { ccm_import: ccmImport } : {}),
         ...(evidenceFiles ? { evidence_files: evidenceFiles } : {}),
         ...(documents ? { documents } : {}),
         bundles,

@@ -1,5 +1,6 @@
 import { isConfirmed, type StoredAssertion } from '../domain/assertions.js';
-import { keys } from './keys.js';
+import type { Condition } from './conditions.js';
+import { keys, prefixes, withoutKeys } from './keys.js';
 import { queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
 
@@ -13,29 +14,79 @@ import type { WriteItem } from './transact.js';
  */
 const assertionItem = (a: StoredAssertion) => ({ ...keys.assertion(a.provider_id, a.release_id, a.control_id), entity: 'assertion', ...a });
 
-/**
- * An assertion written whole, with its control index item and its release's counts moved by the
- * difference from what was stored before (undefined for a new one).
- */
-export function assertionWrites(after: StoredAssertion, before: StoredAssertion | undefined): WriteItem[] {
+/** A write's condition and the error its failure means. */
+export interface Guard {
+  condition: Condition;
+  onConditionFailed: () => Error;
+}
+
+/** The assertion and its control index item, without the release's counts. */
+function ownWrites(after: StoredAssertion, before: StoredAssertion | undefined, guard?: Guard): WriteItem[] {
   const index = keys.controlAssertion(after.control_id, after.provider_id, after.release_id);
-  const writes: WriteItem[] = [{ kind: 'put', item: assertionItem(after) }];
+  const writes: WriteItem[] = [{ kind: 'put', item: assertionItem(after), ...guard }];
   if (isConfirmed(after) && !isConfirmed(before)) {
     writes.push({ kind: 'put', item: { ...index, entity: 'control-assertion', provider_id: after.provider_id, release_id: after.release_id } });
   }
   if (!isConfirmed(after) && isConfirmed(before)) writes.push({ kind: 'delete', key: index });
-  const confirmed = Number(isConfirmed(after)) - Number(isConfirmed(before));
-  const added = before ? 0 : 1;
-  if (confirmed || added) {
-    writes.push({
-      kind: 'update',
-      key: keys.assuranceRelease(after.provider_id, after.release_id),
-      update: 'ADD #a :a, #c :c',
-      names: { '#a': 'assertions', '#c': 'confirmed_assertions' },
-      values: { ':a': added, ':c': confirmed },
-    });
-  }
   return writes;
+}
+
+/** The release's counts moved by added assertions and by confirmed ones gained or lost, when they move. */
+function countWrites(providerId: string, releaseId: string, added: number, confirmed: number, guard?: Guard): WriteItem[] {
+  if (!added && !confirmed && !guard) return [];
+  return [
+    {
+      kind: 'update',
+      key: keys.assuranceRelease(providerId, releaseId),
+      update: 'ADD #a :a, #c :c',
+      names: { '#a': 'assertions', '#c': 'confirmed_assertions', ...guard?.condition.names },
+      values: { ':a': added, ':c': confirmed, ...guard?.condition.values },
+      ...guard,
+    },
+  ];
+}
+
+const confirmedDelta = (after: StoredAssertion, before: StoredAssertion | undefined) => Number(isConfirmed(after)) - Number(isConfirmed(before));
+
+/**
+ * An assertion written whole, with its control index item and its release's counts moved by the
+ * difference from what was stored before (undefined for a new one). A release guard always writes
+ * the release (an ADD of nothing when the counts stay), so that its condition is checked.
+ */
+export function assertionWrites(after: StoredAssertion, before: StoredAssertion | undefined, guards: { assertion?: Guard; release?: Guard } = {}): WriteItem[] {
+  return [
+    ...ownWrites(after, before, guards.assertion),
+    ...countWrites(after.provider_id, after.release_id, before ? 0 : 1, confirmedDelta(after, before), guards.release),
+  ];
+}
+
+/**
+ * Many assertions of one release with one update of its counts, guarded by `release` (the
+ * import's condition on the release). Each assertion is guarded by `unchanged(before)`: a review
+ * that lands between reading and writing it fails the whole batch.
+ */
+export function assertionBatchWrites(
+  pairs: readonly { after: StoredAssertion; before: StoredAssertion | undefined }[],
+  release: { provider_id: string; id: string; guard: Guard },
+  unchanged: (before: StoredAssertion | undefined) => Guard,
+): WriteItem[] {
+  const own = pairs.flatMap(({ after, before }) => ownWrites(after, before, unchanged(before)));
+  const added = pairs.filter((p) => !p.before).length;
+  const confirmed = pairs.reduce((sum, p) => sum + confirmedDelta(p.after, p.before), 0);
+  return [...own, ...countWrites(release.provider_id, release.id, added, confirmed, release.guard)];
+}
+
+/** Every assertion of a release, by control id. */
+export async function releaseAssertions(providerId: string, releaseId: string): Promise<Map<string, StoredAssertion>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.externalProvider(providerId).PK, ':sk': `${prefixes.assertion}${releaseId}#` },
+      ConsistentRead: true,
+    },
+    20_000,
+  );
+  return new Map(items.map((i) => withoutKeys(i) as unknown as StoredAssertion).map((a) => [a.control_id, a]));
 }
 
 /** The releases with a confirmed assertion about this control (any status of release, any provider). */

@@ -92,6 +92,8 @@ export const keys = {
     PK: `ASSERTED#${controlId}`,
     SK: `RELEASE#${providerId}#${releaseId}`,
   }),
+  /** An artefact's current import run (use-as-CCM or import): status, progress, row errors, lease. */
+  artefactImport: (providerId: string, artefactId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `IMPORT#${artefactId}` }),
   organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),
   /** Per-organisation counters: collection totals and licence usage, kept in the writing transaction. */
   organisationCounters: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'COUNTERS' }),
@@ -166,6 +168,8 @@ export const prefixes = {
   assuranceRelease: 'RELEASE#',
   /** A provider's artefacts, oldest first. */
   providerArtefact: 'ARTEFACT#',
+  /** Followed by the release ID and `#`: a release's assertions, by control. */
+  assertion: 'ASSERTION#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',

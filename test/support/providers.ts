@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { AssertionStatus, StoredAssertion } from '../../lib/domain/assertions.js';
+import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import type { StoredProvider, StoredRelease } from '../../lib/domain/providers.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { keys } from '../../lib/store/keys.js';
@@ -58,7 +58,23 @@ export async function storedRelease(providerId: string, options: { ismVersionId?
   return published;
 }
 
-/** An assertion of a release about an ISM control, written as the imports will write it. */
+/** What an import of a one-row matrix reads into an exact assertion. */
+export const assertionContent = (): AssertionContent => ({
+  artefact_id: 'A',
+  row: 2,
+  responsibility: 'provider',
+  implementation_status: 'implemented',
+  implementation_statement: 'Done by the platform.',
+  consumer_guidance: null,
+  assessor_finding: 'Effective.',
+  control_text: null,
+  exact: true,
+  review_reason: null,
+  review_detail: null,
+  imported_at: '2026-01-01T00:00:00.000Z',
+});
+
+/** An assertion of a release about an ISM control, written as the imports write it. */
 export async function storedAssertion(
   release: Pick<StoredRelease, 'provider_id' | 'id'>,
   controlId: string,
@@ -66,12 +82,15 @@ export async function storedAssertion(
   before?: StoredAssertion,
 ): Promise<StoredAssertion> {
   const assertion: StoredAssertion = {
-    id: before?.id ?? ulid(),
+    id: assertionId(release.id, controlId),
     provider_id: release.provider_id,
     release_id: release.id,
     control_id: controlId,
     status,
     version: (before?.version ?? 0) + 1,
+    reviewed_by: null,
+    reviewed_at: null,
+    ...assertionContent(),
   };
   await commit(assertionWrites(assertion, before));
   return assertion;

@@ -1,3 +1,4 @@
+import { assertionOperations } from '../assertions.js';
 import { assuranceReleaseOperations } from '../assurance-releases.js';
 import { listExternalProviderOptions } from '../provider-options.js';
 import { providerArtefactOperations } from '../provider-artefacts.js';
@@ -5,11 +6,12 @@ import { providerOperations } from '../providers.js';
 import { uploadReleaseArtefacts } from '../release-artefacts.js';
 import type { AnyOperation } from '../operation.js';
 
-/** What the providers function serves: shared external providers, their assurance releases, artefacts and the options projects select from. */
+/** What the providers function serves: shared external providers, their assurance releases, artefacts, the review of their assertions and the options projects select from. */
 export const operations = [
   listExternalProviderOptions,
   ...providerOperations,
   ...assuranceReleaseOperations,
   ...providerArtefactOperations,
   uploadReleaseArtefacts,
+  ...assertionOperations,
 ] as unknown as readonly AnyOperation[];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredAssertion } from '../../../lib/domain/assertions.js';
 import { assertionWrites } from '../../../lib/store/assertions.js';
 import { keys } from '../../../lib/store/keys.js';
+import { assertionContent } from '../../support/providers.js';
 
 const assertion = (status: StoredAssertion['status']): StoredAssertion => ({
   id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
@@ -10,6 +11,9 @@ const assertion = (status: StoredAssertion['status']): StoredAssertion => ({
   control_id: 'ism-1691',
   status,
   version: 1,
+  reviewed_by: null,
+  reviewed_at: null,
+  ...assertionContent(),
 });
 const index = keys.controlAssertion('ism-1691', 'P', 'R');
 const kinds = (writes: ReturnType<typeof assertionWrites>) => writes.map((w) => w.kind);

@@ -1,0 +1,73 @@
+import ExcelJS from 'exceljs';
+import { CsvError, parse } from 'csv-parse/sync';
+import { matrixRows, type TableRow } from './ccm-table.js';
+import { ImportRejected, LIMITS, type ParsedImport } from './rows.js';
+
+/**
+ * Reads a provider's Cloud Controls Matrix from its bytes: an XLSX workbook (recognised by its ZIP
+ * signature) or else UTF-8 CSV. Pure: bytes in, rows out; nothing is fetched or evaluated.
+ */
+export async function parseCcm(bytes: Uint8Array): Promise<ParsedImport> {
+  const tables = isZip(bytes) ? await workbookTables(bytes) : [csvTable(bytes)];
+  for (const table of tables) {
+    const parsed = matrixRows(table);
+    if (parsed) return parsed;
+  }
+  throw new ImportRejected('no_header_row', 'no row names the columns of a control identifier and a responsibility');
+}
+
+const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+
+/** Rows beyond the limit, plus room for title and header rows, are refused before they are read into memory. */
+const MAX_SOURCE_ROWS = LIMITS.rows + 100;
+
+function csvTable(bytes: Uint8Array): TableRow[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ImportRejected('not_utf8', 'a CSV matrix must be UTF-8 text');
+  }
+  try {
+    const records: string[][] = parse(text, { bom: true, relax_column_count: true, to: MAX_SOURCE_ROWS + 1 });
+    if (records.length > MAX_SOURCE_ROWS) throw new ImportRejected('too_many_rows', `a matrix holds at most ${LIMITS.rows} rows`);
+    // A record's number is its row once the file is opened as a spreadsheet (quoted line breaks stay inside their cell).
+    return records.map((cells, i) => ({ row: i + 1, cells }));
+  } catch (error) {
+    if (error instanceof CsvError) throw new ImportRejected('malformed_csv', `not readable as CSV: ${error.message}`);
+    throw error;
+  }
+}
+
+async function workbookTables(bytes: Uint8Array): Promise<TableRow[][]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
+  } catch {
+    throw new ImportRejected('malformed_xlsx', 'not readable as an XLSX workbook');
+  }
+  return workbook.worksheets.map((sheet) => {
+    if (sheet.actualRowCount > MAX_SOURCE_ROWS) throw new ImportRejected('too_many_rows', `a matrix holds at most ${LIMITS.rows} rows`);
+    const rows: TableRow[] = [];
+    sheet.eachRow((row, number) => {
+      const cells: string[] = [];
+      row.eachCell({ includeEmpty: false }, (cell, column) => {
+        cells[column - 1] = cellText(cell.value);
+      });
+      rows.push({ row: number, cells: Array.from(cells, (c) => c ?? '') });
+    });
+    return rows;
+  });
+}
+
+/** What a cell shows: a formula's cached result (never evaluated), rich text joined, a hyperlink's text, a date as its ISO day. */
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('formula' in value || 'sharedFormula' in value) return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+  if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellText(value.text as ExcelJS.CellValue);
+  return '';
+}

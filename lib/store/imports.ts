@@ -1,0 +1,69 @@
+import type { ImportRun } from '../domain/imports/run.js';
+import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, type Condition } from './conditions.js';
+import { keys, withoutKeys } from './keys.js';
+import { getOne } from './read.js';
+import type { WriteItem } from './transact.js';
+import { updateIf } from './update.js';
+
+/**
+ * An artefact's current import run, `PK=PROVIDER#<provider>`, `SK=IMPORT#<artefact>`: one per
+ * artefact, replaced by the next run once it has ended.
+ */
+export class RunMovedOn extends Error {
+  override readonly name = 'RunMovedOn';
+}
+
+export async function importRun(providerId: string, artefactId: string): Promise<ImportRun | undefined> {
+  const item = await getOne(keys.artefactImport(providerId, artefactId));
+  return item ? (withoutKeys(item) as unknown as ImportRun) : undefined;
+}
+
+/** The put that starts a run, conditional on the run it replaces being as read (the caller refuses to replace a running one). */
+export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run_id' | 'status'> | undefined): WriteItem {
+  const condition = replaced ? and(attributeEquals('run_id', replaced.run_id), attributeEquals('status', replaced.status)) : itemAbsent();
+  return {
+    kind: 'put',
+    item: { ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...run },
+    condition,
+    onConditionFailed: () => new RunMovedOn(),
+  };
+}
+
+const current = (runId: string) => and(attributeEquals('run_id', runId), attributeEquals('status', 'running'));
+
+/** Sets fields of the run while it is still this run and running (and, to take the lease, while the lease is free). */
+export async function updateImportRun(
+  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
+  fields: Record<string, unknown>,
+  takeLeaseAt?: Date,
+): Promise<void> {
+  const condition = and(current(run.run_id), ...(takeLeaseAt ? [leaseFree('lease_until', takeLeaseAt.toISOString())] : []));
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, condition))) throw new RunMovedOn();
+}
+
+/** Moves the run's committed rows from `from` to `to`, in the transaction that writes those rows. */
+export function progressWrite(
+  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
+  from: number,
+  progress: NonNullable<ImportRun['progress']>,
+): WriteItem {
+  const condition: Condition = and(current(run.run_id), memberEquals(['progress', 'written'], from));
+  return {
+    kind: 'update',
+    key: keys.artefactImport(run.provider_id, run.artefact_id),
+    update: 'SET #pr = :pr',
+    names: { '#pr': 'progress', ...condition.names },
+    values: { ':pr': progress, ...condition.values },
+    condition,
+    onConditionFailed: () => new RunMovedOn(),
+  };
+}
+
+/** Ends the run. */
+export async function finishImportRun(
+  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
+  outcome: { status: 'completed' | 'failed'; at: Date; code?: string; detail?: string },
+): Promise<void> {
+  const fields = { status: outcome.status, finished_at: outcome.at.toISOString(), error_code: outcome.code ?? null, error_detail: outcome.detail ?? null };
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, current(run.run_id), ['lease_until']))) throw new RunMovedOn();
+}
