@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release, releaseEntries } from '../../lib/catalogue/store.js';
 import { assertionDocument, componentDefinition, formatEntry, jsonBytes, requirement } from '../support/assertion-documents.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
+import { releasesAsserting } from '../../lib/store/assertions.js';
 import { ismRelease } from '../support/document-model.js';
 import { form, PDF } from '../support/files.js';
 import { csvBytes, HEADER, matrixRow, titledMatrix, xlsxBytes } from '../support/matrices.js';
@@ -137,6 +138,62 @@ describe('importArtefact', () => {
     expect((await a.get(file.id)).body.data.import).toMatchObject({ status: 'completed', progress: { rows: 2, written: 2, exact: 2 }, error_count: 0 });
     const csv = await ready(csvBytes([HEADER, matrixRow(controls[0]!, 'Provider')]), 'ccm.csv', 'text/csv');
     expect((await post(csv.id, 'import', csv.etag)).body.errors[0]).toMatchObject({ code: 'unsupported_artefact_type' });
+  });
+});
+
+describe('listArtefactAssertions and confirmExactAssertions', () => {
+  it('lists what a matrix imported with row etags, confirms the exact ones, then refuses once the release is published', async () => {
+    const { provider, release, a, post, ready } = await arrange();
+    const file = await ready(await xlsxBytes(matrix()), 'ccm.xlsx', XLSX);
+    const started = await post(file.id, 'use-as-ccm', file.etag);
+    await api.drainJobs();
+    const list = (query = '') => api.request('GET', `/api/v1/external-providers/${provider.id}/artefacts/${file.id}/assertions${query}`, { token: op.admin });
+    const listed = await list();
+    expect(listed.status).toBe(200);
+    expect(listed.body.meta).toMatchObject({ total: 4 });
+    const rows = listed.body.data as { control_id: string; exact: boolean; status: string; review_reason: string | null; etag: string }[];
+    expect(rows.filter((r) => r.exact).map((r) => r.control_id)).toEqual(controls.slice(0, 3).sort());
+    expect(rows.find((r) => !r.exact)).toMatchObject({ control_id: 'ism-9999', status: 'pending', review_reason: 'unknown_control' });
+    expect(rows.every((r) => /^"1-/.test(r.etag))).toBe(true);
+    expect((await list('?page[size]=2&page[number]=2')).body.data).toHaveLength(2);
+
+    const etag = started.headers.get('etag')!;
+    expect((await post(file.id, 'assertions/confirm-exact', file.etag)).status).toBe(412);
+    const confirmed = await post(file.id, 'assertions/confirm-exact', etag);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.data).toEqual({ artefact_id: file.id, confirmed: 3 });
+    const after = (await list()).body.data as { exact: boolean; status: string }[];
+    expect(after.map((r) => r.status).sort()).toEqual(['confirmed', 'confirmed', 'confirmed', 'pending']);
+    const releaseUrl = `/api/v1/external-providers/${provider.id}/assurance-releases/${release.id}`;
+    expect((await api.request('GET', releaseUrl, { token: op.admin })).body.data.counts).toMatchObject({ assertions: 4, confirmed_assertions: 3 });
+
+    await publishRelease(provider.id, release.id);
+    const again = confirmed.headers.get('etag');
+    expect((await post(file.id, 'assertions/confirm-exact', again)).body.code).toBe('release_published');
+    expect((await post(file.id, 'use-as-ccm', again)).body.code).toBe('release_published');
+    expect((await a.get(file.id)).status).toBe(200);
+  });
+
+  it('confirms more exact assertions than one transaction holds', async () => {
+    const { provider, release, post, ready } = await arrange();
+    const file = await ready(csvBytes([HEADER, ...controls.slice(0, 100).map((id) => matrixRow(id, 'Provider'))]), 'ccm.csv', 'text/csv');
+    const started = await post(file.id, 'use-as-ccm', file.etag);
+    await api.drainJobs();
+    const confirmed = await post(file.id, 'assertions/confirm-exact', started.headers.get('etag'));
+    expect(confirmed.body.data).toEqual({ artefact_id: file.id, confirmed: 100 });
+    const releaseUrl = `/api/v1/external-providers/${provider.id}/assurance-releases/${release.id}`;
+    expect((await api.request('GET', releaseUrl, { token: op.admin })).body.data.counts).toMatchObject({ confirmed_assertions: 100 });
+    expect(await releasesAsserting(controls[99]!)).toContainEqual({ provider_id: provider.id, release_id: release.id });
+    expect((await post(file.id, 'assertions/confirm-exact', confirmed.headers.get('etag'))).body.data.confirmed).toBe(0);
+  });
+
+  it('needs publish-provider-assurance-packages', async () => {
+    const { provider, post, ready } = await arrange();
+    const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv');
+    const hierarchyOnly = await fixtures.token(op.userId, 'administration', { abilities: ['manage-org-hierarchy'] });
+    const url = `/api/v1/external-providers/${provider.id}/artefacts/${file.id}/assertions`;
+    expect((await api.request('GET', url, { token: hierarchyOnly })).status).toBe(403);
+    expect((await post(file.id, 'assertions/confirm-exact', file.etag, hierarchyOnly)).status).toBe(403);
   });
 });
 
