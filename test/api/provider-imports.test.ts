@@ -7,7 +7,7 @@ import { ismRelease } from '../support/document-model.js';
 import { form, PDF } from '../support/files.js';
 import { csvBytes, HEADER, matrixRow, titledMatrix, xlsxBytes } from '../support/matrices.js';
 import { linkForm, providerArtefacts } from '../support/provider-artefacts.js';
-import { GENEROUS_BUDGETS } from '../support/projects.js';
+import { GENEROUS_BUDGETS, importSample } from '../support/projects.js';
 import { storedProvider, storedRelease } from '../support/providers.js';
 
 let api: Api;
@@ -113,6 +113,13 @@ describe('useArtefactAsCcm', () => {
     const refused = await published.post(file.id, 'use-as-ccm', file.etag);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('release_published');
+  });
+
+  it('refuses an artefact naming another ISM release than its release (409 ism_release_mismatch)', async () => {
+    const { post, ready } = await arrange();
+    const other = await importSample();
+    const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv', { ism_version_id: other.id });
+    expect((await post(file.id, 'use-as-ccm', file.etag)).body.code).toBe('ism_release_mismatch');
   });
 
   it('keeps a restricted artefact a 404 without view-restricted-provider-artefacts, and needs a mutation credential', async () => {
