@@ -202,6 +202,17 @@ describe('listArtefactAssertions and confirmExactAssertions', () => {
     expect((await api.request('GET', url, { token: hierarchyOnly })).status).toBe(403);
     expect((await post(file.id, 'assertions/confirm-exact', file.etag, hierarchyOnly)).status).toBe(403);
   });
+
+  it('keeps the assertions of a restricted artefact a 404 without view-restricted-provider-artefacts', async () => {
+    const { provider, post, ready } = await arrange();
+    const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv', { restricted: 'true' });
+    const abilities = ['manage-org-hierarchy', 'publish-provider-assurance-packages'];
+    const viewless = await fixtures.token(op.userId, 'administration', { abilities });
+    const url = `/api/v1/external-providers/${provider.id}/artefacts/${file.id}/assertions`;
+    expect((await api.request('GET', url, { token: viewless })).status).toBe(404);
+    expect((await post(file.id, 'assertions/confirm-exact', file.etag, viewless)).status).toBe(404);
+    expect((await api.request('GET', url, { token: op.admin })).status).toBe(200);
+  });
 });
 
 async function publishRelease(providerId: string, releaseId: string) {
