@@ -5,6 +5,7 @@ import type { StoredRelease } from '../domain/providers.js';
 import { conflict, preconditionFailed } from '../errors.js';
 import { assertionBatchWrites, releaseAssertions } from '../store/assertions.js';
 import { attributeEquals, versionIs } from '../store/conditions.js';
+import { toImportRun } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { touchArtefactWrite } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
@@ -15,7 +16,7 @@ import { NoQuery, PageQuery } from './common.js';
 import { type OperationContext, operation } from './operation.js';
 import { releasePublished, requireDraft } from './provider-access.js';
 import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactOf, requireArtefactEtag } from './provider-artefact-access.js';
-import { artefactImportPrefetch, importRunOf } from './provider-imports.js';
+import { artefactImportPrefetch } from './provider-imports.js';
 
 /**
  * Assertions confirmed per transaction: each is its put and its control's index item, beside the
@@ -112,7 +113,7 @@ export const confirmExactAssertions = operation({
     const artefact = artefactOf(ctx, params);
     const release = await releaseOfArtefact(artefact);
     if (release) requireDraft(release);
-    if (importRunOf(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)))?.status === 'running') {
+    if (toImportRun(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)))?.status === 'running') {
       throw conflict('import_running', 'An import of this artefact is running; confirm once it has ended.');
     }
     requireArtefactEtag(ctx, artefact);

@@ -12,6 +12,7 @@ import {
 } from '../domain/provider-artefacts.js';
 import type { StoredRelease } from '../domain/providers.js';
 import { forbidden, validationFailed } from '../errors.js';
+import { toImportRun } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { artefactsPage, createArtefactsWrites, deleteArtefactWrites } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
@@ -31,7 +32,7 @@ import {
   requireArtefactEtag,
 } from './provider-artefact-access.js';
 import { createProviderArtefactUploadSession, formArtefact, newArtefact } from './provider-artefact-files.js';
-import { artefactDetail, artefactImportPrefetch, importArtefact, importRunOf, useArtefactAsCcm } from './provider-imports.js';
+import { artefactDetail, artefactImportPrefetch, importArtefact, useArtefactAsCcm } from './provider-imports.js';
 import { uploadBody } from './upload-form.js';
 
 export const restrictedUploadDenied = () =>
@@ -147,7 +148,7 @@ export const getProviderArtefact = operation({
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
     const artefact = artefactOf(ctx, params);
-    const run = importRunOf(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)));
+    const run = toImportRun(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)));
     return { data: artefactDetail(artefact, run), etag: artefactEtag(artefact) };
   },
 });

@@ -5,11 +5,11 @@ import { ArtefactDetail, artefactView, type StoredArtefact } from '../domain/pro
 import { conflict, validationFailed } from '../errors.js';
 import { sendJob } from '../jobs/sqs.js';
 import { attributeEquals } from '../store/conditions.js';
-import { startImportWrites } from '../store/imports.js';
-import { keys, withoutKeys } from '../store/keys.js';
+import { startImportWrites, toImportRun } from '../store/imports.js';
+import { keys } from '../store/keys.js';
 import { touchArtefactWrite } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
-import { getOne, type Item } from '../store/read.js';
+import { getOne } from '../store/read.js';
 import { NoQuery } from './common.js';
 import { type OperationContext, operation } from './operation.js';
 import { releasePublished, requireDraft } from './provider-access.js';
@@ -18,8 +18,6 @@ import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactOf, HIERARCHY, req
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The detected types each import reads: a matrix is a workbook or CSV, a structured document JSON. */
 const READABLE: Record<ImportKind, readonly string[]> = { ccm: [XLSX, 'text/csv'], structured: ['application/json'] };
-
-export const importRunOf = (item: Item | undefined): ImportRun | undefined => (item ? (withoutKeys(item) as unknown as ImportRun) : undefined);
 
 /** Artefact detail: the artefact and its current import run. */
 export const artefactDetail = (a: StoredArtefact, run: ImportRun | undefined): ArtefactDetail => ({
@@ -54,7 +52,7 @@ async function importable(ctx: OperationContext, artefact: StoredArtefact, kind:
   if (!artefact.ism_version_id || artefact.ism_version_id !== release.ism_version_id) {
     throw conflict('ism_release_mismatch', 'The artefact must name its release\u2019s ISM release: exactness is judged against it.');
   }
-  const current = importRunOf(ctx.prefetched(keys.artefactImport(artefact.provider_id, artefact.id)));
+  const current = toImportRun(ctx.prefetched(keys.artefactImport(artefact.provider_id, artefact.id)));
   if (current?.status === 'running') throw conflict('import_running', 'An import of this artefact is running; poll the artefact until it ends.');
   requireArtefactEtag(ctx, artefact);
   return { release, current };
