@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ImportRunView } from './imports/run.js';
 import { Ulid } from './ids.js';
 import type { Permission } from './permissions.js';
 import { singleLine } from './validation.js';
@@ -51,6 +52,10 @@ export const ProviderArtefact = z
   })
   .meta({ id: 'ProviderArtefact' });
 export type ProviderArtefact = z.infer<typeof ProviderArtefact>;
+
+/** Artefact detail: the artefact and its current import run (null before the first), which an import's 202 says to poll. */
+export const ArtefactDetail = ProviderArtefact.extend({ import: ImportRunView.nullable() }).meta({ id: 'ProviderArtefactDetail' });
+export type ArtefactDetail = z.infer<typeof ArtefactDetail>;
 
 /** What an upload-only caller (restricted upload without restricted view) gets back: no content, no ETag, no later reads. */
 export const ArtefactReceipt = z.object({ id: z.string(), restricted: z.literal(true), received: z.literal(true) }).meta({

@@ -9,6 +9,8 @@ export const QUEUES = {
   // One document a message; the visibility outlasts the worker's timeout so a running generation is never delivered twice at once.
   generate: { name: 'generate', worker: 'generate', visibilityTimeoutSeconds: 360, maxReceiveCount: 3, batchSize: 1 },
   recalculate: { name: 'recalculate', worker: 'recalculate', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
+  // One artefact a message; the visibility outlasts the import run's 200-second lease.
+  import: { name: 'import', worker: 'import', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

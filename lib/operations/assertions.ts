@@ -10,7 +10,7 @@ import { type OperationContext, operation } from './operation.js';
 import { PROVIDER_PATH, ProviderParams, providerOf, releaseOf, releasePublished, requireDraft } from './provider-access.js';
 
 /** Seed: assertion review needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
-const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
+export const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
 const ASSERTION_PATH = `${PROVIDER_PATH}/assertions/{assertion}`;
 const AssertionParams = ProviderParams.extend({ assertion: AssertionId });
 type AssertionParams = z.output<typeof AssertionParams>;

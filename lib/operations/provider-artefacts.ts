@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   ArtefactAnswer,
+  ArtefactDetail,
   ArtefactFields,
   artefactReceipt,
   artefactView,
@@ -11,6 +12,7 @@ import {
 } from '../domain/provider-artefacts.js';
 import type { StoredRelease } from '../domain/providers.js';
 import { forbidden, validationFailed } from '../errors.js';
+import { toImportRun } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { artefactsPage, createArtefactsWrites, deleteArtefactWrites } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
@@ -30,6 +32,7 @@ import {
   requireArtefactEtag,
 } from './provider-artefact-access.js';
 import { createProviderArtefactUploadSession, formArtefact, newArtefact } from './provider-artefact-files.js';
+import { artefactDetail, artefactImportPrefetch, importArtefact, useArtefactAsCcm } from './provider-imports.js';
 import { uploadBody } from './upload-form.js';
 
 export const restrictedUploadDenied = () =>
@@ -130,21 +133,23 @@ export const getProviderArtefact = operation({
   group: 'providers',
   method: 'GET',
   path: ARTEFACT_PATH,
-  summary: 'Read an artefact with its ETag and status (poll it while its file is pending); restricted ones need view-restricted-provider-artefacts.',
+  summary:
+    'Read an artefact with its ETag, status and current import (poll it while its file is pending or an import runs); restricted ones need view-restricted-provider-artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
   mode: 'read',
   success: 200,
   params: ArtefactParams,
   query: NoQuery,
-  response: ProviderArtefact,
+  response: ArtefactDetail,
   etag: true,
   errors: [422],
   sideEffects: [],
-  prefetch: artefactPrefetch,
+  prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
     const artefact = artefactOf(ctx, params);
-    return { data: artefactView(artefact), etag: artefactEtag(artefact) };
+    const run = toImportRun(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)));
+    return { data: artefactDetail(artefact, run), etag: artefactEtag(artefact) };
   },
 });
 
@@ -186,4 +191,6 @@ export const providerArtefactOperations = [
   getProviderArtefact,
   deleteProviderArtefact,
   createProviderArtefactUploadSession,
+  importArtefact,
+  useArtefactAsCcm,
 ];

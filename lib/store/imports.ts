@@ -1,7 +1,7 @@
 import type { ImportRun } from '../domain/imports/run.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, type Condition } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
-import { getOne } from './read.js';
+import { getOne, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
 
@@ -13,9 +13,10 @@ export class RunMovedOn extends Error {
   override readonly name = 'RunMovedOn';
 }
 
+export const toImportRun = (item: Item | undefined): ImportRun | undefined => (item ? (withoutKeys(item) as unknown as ImportRun) : undefined);
+
 export async function importRun(providerId: string, artefactId: string): Promise<ImportRun | undefined> {
-  const item = await getOne(keys.artefactImport(providerId, artefactId));
-  return item ? (withoutKeys(item) as unknown as ImportRun) : undefined;
+  return toImportRun(await getOne(keys.artefactImport(providerId, artefactId)));
 }
 
 /** The put that starts a run, conditional on the run it replaces being as read (the caller refuses to replace a running one). */

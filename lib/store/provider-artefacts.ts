@@ -88,3 +88,17 @@ export async function artefactsPage(providerId: string, withRestricted: boolean,
   );
   return items.map(toArtefact);
 }
+
+/** The artefact's version moved on (its ETag with it), conditional on the version the client's ETag named. */
+export function touchArtefactWrite(a: StoredArtefact, at: string): WriteItem {
+  const condition = attributeEquals('version', a.version);
+  return {
+    kind: 'update',
+    key: keys.providerArtefact(a.provider_id, a.id),
+    update: 'SET #ver = :ver, #upd = :upd',
+    names: { '#ver': 'version', '#upd': 'updated_at', ...condition.names },
+    values: { ':ver': a.version + 1, ':upd': at, ...condition.values },
+    condition,
+    onConditionFailed: (current) => (current ? preconditionFailed() : notFound()),
+  };
+}

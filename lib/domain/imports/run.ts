@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { RowError } from './rows.js';
 
 /**
@@ -33,3 +34,36 @@ export interface ImportRun {
   error_code: string | null;
   error_detail: string | null;
 }
+
+/** What artefact detail shows of the artefact's current import run. */
+export const ImportRunView = z
+  .object({
+    run_id: z.string(),
+    kind: z.enum(IMPORT_KINDS),
+    status: z.enum(['running', 'completed', 'failed']),
+    started_at: z.string(),
+    finished_at: z.string().nullable(),
+    progress: z
+      .object({ rows: z.number().int(), written: z.number().int(), exact: z.number().int() })
+      .nullable()
+      .meta({ description: 'Rows read, rows written so far and how many of them are exact; null until the file is parsed.' }),
+    errors: z.array(z.object({ row: z.number().int(), reason: z.string() })).meta({ description: `The first ${ERROR_LIMIT} rows that could not be read.` }),
+    error_count: z.number().int(),
+    error_code: z.string().nullable().meta({ description: 'Why a failed run failed (a refused file, authorisation_lost, release_not_draft, …).' }),
+    error_detail: z.string().nullable(),
+  })
+  .meta({ id: 'ImportRun' });
+export type ImportRunView = z.infer<typeof ImportRunView>;
+
+export const importRunView = (r: ImportRun): ImportRunView => ({
+  run_id: r.run_id,
+  kind: r.kind,
+  status: r.status,
+  started_at: r.started_at,
+  finished_at: r.finished_at,
+  progress: r.progress,
+  errors: r.errors,
+  error_count: r.error_count,
+  error_code: r.error_code,
+  error_detail: r.error_detail,
+});

@@ -1,3 +1,4 @@
+import { artefactAssertionOperations } from '../artefact-assertions.js';
 import { assertionOperations } from '../assertions.js';
 import { assuranceReleaseOperations } from '../assurance-releases.js';
 import { listExternalProviderOptions } from '../provider-options.js';
@@ -14,4 +15,5 @@ export const operations = [
   ...providerArtefactOperations,
   uploadReleaseArtefacts,
   ...assertionOperations,
+  ...artefactAssertionOperations,
 ] as unknown as readonly AnyOperation[];
