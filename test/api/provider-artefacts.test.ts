@@ -219,7 +219,8 @@ describe('getProviderArtefact, listProviderArtefacts', () => {
     const res = await a.create(linkForm('https://provider.example'));
     const read = await a.get(res.body.data.id);
     expect(read.headers.get('etag')).toBe(res.headers.get('etag'));
-    expect(read.body.data).toEqual(res.body.data);
+    // The detail adds the artefact's import run, which a new artefact has none of.
+    expect(read.body.data).toEqual({ ...res.body.data, import: null });
   });
 
   it('answers 404 for an unknown artefact and for one of another provider', async () => {
