@@ -4,7 +4,7 @@ import { issueToken } from '../lib/auth/issue.js';
 import { readReleaseDirectory } from '../lib/catalogue/files.js';
 import { importRelease } from '../lib/catalogue/store.js';
 import { parseCcm } from '../lib/domain/imports/ccm.js';
-import type { ImportRun } from '../lib/domain/imports/run.js';
+import { newImportRun } from '../lib/domain/imports/run.js';
 import { permissionsOf } from '../lib/domain/permissions.js';
 import { importAssertions } from '../lib/jobs/imports.js';
 import { traceDdb, type DdbCall } from '../lib/store/client.js';
@@ -58,24 +58,17 @@ export async function benchCcmImport(log: (line: string) => void): Promise<CcmIm
   );
   const provider = await storedProvider('Bench cloud');
   const release = await storedRelease(provider.id, { ismVersionId: ism.id, status: 'draft' });
-  const run: ImportRun = {
+  const run = newImportRun({
     run_id: ulid(),
     provider_id: provider.id,
     release_id: release.id,
     artefact_id: ulid(),
     ism_version_id: ism.id,
     kind: 'ccm',
-    status: 'running',
-    started_at: new Date().toISOString(),
     started_by: user.id,
     token_id: token.id,
-    finished_at: null,
-    progress: null,
-    errors: [],
-    error_count: 0,
-    error_code: null,
-    error_detail: null,
-  };
+    now: new Date(),
+  });
   await commit([startImportWrites(run, undefined)]);
   log(`ccm import: ${ROWS}-row XLSX matrix into a draft release`);
   const started = performance.now();

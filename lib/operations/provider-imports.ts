@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
-import { type ImportKind, type ImportRun, importRunView } from '../domain/imports/run.js';
+import { type ImportKind, type ImportRun, importRunView, newImportRun } from '../domain/imports/run.js';
 import { ArtefactDetail, artefactView, type StoredArtefact } from '../domain/provider-artefacts.js';
 import { conflict, validationFailed } from '../errors.js';
 import { sendJob } from '../jobs/sqs.js';
@@ -88,24 +88,17 @@ function startImport(kind: ImportKind) {
       const artefact = artefactOf(ctx, params);
       const { release, current } = await importable(ctx, artefact, kind);
       const at = ctx.now.toISOString();
-      const run: ImportRun = {
+      const run = newImportRun({
         run_id: ulid(ctx.now.getTime()),
         provider_id: artefact.provider_id,
         release_id: release.id,
         artefact_id: artefact.id,
         ism_version_id: release.ism_version_id,
         kind,
-        status: 'running',
-        started_at: at,
         started_by: ctx.caller.userId,
         token_id: ctx.caller.tokenId,
-        finished_at: null,
-        progress: null,
-        errors: [],
-        error_count: 0,
-        error_code: null,
-        error_detail: null,
-      };
+        now: ctx.now,
+      });
       const next = { ...artefact, version: artefact.version + 1, updated_at: at };
       // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
       await sendJob('import', { provider_id: artefact.provider_id, artefact_id: artefact.id, run_id: run.run_id });

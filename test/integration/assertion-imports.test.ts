@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
-import type { ImportKind, ImportRun } from '../../lib/domain/imports/run.js';
+import { type ImportKind, newImportRun } from '../../lib/domain/imports/run.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
 import { assertionWrites, releaseAssertions, releasesAsserting } from '../../lib/store/assertions.js';
@@ -46,24 +46,17 @@ const controls = () =>
 async function startedImport(kind: ImportKind, bytes: Uint8Array, options: { status?: 'draft' | 'published'; by?: typeof starter } = {}) {
   const provider = await storedProvider();
   const release = await storedRelease(provider.id, { ismVersionId: ism.id, status: options.status ?? 'draft' });
-  const run: ImportRun = {
+  const run = newImportRun({
     run_id: ulid(),
     provider_id: provider.id,
     release_id: release.id,
     artefact_id: ulid(),
     ism_version_id: ism.id,
     kind,
-    status: 'running',
-    started_at: new Date().toISOString(),
     started_by: (options.by ?? starter).userId,
     token_id: (options.by ?? starter).tokenId,
-    finished_at: null,
-    progress: null,
-    errors: [],
-    error_count: 0,
-    error_code: null,
-    error_detail: null,
-  };
+    now: new Date(),
+  });
   await commit([startImportWrites(run, undefined)]);
   const source = async (): Promise<ArtefactSource> => ({ ...run, bytes: async () => bytes });
   const message = { provider_id: run.provider_id, artefact_id: run.artefact_id, run_id: run.run_id };

@@ -35,6 +35,32 @@ export interface ImportRun {
   error_detail: string | null;
 }
 
+/** A run as it starts: running, nothing read yet, attributed to the credential that started it. */
+export function newImportRun(r: {
+  run_id: string;
+  provider_id: string;
+  release_id: string;
+  artefact_id: string;
+  ism_version_id: string;
+  kind: ImportKind;
+  started_by: string;
+  token_id: string;
+  now: Date;
+}): ImportRun {
+  const { now, ...identity } = r;
+  return {
+    ...identity,
+    status: 'running',
+    started_at: now.toISOString(),
+    finished_at: null,
+    progress: null,
+    errors: [],
+    error_count: 0,
+    error_code: null,
+    error_detail: null,
+  };
+}
+
 /** What artefact detail shows of the artefact's current import run. */
 export const ImportRunView = z
   .object({
