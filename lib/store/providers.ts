@@ -162,27 +162,15 @@ export function deleteReleaseWrites(r: StoredRelease, onPublished: () => Error):
 
 /** Publication: the release freezes and joins the options index and its counts. */
 export function publishReleaseWrites(before: StoredRelease, after: StoredRelease, onPublished: () => Error): WriteItem[] {
-  const set = setFields({
+  const fields = {
     status: after.status,
     published_at: after.published_at,
     published_by: after.published_by,
     updated_at: after.updated_at,
-    revision: after.revision,
     GSI1PK: gsi1.publishedReleases,
     GSI1SK: publishedSortKey(after),
-  });
-  return [
-    {
-      kind: 'update',
-      key: keys.assuranceRelease(before.provider_id, before.id),
-      update: set.expression,
-      names: set.names,
-      values: set.values,
-      condition: draftUnchanged(before),
-      onConditionFailed: releaseRefusal(onPublished),
-    },
-    publishedCounterWrite([after], 1),
-  ];
+  };
+  return [updateReleaseWrite(before, fields, onPublished), publishedCounterWrite([after], 1)];
 }
 
 /** A provider's releases, oldest first, from its partition (strongly consistent). */
