@@ -5,6 +5,9 @@ import type { FieldError } from '../errors.js';
 import { multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 import { EvidenceView } from './evidence.js';
+import { IMPLEMENTATION_STATUSES as ASSERTED_STATUSES, RESPONSIBILITIES } from './imports/rows.js';
+import { type ProviderGuidance, STATUS_ORIGINS, type StatusOrigin, visibleGuidance } from './provider-effects.js';
+import type { Permission } from './permissions.js';
 
 /** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
 export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
@@ -43,6 +46,8 @@ export interface StoredControl {
   recommendation: Recommendation | null;
   recommendation_at: string | null;
   implementation_status: (typeof ALL_STATUSES)[number] | null;
+  /** Absent on statuses set before origins were kept: those may have been choices, so the server leaves them. */
+  implementation_status_origin?: StatusOrigin | null;
   implementation_description: string | null;
   implementation_summary: string | null;
   overall_proposed_outcome?: Outcome | null;
@@ -61,7 +66,8 @@ export interface StoredControl {
     versions: { evidence_id: string; version: number; sha256: string | null }[];
     acknowledged_warnings: string[];
   } | null;
-  provider_guidance?: { provider_id: string; release_id: string; guidance: string }[];
+  /** Server-owned: what the selected provider releases say about the control (lib/domain/provider-effects.ts). */
+  provider_guidance?: ProviderGuidance[];
   /** The open approval task of the decision state the control is in, which the decision closes. */
   approval_task_id?: string | null;
   created_at: string;
@@ -163,6 +169,7 @@ export function applyImplementation(
   const next: StoredControl = { ...current };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
   if (patch.applicability_comment !== undefined) next.applicability_comment = blank(patch.applicability_comment) ? null : patch.applicability_comment!.trim();
+  if (patch.implementation_status !== undefined) next.implementation_status_origin = 'explicit_user_choice';
   if (applicability) {
     next.applicability = applicability;
     next.applicability_origin = 'explicit_user_choice';
@@ -262,6 +269,16 @@ const Missing = z.object({ ready: z.boolean(), missing: z.array(z.object({ point
 const Pointers = z.object({ complete: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
 const AllowedTransition = z.object({ id: z.string(), to_state: z.string(), comment: z.enum(['required', 'rejected']) });
 
+const ProviderGuidanceView = z.object({
+  provider_id: z.string(),
+  release_id: z.string(),
+  assertion_id: z.string(),
+  responsibility: z.enum(RESPONSIBILITIES),
+  implementation_status: z.enum(ASSERTED_STATUSES).nullable(),
+  guidance: z.string().nullable(),
+  restricted: z.boolean(),
+});
+
 export const Control = z
   .object({
     ...Identity,
@@ -293,7 +310,14 @@ export const Control = z
       }),
     allowed_actions: z.array(z.string()).meta({ description: 'Operation IDs this caller may call on the control now.' }),
     allowed_transitions: z.array(AllowedTransition).meta({ description: 'Transitions this caller may take now; send one ID to POST …/transitions.' }),
-    provider_guidance: z.array(z.object({ provider_id: z.string(), release_id: z.string(), guidance: z.string() })).meta({ description: 'Read-only.' }),
+    implementation_status_origin: z.enum(STATUS_ORIGINS).nullable().meta({
+      description:
+        'provider_assertion when the server set ec from a selected provider release; explicit_user_choice once a person set the status (the server then leaves it).',
+    }),
+    provider_guidance: z.array(ProviderGuidanceView).meta({
+      description:
+        'Read-only: the confirmed assertions of the provider releases the project selects. Entries from restricted artefacts need view-restricted-provider-artefacts.',
+    }),
     evidence_items: z.array(EvidenceView).meta({ description: 'The control’s evidence, oldest first, each with its own item ETag.' }),
     assessment_preparation_readiness: Missing,
     overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional(),
@@ -342,7 +366,13 @@ const pointers = (errors: FieldError[]) => errors.map(({ pointer, detail }) => (
 
 export function controlView(
   c: StoredControl,
-  caller: { assessment: boolean; allowedActions: string[]; allowedTransitions: z.infer<typeof AllowedTransition>[]; evidence: EvidenceView[] },
+  caller: {
+    assessment: boolean;
+    permissions: ReadonlySet<Permission>;
+    allowedActions: string[];
+    allowedTransitions: z.infer<typeof AllowedTransition>[];
+    evidence: EvidenceView[];
+  },
 ): ControlView {
   const preparation = preparationMissing(c);
   const base = {
@@ -366,7 +396,8 @@ export function controlView(
     maturity_proposed_level: c.maturity_proposed_level ?? null,
     allowed_actions: caller.allowedActions,
     allowed_transitions: caller.allowedTransitions,
-    provider_guidance: c.provider_guidance ?? [],
+    implementation_status_origin: c.implementation_status_origin ?? null,
+    provider_guidance: visibleGuidance(c.provider_guidance, caller.permissions),
     evidence_items: caller.evidence,
     assessment_preparation_readiness: { ready: preparation.length === 0, missing: pointers(preparation) },
     created_at: c.created_at,

@@ -172,6 +172,9 @@ function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { sh
       assessor_notes: options.show_assessor_notes ? (c.assessor_notes ?? null) : null,
     },
     evidence,
-    provider_guidance: c.provider_guidance ?? [],
+    // Documents reach everyone who may download them: restricted provider material stays out.
+    provider_guidance: (c.provider_guidance ?? []).flatMap((g) =>
+      g.restricted || g.guidance === null ? [] : [{ provider_id: g.provider_id, release_id: g.release_id, guidance: g.guidance }],
+    ),
   };
 }

@@ -14,6 +14,7 @@ import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { QUEUES } from './queues.js';
+import { providerEffectsOf } from './provider-effects.js';
 import { RetrySoon } from './worker.js';
 
 /** Controls written between progress reports and authorisation checkpoints. */
@@ -48,7 +49,7 @@ export async function fillMissingControls(
   now: Date,
   checkpoint: (written: number, planned: number, existing: number) => Promise<void>,
 ): Promise<number> {
-  const [planned, existing] = await Promise.all([planFor(project), projectApplicability(project.id)]);
+  const [planned, existing, effects] = await Promise.all([planFor(project), projectApplicability(project.id), providerEffectsOf(project.id)]);
   const have = new Set(existing.map((c) => c.catalogue_id));
   const missing = planned.filter((p) => !have.has(p.entry.id));
   let written = 0;
@@ -56,7 +57,7 @@ export async function fillMissingControls(
   for (let i = 0; i < missing.length; i += CHUNK) {
     const chunk = missing.slice(i, i + CHUNK);
     await putAll(
-      chunk.map((p) => newControlItem(project, p, runId, now)),
+      chunk.map((p) => newControlItem(project, p, runId, now, effects.get(p.entry.id))),
       8,
     );
     written += chunk.length;

@@ -2,6 +2,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { recalculated, recommendationFor, type Origin, type Recommendation } from '../domain/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
+import { type ProviderEffect, sameGuidance, withProviderEffect } from '../domain/provider-effects.js';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
@@ -16,6 +17,7 @@ import { systemIdsOf } from '../store/systems.js';
 import { getOne, queryAll, type Item } from '../store/read.js';
 import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
 import { factsFor, fillMissingControls } from './population.js';
+import { providerEffectsOf } from './provider-effects.js';
 import { sendJob } from './sqs.js';
 import { RetrySoon } from './worker.js';
 
@@ -29,29 +31,35 @@ function sameRecommendation(a: Recommendation | null, b: Recommendation | null):
 }
 
 /**
- * Brings one control's recommendation and system-set applicability up to date. Conditional on the
- * version read, so a person's concurrent edit is never overwritten: on a lost race the control is
- * read again and recalculated from what the person left. The summary is recounted once the
- * project is done, rather than moved per control: concurrent transactions on the one summary item
- * would conflict with each other.
+ * Brings one control's recommendation, system-set applicability and provider-owned fields (its
+ * guidance, and `ec` where nobody chose a status) up to date. Conditional on the version read, so
+ * a person's concurrent edit is never overwritten: on a lost race the control is read again and
+ * recalculated from what the person left. The summary is recounted once the project is done,
+ * rather than moved per control: concurrent transactions on the one summary item would conflict.
  */
 async function updateControl(
   projectId: string,
   control: ControlApplicability,
   recommendationOf: (c: ControlApplicability) => Recommendation | null,
+  effects: ReadonlyMap<string, ProviderEffect>,
   now: Date,
 ): Promise<void> {
   let current: ControlApplicability | undefined = control;
   for (let attempt = 0; current && attempt < 5; attempt++) {
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
+    const provider = withProviderEffect(current, effects.get(current.catalogue_id));
     if (
       sameRecommendation(current.recommendation, recommendation) &&
       next.applicability === current.applicability &&
-      next.origin === current.applicability_origin
+      next.origin === current.applicability_origin &&
+      provider.implementation_status === current.implementation_status &&
+      provider.implementation_status_origin === (current.implementation_status_origin ?? null) &&
+      sameGuidance(provider.provider_guidance, current.provider_guidance)
     )
       return;
-    const attention = attentionKeys(projectId, { ...current, applicability: next.applicability, applicability_origin: next.origin, recommendation });
+    const after = { ...current, applicability: next.applicability, applicability_origin: next.origin, recommendation, ...provider } as ControlApplicability;
+    const attention = attentionKeys(projectId, after);
     const written = await updateIf(
       keys.control(projectId, current.id),
       {
@@ -59,6 +67,7 @@ async function updateControl(
         recommendation_at: now.toISOString(),
         applicability: next.applicability,
         applicability_origin: next.origin,
+        ...provider,
         updated_at: now.toISOString(),
         version: current.version + 1,
         ...attention,
@@ -69,7 +78,7 @@ async function updateControl(
     if (written) {
       // After the control, outside its write: eight workers move the same few digest shards, and
       // every pass ends in a recount that repairs what a crash between the two writes left.
-      const digest = filterDigestDelta(projectId, current, { ...current, applicability: next.applicability });
+      const digest = filterDigestDelta(projectId, current, after);
       if (digest) await commit([digest]);
       return;
     }
@@ -77,19 +86,23 @@ async function updateControl(
   }
 }
 
-/** Recalculates one project's applicability from its current context and scope; returns false when it must wait. */
+/** Recalculates one project's applicability and provider effects from its current context and scope; returns false when it must wait. */
 async function recalculateProject(project: StoredProject, now: Date): Promise<boolean> {
   if (project.archived || project.lifecycle_state === 'setup') return true;
   // Population reads the facts once; recalculating under a running population would race it.
   // (An abandoned run holds it up only until the sweep ends that run.)
   if (project.population_status === 'running') return false;
   if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {});
-  const [facts, controls] = await Promise.all([factsFor(project), projectApplicability(project.id)]);
+  const [facts, controls, effects] = await Promise.all([
+    factsFor(project),
+    projectApplicability(project.id, { provider: true }),
+    providerEffectsOf(project.id),
+  ]);
   const recommendationOf = (c: ControlApplicability) => recommendationFor(c, facts);
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < controls.length) await updateControl(project.id, controls[next++]!, recommendationOf, now);
+      while (next < controls.length) await updateControl(project.id, controls[next++]!, recommendationOf, effects, now);
     }),
   );
   // After every pass, so that a recount a failed delivery did not finish is made by the next one.

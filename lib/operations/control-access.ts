@@ -6,6 +6,7 @@ import { evidenceView, type StoredEvidence } from '../domain/evidence.js';
 import { workflowSettingsOf, type StoredProject } from '../domain/projects.js';
 import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Transition } from '../domain/workflow.js';
 import { etagFor, requireVersion } from './etag.js';
+import { visibleGuidance } from '../domain/provider-effects.js';
 import { ApiError, forbidden, notFound, validationFailed } from '../errors.js';
 import { and, attributeEquals, memberEquals } from '../store/conditions.js';
 import { filterDigestDelta } from '../store/control-filters.js';
@@ -76,7 +77,14 @@ export function allowances(caller: Caller, project: StoredProject, control: Stor
 function viewOf(caller: Caller, project: StoredProject, control: StoredControl, evidence: ControlEvidence): string {
   const { transitions, actions } = allowances(caller, project, control);
   // The evidence list is part of the representation: its revision moves the ETag, not the control's version.
-  return [seesAssessment(caller) ? 'assessment' : '', actions.join(','), transitions.map((t) => t.id).join(','), `evidence:${evidence.revision}`].join('|');
+  // At one version, how many guidance entries the caller sees is all that differs between their views of it.
+  return [
+    seesAssessment(caller) ? 'assessment' : '',
+    actions.join(','),
+    transitions.map((t) => t.id).join(','),
+    `evidence:${evidence.revision}`,
+    `guidance:${visibleGuidance(control.provider_guidance, caller.permissions).length}`,
+  ].join('|');
 }
 
 /** An evidence item's own ETag (seed: separate from the control ETag). */
@@ -92,6 +100,7 @@ export function detail(ctx: OperationContext, project: StoredProject, control: S
   return {
     data: controlView(control, {
       assessment: seesAssessment(ctx.caller),
+      permissions: ctx.caller.permissions,
       allowedActions: actions,
       allowedTransitions: transitions.map((t) => ({ id: t.id, to_state: t.to, comment: t.comment })),
       evidence: evidence.items.map((e) => evidenceView(e, evidenceEtag(e))),

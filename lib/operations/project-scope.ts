@@ -53,6 +53,10 @@ async function selectionWrites(before: readonly ProviderSelection[], after: read
 const MAX_SELECTION_CHANGES = 90;
 const SELECTION_CHANGES_DETAIL = `one save may change the selections of at most ${MAX_SELECTION_CHANGES} providers; save the change in two steps`;
 
+/** In order too: a control's guidance lists the selected releases in selection order. */
+const selectionsChanged = (before: readonly ProviderSelection[], after: readonly ProviderSelection[]) =>
+  before.length !== after.length || before.some((s, i) => s.provider_id !== after[i]!.provider_id || s.release_id !== after[i]!.release_id);
+
 const technologiesChanged = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   SCOPE_TECHNOLOGIES.some((t) => (before[t] ?? null) !== (after[t] ?? null));
 
@@ -88,7 +92,8 @@ export const updateSetupProjectScope = operation({
   method: 'PATCH',
   path: `${SETUP_PROJECT_PATH}/scope`,
   summary: 'Save the scope: supplied data replaces the saved data; omitted provider_selections are kept and [] clears them.',
-  description: 'A change to the in-scope technologies recalculates applicability recommendations of a populated project.',
+  description:
+    'A change to the in-scope technologies recalculates applicability recommendations of a populated project; a change to provider_selections recalculates its controls\u2019 provider_guidance and the server-owned ec status (never over a status a person chose; deselection takes ec back).',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   mode: 'mutation',
@@ -101,7 +106,12 @@ export const updateSetupProjectScope = operation({
   ifMatch: true,
   errors: [412, 415, 422, 428],
   uses: { queues: ['recalculate'] },
-  sideEffects: ['Saves the scope', 'Marks applicability for recalculation when in-scope technologies change', 'Writes an audit record'],
+  sideEffects: [
+    'Saves the scope',
+    'Marks applicability for recalculation when in-scope technologies change',
+    'Marks provider effects on controls for recalculation when provider selections change',
+    'Writes an audit record',
+  ],
   prefetch: scopePrefetch,
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
@@ -125,7 +135,10 @@ export const updateSetupProjectScope = operation({
     };
     const writes = [replaceVersioned(item, version), ...selected];
     // Whatever the lifecycle: a population that starts meanwhile may have read the old scope (the job skips Setup projects).
-    const recalculation = body.data && technologiesChanged(before, body.data) ? projectRecalculation(ctx, project) : undefined;
+    const recalculate =
+      (body.data !== undefined && technologiesChanged(before, body.data)) ||
+      (body.provider_selections !== undefined && selectionsChanged(previous, body.provider_selections));
+    const recalculation = recalculate ? projectRecalculation(ctx, project) : undefined;
     if (recalculation) writes.push(recalculation.write);
     return {
       data: scopeView(item as unknown as Item, true),

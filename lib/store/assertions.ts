@@ -1,7 +1,8 @@
 import { isConfirmed, type StoredAssertion } from '../domain/assertions.js';
+import type { SelectedAssertion } from '../domain/provider-effects.js';
 import type { Condition } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
-import { queryAll } from './read.js';
+import { getMany, keyString, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
 
 /**
@@ -98,4 +99,40 @@ export async function releasesAsserting(controlId: string): Promise<{ provider_i
     ConsistentRead: true,
   });
   return items.map((i) => ({ provider_id: String(i.provider_id), release_id: String(i.release_id) }));
+}
+
+/**
+ * The confirmed assertions of the given releases, in selection order, each with whether its
+ * artefact is restricted: one Query per release and one BatchGetItem of the artefacts.
+ */
+export async function selectedAssertions(selections: readonly { provider_id: string; release_id: string }[]): Promise<SelectedAssertion[]> {
+  const perRelease = await Promise.all(
+    selections.map((s) =>
+      queryAll(
+        {
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          FilterExpression: '#s = :confirmed',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':pk': keys.externalProvider(s.provider_id).PK,
+            ':sk': `${prefixes.assertion}${s.release_id}#`,
+            ':confirmed': 'confirmed',
+          },
+          ProjectionExpression:
+            'id, provider_id, release_id, control_id, responsibility, implementation_status, consumer_guidance, implementation_statement, artefact_id',
+        },
+        20_000,
+      ),
+    ),
+  );
+  const confirmed = perRelease.flat();
+  const artefacts = [
+    ...new Map(confirmed.map((a) => [`${a.provider_id}#${a.artefact_id}`, keys.providerArtefact(String(a.provider_id), String(a.artefact_id))])).values(),
+  ];
+  const found = await getMany(artefacts);
+  return confirmed.map(({ artefact_id, ...a }) => ({
+    ...(a as unknown as Omit<SelectedAssertion, 'restricted'>),
+    // An artefact gone is no evidence that its material was open: treat it as restricted.
+    restricted: found.get(keyString(keys.providerArtefact(String(a.provider_id), String(artefact_id))))?.restricted !== false,
+  }));
 }

@@ -2,6 +2,7 @@ import type { Origin, PlannedControl, Recommendation } from '../domain/applicabi
 import { controlWorkflow } from '../config.js';
 import { attentionOf, type StoredControl } from '../domain/controls.js';
 import type { StoredProject } from '../domain/projects.js';
+import { type ProviderEffect, withProviderEffect } from '../domain/provider-effects.js';
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
 import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
 import { updateIf } from './update.js';
@@ -10,8 +11,11 @@ import { getMany, keyString, queryAll, type Item } from './read.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
 import { commit, type WriteItem } from './transact.js';
 
-/** A control as population first writes it: the catalogue entry, its applicability and origin, nothing decided yet. */
-export function newControlItem(project: Pick<StoredProject, 'id'>, planned: PlannedControl, runId: string, now: Date) {
+/**
+ * A control as population first writes it: the catalogue entry, its applicability and origin, and
+ * what the selected provider releases say of it; nothing decided by people yet.
+ */
+export function newControlItem(project: Pick<StoredProject, 'id'>, planned: PlannedControl, runId: string, now: Date, effect?: ProviderEffect) {
   const { entry } = planned;
   const id = controlId(project.id, entry.position, entry.id);
   const at = now.toISOString();
@@ -34,7 +38,7 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
     applicability_comment: null,
     recommendation: planned.recommendation,
     recommendation_at: at,
-    implementation_status: null,
+    ...withProviderEffect({ implementation_status: null }, effect),
     implementation_description: null,
     implementation_summary: null,
     workflow_state: controlWorkflow().initial,
@@ -76,6 +80,8 @@ export interface ControlApplicability {
   title: string;
   essential_eight: string[];
   implementation_status: StoredControl['implementation_status'];
+  implementation_status_origin?: StoredControl['implementation_status_origin'];
+  provider_guidance?: StoredControl['provider_guidance'];
   position: number;
   path: string[];
   applicability: 'y' | 'n';
@@ -91,14 +97,16 @@ type Counted = Pick<
   'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state' | 'implementation_status' | 'overall_assessed_outcome'
 >;
 
-/** The applicability fields of every control of a project: a keys-and-flags read, not the whole records. */
-export async function projectApplicability(projectId: string): Promise<ControlApplicability[]> {
+/**
+ * The applicability fields of every control of a project: a keys-and-flags read, not the whole
+ * records. Recalculation also reads the provider-owned fields (`provider: true`), which can be long.
+ */
+export async function projectApplicability(projectId: string, read: { provider?: boolean } = {}): Promise<ControlApplicability[]> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version', '#t': 'title' },
-    ProjectionExpression:
-      'id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, overall_assessed_outcome, #v, GSI1PK',
+    ProjectionExpression: `id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, overall_assessed_outcome, #v, GSI1PK${read.provider ? ', implementation_status_origin, provider_guidance' : ''}`,
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });

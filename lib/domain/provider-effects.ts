@@ -1,0 +1,104 @@
+import type { Permission } from './permissions.js';
+import type { Responsibility } from './imports/rows.js';
+import type { StoredAssertion } from './assertions.js';
+
+/**
+ * What the published assurance releases a project selects do to its controls (issue 14): every
+ * confirmed assertion about a control shows as provider guidance, and a control that some
+ * selected provider carries alone and has implemented gets the server-owned status `ec`, unless
+ * the project's people chose a status themselves. Like applicability recalculation, the server
+ * takes back only what it set: deselecting the release reverts `ec`, never a person's choice.
+ */
+
+/** One selected release's word on a control, as the control shows it. */
+export interface ProviderGuidance {
+  provider_id: string;
+  release_id: string;
+  assertion_id: string;
+  responsibility: Responsibility;
+  implementation_status: StoredAssertion['implementation_status'];
+  /** The provider's guidance to consumers, else its implementation statement; null when it gave neither. */
+  guidance: string | null;
+  /** From a restricted artefact: shown only to project callers holding view-restricted-provider-artefacts. */
+  restricted: boolean;
+}
+
+/** Where a control's implementation status came from: a person, or the server from a provider assertion. */
+export const STATUS_ORIGINS = ['explicit_user_choice', 'provider_assertion'] as const;
+export type StatusOrigin = (typeof STATUS_ORIGINS)[number];
+
+export interface ProviderEffect {
+  guidance: ProviderGuidance[];
+  /** A confirmed assertion makes the control provider-inherited and effective. */
+  inherited: boolean;
+}
+
+/** A confirmed assertion of a selected release, with whether the artefact it came from is restricted. */
+export type SelectedAssertion = Pick<
+  StoredAssertion,
+  'id' | 'provider_id' | 'release_id' | 'control_id' | 'responsibility' | 'implementation_status' | 'consumer_guidance' | 'implementation_statement'
+> & { restricted: boolean };
+
+/**
+ * Provider-inherited and effective: the provider alone is responsible and has implemented it, and
+ * a person holding publish-provider-assurance-packages confirmed that in a published release.
+ * Shared and consumer controls stay the project's to implement; their guidance still shows.
+ */
+const inheritedEffective = (a: SelectedAssertion) => a.responsibility === 'provider' && a.implementation_status === 'implemented';
+
+/** The effect on each control (by catalogue id) of the confirmed assertions of the selected releases, in selection order. */
+export function providerEffects(assertions: readonly SelectedAssertion[]): Map<string, ProviderEffect> {
+  const effects = new Map<string, ProviderEffect>();
+  for (const a of assertions) {
+    const effect = effects.get(a.control_id) ?? { guidance: [], inherited: false };
+    effect.guidance.push({
+      provider_id: a.provider_id,
+      release_id: a.release_id,
+      assertion_id: a.id,
+      responsibility: a.responsibility,
+      implementation_status: a.implementation_status,
+      guidance: a.consumer_guidance ?? a.implementation_statement,
+      restricted: a.restricted,
+    });
+    effect.inherited ||= inheritedEffective(a);
+    effects.set(a.control_id, effect);
+  }
+  return effects;
+}
+
+/** The server-owned fields of a control that its provider effect decides. */
+export interface ProviderOwned {
+  implementation_status: string | null;
+  implementation_status_origin?: StatusOrigin | null;
+  provider_guidance?: ProviderGuidance[];
+}
+
+/**
+ * A control's status and guidance under its provider effect. `ec` goes only where no person chose
+ * a status: a status without an origin predates origins and may have been a choice, so it stays.
+ */
+export function withProviderEffect(
+  control: ProviderOwned,
+  effect: ProviderEffect | undefined,
+): Required<Pick<ProviderOwned, 'implementation_status' | 'implementation_status_origin' | 'provider_guidance'>> {
+  const guidance = effect?.guidance ?? [];
+  const origin = control.implementation_status_origin ?? null;
+  const serverOwned = origin === 'provider_assertion' || (origin === null && control.implementation_status === null);
+  if (!serverOwned) return { implementation_status: control.implementation_status, implementation_status_origin: origin, provider_guidance: guidance };
+  return effect?.inherited
+    ? { implementation_status: 'ec', implementation_status_origin: 'provider_assertion', provider_guidance: guidance }
+    : { implementation_status: null, implementation_status_origin: null, provider_guidance: guidance };
+}
+
+/** The guidance a caller may see: restricted entries need view-restricted-provider-artefacts. */
+export const visibleGuidance = (guidance: readonly ProviderGuidance[] | undefined, permissions: ReadonlySet<Permission>) =>
+  (guidance ?? []).filter((g) => !g.restricted || permissions.has('view-restricted-provider-artefacts'));
+
+/** Whether two guidance lists say the same (DynamoDB keeps list order; map members may come back in any order). */
+export function sameGuidance(a: readonly ProviderGuidance[] | undefined, b: readonly ProviderGuidance[] | undefined): boolean {
+  const key = (g: ProviderGuidance) =>
+    [g.provider_id, g.release_id, g.assertion_id, g.responsibility, g.implementation_status, g.guidance, g.restricted].join('\u0000');
+  const x = (a ?? []).map(key);
+  const y = (b ?? []).map(key);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}

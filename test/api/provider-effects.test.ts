@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { importRelease, type Release } from '../../lib/catalogue/store.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
+import { startApi, type Api } from '../support/api.js';
+import { arrangeControls, controlsUrl } from '../support/controls.js';
+import { ismRelease } from '../support/document-model.js';
+import { form } from '../support/files.js';
+import { csvBytes, HEADER, matrixRow, type MatrixTable } from '../support/matrices.js';
+import { GENEROUS_BUDGETS, setupWorld, type World } from '../support/projects.js';
+import { providerArtefacts } from '../support/provider-artefacts.js';
+
+/**
+ * Issue 14 end to end: a provider's matrix goes from upload through review to publication, a
+ * project selects the release, and its controls show the provider's guidance and `ec` where the
+ * provider carries the control, while a status a person chose stays and deselection reverts `ec`.
+ */
+
+let api: Api;
+let ism: Release;
+let world: World;
+/** Controls (not principles) of a populated PROTECTED project on the real ISM release, in catalogue order. */
+let controls: string[];
+
+beforeAll(async () => {
+  api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
+  ism = await importRelease(ismRelease(), { sample: false }, new Date());
+  world = await setupWorld(api, ism);
+  const probe = await arrangeControls(api, world);
+  const list = await api.request('GET', controlsUrl(probe.p.id, '?page[size]=100'), { token: probe.token });
+  controls = list.body.data.filter((c: { kind: string }) => c.kind === 'control').map((c: { catalogue_id: string }) => c.catalogue_id);
+});
+afterAll(() => api.stop());
+
+const PROVIDERS = '/api/v1/external-providers';
+
+/** A matrix taken through the provider operations: upload, scan, use-as-ccm, confirm-exact, publish. */
+async function publishedMatrix(rows: MatrixTable, options: { restricted?: boolean } = {}) {
+  const admin = world.op.admin;
+  const created = await api.request('POST', PROVIDERS, { token: admin, headers: { 'Idempotency-Key': ulid() }, body: { name: `Cloud ${ulid()}` } });
+  const providerId = created.body.data.id as string;
+  const release = await api.request('POST', `${PROVIDERS}/${providerId}/assurance-releases`, {
+    token: admin,
+    headers: { 'Idempotency-Key': ulid() },
+    body: { name: 'IRAP 2026', version: '2026.1', ism_version_id: ism.id, assessed_on: '2026-02-01' },
+  });
+  const releaseId = release.body.data.id as string;
+  const artefacts = providerArtefacts(api, providerId, admin);
+  const fields = { release_id: releaseId, ...(options.restricted ? { restricted: 'true' } : {}) };
+  const file = await artefacts.created(form(Buffer.from(csvBytes([HEADER, ...rows])), 'ccm.csv', 'text/csv', fields));
+  await api.drainJobs();
+  const artefactUrl = `${PROVIDERS}/${providerId}/artefacts/${file.id}`;
+  const post = async (path: string) => {
+    const etag = (await artefacts.get(file.id)).headers.get('etag')!;
+    return api.request('POST', `${artefactUrl}/${path}`, { token: admin, body: {}, headers: { 'If-Match': etag } });
+  };
+  expect((await post('use-as-ccm')).status).toBe(202);
+  await api.drainJobs();
+  expect((await post('assertions/confirm-exact')).body.data.confirmed).toBe(rows.length);
+  const releaseUrl = `${PROVIDERS}/${providerId}/assurance-releases/${releaseId}`;
+  const etag = (await api.request('GET', releaseUrl, { token: admin })).headers.get('etag')!;
+  expect((await api.request('POST', `${releaseUrl}/publish`, { token: admin, body: {}, headers: { 'If-Match': etag } })).status).toBe(200);
+  return { provider_id: providerId, release_id: releaseId };
+}
+
+async function select(projectUrl: string, selections: { provider_id: string; release_id: string }[]) {
+  const etag = (await api.request('GET', `${projectUrl}/scope`, { token: world.op.org })).headers.get('etag')!;
+  const saved = await api.request('PATCH', `${projectUrl}/scope`, {
+    token: world.op.org,
+    headers: { 'If-Match': etag },
+    body: { provider_selections: selections },
+  });
+  expect(saved.status).toBe(200);
+  await api.drainJobs();
+}
+
+describe('a selected provider release in a project', () => {
+  it('shows provider_guidance, sets ec where the provider carries the control, keeps a chosen status, and deselection reverts', async () => {
+    const [carried, shared, chosen, partial] = controls;
+    const release = await publishedMatrix([
+      matrixRow(carried!, 'Provider'),
+      matrixRow(shared!, 'Shared'),
+      matrixRow(chosen!, 'Provider'),
+      matrixRow(partial!, 'Provider', 'Partially implemented'),
+    ]);
+    const c = await arrangeControls(api, world);
+    expect((await c.patch(chosen!, { implementation_status: 'planned' })).status).toBe(200);
+
+    await select(c.p.url, [release]);
+    const guidanceOf = async (id: string) => (await c.read(id)).body.provider_guidance;
+    expect((await c.read(carried!)).body).toMatchObject({ implementation_status: 'ec', implementation_status_origin: 'provider_assertion' });
+    expect(await guidanceOf(carried!)).toEqual([
+      {
+        ...release,
+        assertion_id: `${release.release_id}-${carried}`,
+        responsibility: 'provider',
+        implementation_status: 'implemented',
+        guidance: `Tenants need do nothing further for ${carried}.`,
+        restricted: false,
+      },
+    ]);
+    expect((await c.read(shared!)).body).toMatchObject({ implementation_status: null, provider_guidance: [{ responsibility: 'shared' }] });
+    expect((await c.read(partial!)).body).toMatchObject({
+      implementation_status: null,
+      provider_guidance: [{ implementation_status: 'partially_implemented' }],
+    });
+    expect((await c.read(chosen!)).body).toMatchObject({ implementation_status: 'planned', implementation_status_origin: 'explicit_user_choice' });
+    expect(await guidanceOf(chosen!)).toHaveLength(1);
+    const ec = await api.request('GET', controlsUrl(c.p.id, '?filter[implementation_status]=ec'), { token: c.token });
+    expect(ec.body.data.map((x: { catalogue_id: string }) => x.catalogue_id)).toEqual([carried]);
+
+    await select(c.p.url, []);
+    expect((await c.read(carried!)).body).toMatchObject({ implementation_status: null, implementation_status_origin: null, provider_guidance: [] });
+    expect((await c.read(chosen!)).body).toMatchObject({ implementation_status: 'planned', provider_guidance: [] });
+  });
+
+  it('keeps a status a person sets over ec, through deselection', async () => {
+    const [carried] = controls;
+    const release = await publishedMatrix([matrixRow(carried!, 'Provider')]);
+    const c = await arrangeControls(api, world);
+    await select(c.p.url, [release]);
+    expect((await c.patch(carried!, { implementation_status: 'implemented' })).status).toBe(200);
+    await select(c.p.url, []);
+    expect((await c.read(carried!)).body).toMatchObject({ implementation_status: 'implemented', implementation_status_origin: 'explicit_user_choice' });
+  });
+
+  it('applies a selection saved before population when the controls are written', async () => {
+    const [carried] = controls;
+    const release = await publishedMatrix([matrixRow(carried!, 'Provider')]);
+    const p = await world.project();
+    await select(p.url, [release]);
+    const etag = (await api.request('GET', p.url, { token: world.op.org })).headers.get('etag')!;
+    expect((await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': etag }, body: {} })).status).toBe(202);
+    await api.drainJobs();
+    const token = await world.projectToken(p.id);
+    const list = await api.request('GET', controlsUrl(p.id, '?filter[implementation_status]=ec'), { token });
+    expect(list.body.data.map((x: { catalogue_id: string }) => x.catalogue_id)).toEqual([carried]);
+  });
+
+  it('shows guidance from a restricted artefact only to holders of view-restricted-provider-artefacts, under a different ETag', async () => {
+    const [carried] = controls;
+    const release = await publishedMatrix([matrixRow(carried!, 'Provider')], { restricted: true });
+    const c = await arrangeControls(api, world);
+    await select(c.p.url, [release]);
+    const open = await c.read(carried!);
+    expect(open.body.provider_guidance).toMatchObject([{ restricted: true }]);
+    const without = await world.projectToken(
+      c.p.id,
+      permissionsOf('project').filter((p) => p !== 'view-restricted-provider-artefacts'),
+    );
+    const closed = await c.read(carried!, without);
+    expect(closed.body).toMatchObject({ implementation_status: 'ec', provider_guidance: [] });
+    expect(closed.etag).not.toBe(open.etag);
+  });
+});

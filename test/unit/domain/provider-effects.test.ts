@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { providerEffects, type SelectedAssertion, visibleGuidance, withProviderEffect } from '../../../lib/domain/provider-effects.js';
+
+const assertion = (overrides: Partial<SelectedAssertion> = {}): SelectedAssertion => ({
+  id: 'R1-ism-0001',
+  provider_id: 'P1',
+  release_id: 'R1',
+  control_id: 'ism-0001',
+  responsibility: 'provider',
+  implementation_status: 'implemented',
+  consumer_guidance: 'Nothing further for tenants.',
+  implementation_statement: 'The platform does it.',
+  restricted: false,
+  ...overrides,
+});
+
+const inherited = providerEffects([assertion()]).get('ism-0001');
+const guidanceOnly = providerEffects([assertion({ responsibility: 'shared' })]).get('ism-0001');
+
+describe('providerEffects', () => {
+  it('makes a provider-responsible, implemented assertion inherited', () => {
+    expect(inherited?.inherited).toBe(true);
+  });
+
+  it.each([
+    ['shared', { responsibility: 'shared' as const }],
+    ['consumer', { responsibility: 'consumer' as const }],
+    ['partially implemented', { implementation_status: 'partially_implemented' as const }],
+    ['without a status', { implementation_status: null }],
+  ])('does not make a %s assertion inherited, but shows its guidance', (_name, overrides) => {
+    const effect = providerEffects([assertion(overrides)]).get('ism-0001');
+    expect(effect).toMatchObject({ inherited: false, guidance: [{ assertion_id: 'R1-ism-0001' }] });
+  });
+
+  it('is inherited when any selected release carries the control, and lists every release in selection order', () => {
+    const effect = providerEffects([assertion({ responsibility: 'shared' }), assertion({ id: 'R2-ism-0001', provider_id: 'P2', release_id: 'R2' })]).get(
+      'ism-0001',
+    );
+    expect(effect?.inherited).toBe(true);
+    expect(effect?.guidance.map((g) => g.release_id)).toEqual(['R1', 'R2']);
+  });
+
+  it('falls back to the implementation statement when the provider gave consumers no guidance', () => {
+    const effect = providerEffects([assertion({ consumer_guidance: null })]).get('ism-0001');
+    expect(effect?.guidance[0]?.guidance).toBe('The platform does it.');
+  });
+});
+
+describe('withProviderEffect', () => {
+  it('sets ec on a control without a status', () => {
+    expect(withProviderEffect({ implementation_status: null }, inherited)).toMatchObject({
+      implementation_status: 'ec',
+      implementation_status_origin: 'provider_assertion',
+    });
+  });
+
+  it('keeps a status a person chose', () => {
+    const chosen = { implementation_status: 'planned', implementation_status_origin: 'explicit_user_choice' as const };
+    expect(withProviderEffect(chosen, inherited)).toMatchObject({ implementation_status: 'planned', implementation_status_origin: 'explicit_user_choice' });
+  });
+
+  it('keeps a status a person cleared', () => {
+    const cleared = { implementation_status: null, implementation_status_origin: 'explicit_user_choice' as const };
+    expect(withProviderEffect(cleared, inherited).implementation_status).toBeNull();
+  });
+
+  it('keeps a status of unknown origin, which may have been a choice', () => {
+    expect(withProviderEffect({ implementation_status: 'implemented' }, inherited)).toMatchObject({
+      implementation_status: 'implemented',
+      implementation_status_origin: null,
+    });
+  });
+
+  it('takes ec back when the control is no longer inherited', () => {
+    const ec = { implementation_status: 'ec', implementation_status_origin: 'provider_assertion' as const };
+    expect(withProviderEffect(ec, guidanceOnly)).toMatchObject({ implementation_status: null, implementation_status_origin: null });
+    expect(withProviderEffect(ec, undefined)).toEqual({ implementation_status: null, implementation_status_origin: null, provider_guidance: [] });
+  });
+
+  it('always replaces the guidance, even under a chosen status', () => {
+    const chosen = { implementation_status: 'planned', implementation_status_origin: 'explicit_user_choice' as const };
+    expect(withProviderEffect(chosen, guidanceOnly).provider_guidance).toHaveLength(1);
+  });
+});
+
+describe('visibleGuidance', () => {
+  const guidance = providerEffects([assertion(), assertion({ id: 'R2-ism-0001', release_id: 'R2', restricted: true })]).get('ism-0001')!.guidance;
+
+  it('hides restricted entries without view-restricted-provider-artefacts', () => {
+    expect(visibleGuidance(guidance, new Set()).map((g) => g.release_id)).toEqual(['R1']);
+  });
+
+  it('shows them with it', () => {
+    expect(visibleGuidance(guidance, new Set(['view-restricted-provider-artefacts']))).toHaveLength(2);
+  });
+});
