@@ -3,6 +3,7 @@ import { plannedControls, type Facts, type PlannedControl } from '../domain/appl
 import type { MaturityLevel } from '../domain/oscal.js';
 import { releaseEntries } from '../catalogue/store.js';
 import type { StoredProject } from '../domain/projects.js';
+import type { ProviderEffect } from '../domain/provider-effects.js';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
@@ -42,14 +43,16 @@ async function planFor(project: StoredProject): Promise<PlannedControl[]> {
 /**
  * Writes the planned controls the project does not have yet, in batches, leaving every existing
  * control (and what people or recommendations did to it) as it is. Returns how many it wrote.
+ * A caller that has read the provider effects already passes them, to spare a second read.
  */
 export async function fillMissingControls(
   project: StoredProject,
   runId: string,
   now: Date,
   checkpoint: (written: number, planned: number, existing: number) => Promise<void>,
+  knownEffects?: Promise<ReadonlyMap<string, ProviderEffect>>,
 ): Promise<number> {
-  const [planned, existing, effects] = await Promise.all([planFor(project), projectApplicability(project.id), providerEffectsOf(project.id)]);
+  const [planned, existing, effects] = await Promise.all([planFor(project), projectApplicability(project.id), knownEffects ?? providerEffectsOf(project.id)]);
   const have = new Set(existing.map((c) => c.catalogue_id));
   const missing = planned.filter((p) => !have.has(p.entry.id));
   let written = 0;

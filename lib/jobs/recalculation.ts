@@ -92,12 +92,9 @@ async function recalculateProject(project: StoredProject, now: Date): Promise<bo
   // Population reads the facts once; recalculating under a running population would race it.
   // (An abandoned run holds it up only until the sweep ends that run.)
   if (project.population_status === 'running') return false;
-  if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {});
-  const [facts, controls, effects] = await Promise.all([
-    factsFor(project),
-    projectApplicability(project.id, { provider: true }),
-    providerEffectsOf(project.id),
-  ]);
+  const reading = providerEffectsOf(project.id);
+  if (project.lifecycle_state === 'active') await fillMissingControls(project, `recalculation-${now.toISOString()}`, now, async () => {}, reading);
+  const [facts, controls, effects] = await Promise.all([factsFor(project), projectApplicability(project.id, { provider: true }), reading]);
   const recommendationOf = (c: ControlApplicability) => recommendationFor(c, facts);
   let next = 0;
   await Promise.all(
