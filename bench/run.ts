@@ -20,6 +20,7 @@ import { benchIdempotency, formatIdempotency } from './idempotency.js';
 import { runLibraryWorkload } from './library.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { benchCcmImport, formatCcmImport } from './ccm-import.js';
+import { benchProviderSelection, formatProviderSelection } from './provider-selection.js';
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
 import { resetDdbClient } from '../lib/store/client.js';
@@ -76,6 +77,7 @@ async function main(): Promise<number> {
     const started = performance.now();
     let evidenceFiles: Awaited<ReturnType<typeof benchEvidenceFiles>> | undefined;
     let documents: Awaited<ReturnType<typeof benchDocuments>> | undefined;
+    let selection: Awaited<ReturnType<typeof benchProviderSelection>> | undefined;
     const latencies = await runWorkload(`http://127.0.0.1:${port}`, credentials, recorder, log);
     await recorder.settled();
     log(`workload done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -96,6 +98,7 @@ async function main(): Promise<number> {
       await recorder.settled();
       evidenceFiles = await benchEvidenceFiles(`http://127.0.0.1:${port}`, credentials, population.project_id, pollers, log);
       documents = await benchDocuments(`http://127.0.0.1:${port}`, credentials, pollers, log);
+      selection = await benchProviderSelection(`http://127.0.0.1:${port}`, credentials, pollers, population.project_id, log);
     }
 
     const ccmImport = await benchCcmImport(log);
@@ -115,6 +118,7 @@ async function main(): Promise<number> {
     console.log(formatCounters(counters));
     if (population) console.log(formatPopulation(population));
     if (ccmImport) console.log(formatCcmImport(ccmImport));
+    if (selection) console.log(formatProviderSelection(selection));
     if (evidenceFiles) console.log(formatEvidenceFiles(evidenceFiles));
     if (documents) console.log(formatDocuments(documents));
     console.log(formatBundles(bundles));
@@ -126,6 +130,7 @@ async function main(): Promise<number> {
         budget_counters: counters,
         ...(population ? { population } : {}),
         ...(ccmImport ? { ccm_import: ccmImport } : {}),
+        ...(selection ? { provider_selection: selection } : {}),
         ...(evidenceFiles ? { evidence_files: evidenceFiles } : {}),
         ...(documents ? { documents } : {}),
         bundles,
