@@ -276,6 +276,7 @@ const ProviderGuidanceView = z.object({
   responsibility: z.enum(RESPONSIBILITIES),
   implementation_status: z.enum(ASSERTED_STATUSES).nullable(),
   guidance: z.string().nullable(),
+  guidance_truncated: z.boolean().meta({ description: 'The guidance was cut to this control\u2019s share of 16,000 characters.' }),
   restricted: z.boolean(),
 });
 

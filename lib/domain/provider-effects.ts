@@ -19,6 +19,8 @@ export interface ProviderGuidance {
   implementation_status: StoredAssertion['implementation_status'];
   /** The provider's guidance to consumers, else its implementation statement; null when it gave neither. */
   guidance: string | null;
+  /** The guidance was cut to its share of GUIDANCE_BUDGET characters (code points). */
+  guidance_truncated: boolean;
   /** From a restricted artefact: shown only to project callers holding view-restricted-provider-artefacts. */
   restricted: boolean;
 }
@@ -46,24 +48,39 @@ export type SelectedAssertion = Pick<
  */
 const inheritedEffective = (a: SelectedAssertion) => a.responsibility === 'provider' && a.implementation_status === 'implemented';
 
+/**
+ * Characters of guidance one control holds, shared between its entries. The control item also
+ * holds its people's texts under DynamoDB's 400 KB item limit, and 50 selected releases may each
+ * bring 20,000 characters for the same control: the guidance gets a bounded share, evenly split.
+ */
+export const GUIDANCE_BUDGET = 16_000;
+
 /** The effect on each control (by catalogue id) of the confirmed assertions of the selected releases, in selection order. */
 export function providerEffects(assertions: readonly SelectedAssertion[]): Map<string, ProviderEffect> {
-  const effects = new Map<string, ProviderEffect>();
-  for (const a of assertions) {
-    const effect = effects.get(a.control_id) ?? { guidance: [], inherited: false };
-    effect.guidance.push({
-      provider_id: a.provider_id,
-      release_id: a.release_id,
-      assertion_id: a.id,
-      responsibility: a.responsibility,
-      implementation_status: a.implementation_status,
-      guidance: a.consumer_guidance ?? a.implementation_statement,
-      restricted: a.restricted,
-    });
-    effect.inherited ||= inheritedEffective(a);
-    effects.set(a.control_id, effect);
-  }
-  return effects;
+  const grouped = new Map<string, SelectedAssertion[]>();
+  for (const a of assertions) grouped.set(a.control_id, [...(grouped.get(a.control_id) ?? []), a]);
+  return new Map(
+    [...grouped].map(([control, group]) => {
+      const share = Math.floor(GUIDANCE_BUDGET / group.length);
+      const guidance = group.map((a) => {
+        const text = a.consumer_guidance ?? a.implementation_statement;
+        // By code point, so that a cut never leaves half a surrogate pair.
+        const points = text === null ? [] : [...text];
+        const truncated = points.length > share;
+        return {
+          provider_id: a.provider_id,
+          release_id: a.release_id,
+          assertion_id: a.id,
+          responsibility: a.responsibility,
+          implementation_status: a.implementation_status,
+          guidance: truncated ? points.slice(0, share).join('') : text,
+          guidance_truncated: truncated,
+          restricted: a.restricted,
+        };
+      });
+      return [control, { guidance, inherited: group.some(inheritedEffective) }];
+    }),
+  );
 }
 
 /** The server-owned fields of a control that its provider effect decides. */
@@ -97,7 +114,7 @@ export const visibleGuidance = (guidance: readonly ProviderGuidance[] | undefine
 /** Whether two guidance lists say the same (DynamoDB keeps list order; map members may come back in any order). */
 export function sameGuidance(a: readonly ProviderGuidance[] | undefined, b: readonly ProviderGuidance[] | undefined): boolean {
   const key = (g: ProviderGuidance) =>
-    [g.provider_id, g.release_id, g.assertion_id, g.responsibility, g.implementation_status, g.guidance, g.restricted].join('\u0000');
+    [g.provider_id, g.release_id, g.assertion_id, g.responsibility, g.implementation_status, g.guidance, g.guidance_truncated, g.restricted].join('\u0000');
   const x = (a ?? []).map(key);
   const y = (b ?? []).map(key);
   return x.length === y.length && x.every((v, i) => v === y[i]);

@@ -96,6 +96,7 @@ describe('a selected provider release in a project', () => {
         responsibility: 'provider',
         implementation_status: 'implemented',
         guidance: `Tenants need do nothing further for ${carried}.`,
+        guidance_truncated: false,
         restricted: false,
       },
     ]);

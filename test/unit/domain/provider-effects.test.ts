@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerEffects, type SelectedAssertion, visibleGuidance, withProviderEffect } from '../../../lib/domain/provider-effects.js';
+import { GUIDANCE_BUDGET, providerEffects, type SelectedAssertion, visibleGuidance, withProviderEffect } from '../../../lib/domain/provider-effects.js';
 
 const assertion = (overrides: Partial<SelectedAssertion> = {}): SelectedAssertion => ({
   id: 'R1-ism-0001',
@@ -92,5 +92,21 @@ describe('visibleGuidance', () => {
 
   it('shows them with it', () => {
     expect(visibleGuidance(guidance, new Set(['view-restricted-provider-artefacts']))).toHaveLength(2);
+  });
+});
+
+describe('guidance budget', () => {
+  it('keeps guidance within its share whole', () => {
+    const [entry] = providerEffects([assertion()]).get('ism-0001')!.guidance;
+    expect(entry).toMatchObject({ guidance: 'Nothing further for tenants.', guidance_truncated: false });
+  });
+
+  it('cuts each entry to an even share of the budget, by code point', () => {
+    const long = '\u{1F512}'.repeat(GUIDANCE_BUDGET);
+    const effect = providerEffects([assertion({ consumer_guidance: long }), assertion({ id: 'R2-ism-0001', release_id: 'R2', consumer_guidance: long })]);
+    const [first] = effect.get('ism-0001')!.guidance;
+    expect(first?.guidance_truncated).toBe(true);
+    expect([...first!.guidance!]).toHaveLength(GUIDANCE_BUDGET / 2);
+    expect(first!.guidance).toBe('\u{1F512}'.repeat(GUIDANCE_BUDGET / 2));
   });
 });
