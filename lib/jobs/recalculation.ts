@@ -49,8 +49,9 @@ async function updateControl(
     const recommendation = recommendationOf(current);
     const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
     const provider = withProviderEffect(current, effects.get(current.catalogue_id));
+    const recommended = sameRecommendation(current.recommendation, recommendation);
     if (
-      sameRecommendation(current.recommendation, recommendation) &&
+      recommended &&
       next.applicability === current.applicability &&
       next.origin === current.applicability_origin &&
       provider.implementation_status === current.implementation_status &&
@@ -63,8 +64,8 @@ async function updateControl(
     const written = await updateIf(
       keys.control(projectId, current.id),
       {
-        recommendation,
-        recommendation_at: now.toISOString(),
+        // A write for the provider fields alone leaves the time of the recommendation as it was.
+        ...(recommended ? {} : { recommendation, recommendation_at: now.toISOString() }),
         applicability: next.applicability,
         applicability_origin: next.origin,
         ...provider,
