@@ -33,7 +33,7 @@ export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run
 }
 
 /** The run's identity and the revision its writer last saw. */
-export type RunRef = Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id' | 'revision'>;
+type RunRef = Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id' | 'revision'>;
 
 const running = (runId: string) => and(attributeEquals('run_id', runId), attributeEquals('status', 'running'));
 /** Still this run, running, at the revision the writer holds: any write in between (a sweep, another delivery) wins. */
