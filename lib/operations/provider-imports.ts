@@ -72,7 +72,7 @@ function startImport(kind: ImportKind) {
       ? 'Read the artefact as the provider\u2019s Cloud Controls Matrix (XLSX or CSV) into its release\u2019s assertions (202; poll artefact detail).'
       : 'Import a structured artefact (an OSCAL component definition or the ism-assertions JSON format) into its release\u2019s assertions (202; poll artefact detail).',
     description:
-      'Send an empty JSON object with If-Match the artefact ETag. The artefact must be a ready file of a draft release naming the release\u2019s ISM release (409 artefact_not_file, file_not_ready, artefact_not_in_release, ism_release_mismatch, release_published); a file of another type is 422 unsupported_artefact_type; while an import of it runs, 409 import_running. Rows that cannot be read are reported in the artefact\u2019s import with their row numbers; the rest import as pending assertions.',
+      'Send an empty JSON object with If-Match the artefact ETag. The artefact must be a ready file of a draft release naming the release\u2019s ISM release (409 artefact_not_file, file_not_ready, artefact_not_in_release, ism_release_mismatch, release_published); a file of another type is 422 unsupported_artefact_type; while an import of it runs, 409 import_running. Rows that cannot be read are reported in the artefact\u2019s import with their row numbers; the rest import as pending assertions. The 202\u2019s ETag names the run as started: the artefact ETag moves with every change of the run artefact detail shows, so read detail again once the run has ended before confirm-exact.',
     credential: ['administration'],
     permission: HIERARCHY,
     mode: 'mutation',
