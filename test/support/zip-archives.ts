@@ -2,13 +2,15 @@ import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * A part of a generated ZIP. `declaredSize` overrides the uncompressed size the archive states
- * (a hostile file's lie); `hidden` leaves the entry out of the central directory.
+ * (a hostile file's lie); `hidden` leaves the entry out of the central directory; `localName`
+ * gives its local header another name than the directory's.
  */
 export interface ZipPart {
   name: string;
   data: Uint8Array | string;
   declaredSize?: number;
   hidden?: boolean;
+  localName?: string;
 }
 
 /** A ZIP of deflated parts with local headers and a central directory, as spreadsheet applications write them. */
@@ -21,6 +23,7 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
     const data = typeof part.data === 'string' ? Buffer.from(part.data) : Buffer.from(part.data);
     const compressed = deflateRawSync(data);
     const name = Buffer.from(part.name);
+    const localName = Buffer.from(part.localName ?? part.name);
     const size = part.declaredSize ?? data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -29,8 +32,8 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
     local.writeUInt32LE(crc32(data), 14);
     local.writeUInt32LE(compressed.length, 18);
     local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, compressed);
+    local.writeUInt16LE(localName.length, 26);
+    locals.push(local, localName, compressed);
     if (!part.hidden) {
       const central = Buffer.alloc(46);
       central.writeUInt32LE(0x02014b50, 0);
@@ -45,7 +48,7 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
       centrals.push(central, name);
       listed++;
     }
-    offset += 30 + name.length + compressed.length;
+    offset += 30 + localName.length + compressed.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);

@@ -133,10 +133,13 @@ function localData(view: DataView, e: Entry): { start: number; end: number } {
   if (e.method !== STORED && e.method !== DEFLATED) throw malformed(`part ${e.name.slice(0, 80)} uses compression method ${e.method}`);
   if (e.offset + 30 > view.byteLength || view.getUint32(e.offset, true) !== LOCAL) throw malformed('a damaged local header');
   const sizesHere = (e.flags & 8) === 0;
-  if (view.getUint16(e.offset + 8, true) !== e.method || (sizesHere && view.getUint32(e.offset + 18, true) !== e.compressed)) {
+  const nameLength = view.getUint16(e.offset + 26, true);
+  // The streaming reader goes by the local header's name, the order given to it by the directory's.
+  const name = new TextDecoder().decode(new Uint8Array(view.buffer, view.byteOffset + e.offset + 30, Math.min(nameLength, view.byteLength - e.offset - 30)));
+  if (name !== e.name || view.getUint16(e.offset + 8, true) !== e.method || (sizesHere && view.getUint32(e.offset + 18, true) !== e.compressed)) {
     throw malformed(`part ${e.name.slice(0, 80)} has a local header that disagrees with its central directory entry`);
   }
-  const start = e.offset + 30 + view.getUint16(e.offset + 26, true) + view.getUint16(e.offset + 28, true);
+  const start = e.offset + 30 + nameLength + view.getUint16(e.offset + 28, true);
   const end = start + e.compressed;
   if (end > view.byteLength) throw malformed('an entry runs past the end of the file');
   return { start, end };

@@ -59,6 +59,10 @@ describe('parseCcm on a hostile XLSX', () => {
     expect(await rejection(parseCcm(workbook(rows(1), (parts) => [hidden, ...parts])))).toBe('malformed_xlsx');
   });
 
+  it('refuses a part whose local header names another part than its directory entry (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ localName: 'xl/worksheets/sheet9.xml' }))))).toBe('malformed_xlsx');
+  });
+
   it('leaves no temporary file behind when the sheet comes before the shared strings (as exceljs and Excel store them)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ccm-'));
     vi.stubEnv('TMPDIR', dir);
