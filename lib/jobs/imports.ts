@@ -9,7 +9,7 @@ import { parseStructured } from '../domain/imports/structured.js';
 import { logger } from '../log.js';
 import { assertionBatchWrites, type Guard, releaseAssertions } from '../store/assertions.js';
 import { and, attributeEquals, itemAbsent, versionIs } from '../store/conditions.js';
-import { finishImportRun, importRun, progressWrite, RunMovedOn, updateImportRun } from '../store/imports.js';
+import { finishImportRun, importRun, progressWrite, RunMovedOn, takeImportLease, updateImportRun } from '../store/imports.js';
 import { commit } from '../store/transact.js';
 import { RetrySoon } from './worker.js';
 
@@ -69,7 +69,7 @@ export async function importAssertions(message: ImportMessage, source: (m: Impor
   const run = await importRun(message.provider_id, message.artefact_id);
   if (run?.run_id !== message.run_id || run.status !== 'running') return;
   try {
-    await updateImportRun(run, { lease_until: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString() }, now);
+    await takeImportLease(run, new Date(now.getTime() + LEASE_SECONDS * 1000), now);
   } catch (error) {
     if (error instanceof RunMovedOn) throw new RetrySoon(`import run ${run.run_id} is leased by another delivery`, 30);
     throw error;
@@ -88,6 +88,7 @@ export async function importAssertions(message: ImportMessage, source: (m: Impor
       const progress = { rows: rows.length, written: 0, exact: rows.filter((r) => r.exact).length };
       await updateImportRun(run, { progress, errors: parsed.errors.slice(0, ERROR_LIMIT), error_count: parsed.errors.length });
       run.progress = progress;
+      run.revision++;
     }
     await writeRows(run, rows);
     await finishImportRun(run, { status: 'completed', at: new Date() });
@@ -189,6 +190,7 @@ async function writeRows(run: ImportRun, rows: JudgedRow[]): Promise<void> {
     try {
       await commit([...writes, progressWrite(run, start, { ...progress, written: end })]);
       progress.written = end;
+      run.revision++;
     } catch (error) {
       // A review landed between reading and writing: read again and rewrite the batch, a few times at most.
       if (!(error instanceof AssertionChanged) || ++races > RACE_ATTEMPTS) throw error;

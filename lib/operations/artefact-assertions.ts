@@ -5,7 +5,6 @@ import type { StoredRelease } from '../domain/providers.js';
 import { conflict, preconditionFailed } from '../errors.js';
 import { assertionBatchWrites, releaseAssertions } from '../store/assertions.js';
 import { attributeEquals, versionIs } from '../store/conditions.js';
-import { toImportRun } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { touchArtefactWrite } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
@@ -15,8 +14,15 @@ import { assertionEtag, PUBLISHER } from './assertions.js';
 import { NoQuery, PageQuery } from './common.js';
 import { type OperationContext, operation } from './operation.js';
 import { releasePublished, requireDraft } from './provider-access.js';
-import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactOf, requireArtefactEtag } from './provider-artefact-access.js';
-import { artefactImportPrefetch } from './provider-imports.js';
+import {
+  ARTEFACT_PATH,
+  ArtefactParams,
+  artefactEtag,
+  artefactImportPrefetch,
+  artefactOf,
+  importRunOf,
+  requireArtefactEtag,
+} from './provider-artefact-access.js';
 
 /**
  * Assertions confirmed per transaction: each is its put and its control's index item, beside the
@@ -113,10 +119,9 @@ export const confirmExactAssertions = operation({
     const artefact = artefactOf(ctx, params);
     const release = await releaseOfArtefact(artefact);
     if (release) requireDraft(release);
-    if (toImportRun(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)))?.status === 'running') {
-      throw conflict('import_running', 'An import of this artefact is running; confirm once it has ended.');
-    }
-    requireArtefactEtag(ctx, artefact);
+    const run = importRunOf(ctx, params);
+    if (run?.status === 'running') throw conflict('import_running', 'An import of this artefact is running; confirm once it has ended.');
+    requireArtefactEtag(ctx, artefact, run);
     const exact = (await artefactAssertions(artefact)).filter((a) => a.exact && a.status === 'pending');
     const unchanged: WriteItem = {
       kind: 'check',
@@ -134,7 +139,7 @@ export const confirmExactAssertions = operation({
     const next = { ...artefact, version: artefact.version + 1, updated_at: at };
     return {
       data: { artefact_id: artefact.id, confirmed: exact.length },
-      etag: artefactEtag(next),
+      etag: artefactEtag(next, run),
       auditTarget: { provider: params.provider, artefact: artefact.id, ...(release ? { release: release.id } : {}) },
       auditDetails: { confirmed: exact.length },
       writes: [...(last.length ? confirmWrites(ctx, artefact, last) : []), touchArtefactWrite(artefact, at)],

@@ -1,7 +1,9 @@
 import type * as z from 'zod';
 import { canViewRestricted, type StoredArtefact } from '../domain/provider-artefacts.js';
+import type { ImportRun } from '../domain/imports/run.js';
 import type { Permission } from '../domain/permissions.js';
 import { notFound } from '../errors.js';
+import { toImportRun } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { toArtefact } from '../store/provider-artefacts.js';
 import { Ulid } from './common.js';
@@ -17,10 +19,21 @@ export type ArtefactParams = z.output<typeof ArtefactParams>;
 export const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 
 const KIND = 'provider-artefact';
-export const artefactEtag = (a: StoredArtefact) => etagFor(KIND, a.id, a.version);
-export const requireArtefactEtag = (ctx: OperationContext, a: StoredArtefact) => requireVersion(ctx.ifMatch, KIND, a.id, a.version);
+/**
+ * Artefact detail shows the current import run, which its job writes without touching the
+ * artefact: the run and its revision (moved by every write detail shows) are the ETag's view
+ * part, so the ETag moves with the run and an If-Match from before a run write is 412.
+ */
+const runView = (run: ImportRun | undefined) => (run ? `import ${run.run_id} ${run.revision}` : 'no import');
+export const artefactEtag = (a: StoredArtefact, run: ImportRun | undefined) => etagFor(KIND, a.id, a.version, runView(run));
+export const requireArtefactEtag = (ctx: OperationContext, a: StoredArtefact, run: ImportRun | undefined) =>
+  requireVersion(ctx.ifMatch, KIND, a.id, a.version, runView(run));
 
 export const artefactPrefetch = (p: ArtefactParams) => [keys.externalProvider(p.provider), keys.providerArtefact(p.provider, p.artefact)];
+/** For the operations that show the artefact's import run or take its ETag. */
+export const artefactImportPrefetch = (p: ArtefactParams) => [...artefactPrefetch(p), keys.artefactImport(p.provider, p.artefact)];
+
+export const importRunOf = (ctx: OperationContext, p: ArtefactParams) => toImportRun(ctx.prefetched(keys.artefactImport(p.provider, p.artefact)));
 
 /**
  * The artefact, when this caller may see it: a restricted one needs view-restricted-provider-artefacts

@@ -11,8 +11,8 @@ import {
   ProviderArtefact,
 } from '../domain/provider-artefacts.js';
 import type { StoredRelease } from '../domain/providers.js';
-import { forbidden, validationFailed } from '../errors.js';
-import { toImportRun } from '../store/imports.js';
+import { forbidden, preconditionFailed, validationFailed } from '../errors.js';
+import { runAsRead } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { artefactsPage, createArtefactsWrites, deleteArtefactWrites } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
@@ -26,13 +26,14 @@ import {
   ArtefactParams,
   ARTEFACTS_PATH,
   artefactEtag,
+  artefactImportPrefetch,
   artefactOf,
-  artefactPrefetch,
   HIERARCHY,
+  importRunOf,
   requireArtefactEtag,
 } from './provider-artefact-access.js';
 import { createProviderArtefactUploadSession, formArtefact, newArtefact } from './provider-artefact-files.js';
-import { artefactDetail, artefactImportPrefetch, importArtefact, useArtefactAsCcm } from './provider-imports.js';
+import { artefactDetail, importArtefact, useArtefactAsCcm } from './provider-imports.js';
 import { uploadBody } from './upload-form.js';
 
 export const restrictedUploadDenied = () =>
@@ -120,7 +121,7 @@ export const createProviderArtefact = operation({
     const visible = !('received' in data);
     return {
       data,
-      ...(visible ? { etag: artefactEtag(artefact), location: `/api/v1${ARTEFACTS_PATH.replace('{provider}', provider.id)}/${artefact.id}` } : {}),
+      ...(visible ? { etag: artefactEtag(artefact, undefined), location: `/api/v1${ARTEFACTS_PATH.replace('{provider}', provider.id)}/${artefact.id}` } : {}),
       auditTarget: { provider: provider.id, artefact: artefact.id, ...(artefact.upload_id ? { upload: artefact.upload_id } : {}) },
       auditDetails: { kind: artefact.kind, restricted },
       writes: [...fileWrites, ...createArtefactsWrites(provider.id, [artefact], release ? { release, onPublished: releasePublished } : undefined)],
@@ -148,8 +149,8 @@ export const getProviderArtefact = operation({
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
     const artefact = artefactOf(ctx, params);
-    const run = toImportRun(ctx.prefetched(keys.artefactImport(params.provider, params.artefact)));
-    return { data: artefactDetail(artefact, run), etag: artefactEtag(artefact) };
+    const run = importRunOf(ctx, params);
+    return { data: artefactDetail(artefact, run), etag: artefactEtag(artefact, run) };
   },
 });
 
@@ -169,17 +170,18 @@ export const deleteProviderArtefact = operation({
   ifMatch: true,
   errors: [409, 412, 422, 428],
   sideEffects: ['Deletes the artefact', 'Writes an audit record'],
-  prefetch: artefactPrefetch,
+  prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
     const artefact = artefactOf(ctx, params);
     if (artefact.release_id) {
       const release = await getOne(keys.assuranceRelease(artefact.provider_id, artefact.release_id));
       if (release) requireDraft(toRelease(release));
     }
-    requireArtefactEtag(ctx, artefact);
+    const run = importRunOf(ctx, params);
+    requireArtefactEtag(ctx, artefact, run);
     return {
       data: { id: artefact.id, deleted: true as const },
-      writes: deleteArtefactWrites(artefact, releasePublished),
+      writes: [...deleteArtefactWrites(artefact, releasePublished), runAsRead(params.provider, artefact.id, run, preconditionFailed)],
       auditTarget: { provider: params.provider, artefact: artefact.id },
     };
   },

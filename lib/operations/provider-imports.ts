@@ -5,7 +5,7 @@ import { ArtefactDetail, artefactView, type StoredArtefact } from '../domain/pro
 import { conflict, validationFailed } from '../errors.js';
 import { sendJob } from '../jobs/sqs.js';
 import { attributeEquals } from '../store/conditions.js';
-import { startImportWrites, toImportRun } from '../store/imports.js';
+import { startImportWrites } from '../store/imports.js';
 import { keys } from '../store/keys.js';
 import { touchArtefactWrite } from '../store/provider-artefacts.js';
 import { toRelease } from '../store/providers.js';
@@ -13,7 +13,16 @@ import { getOne } from '../store/read.js';
 import { NoQuery } from './common.js';
 import { type OperationContext, operation } from './operation.js';
 import { releasePublished, requireDraft } from './provider-access.js';
-import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactOf, HIERARCHY, requireArtefactEtag } from './provider-artefact-access.js';
+import {
+  ARTEFACT_PATH,
+  ArtefactParams,
+  artefactEtag,
+  artefactImportPrefetch,
+  artefactOf,
+  HIERARCHY,
+  importRunOf,
+  requireArtefactEtag,
+} from './provider-artefact-access.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The detected types each import reads: a matrix is a workbook or CSV, a structured document JSON. */
@@ -24,12 +33,6 @@ export const artefactDetail = (a: StoredArtefact, run: ImportRun | undefined): A
   ...artefactView(a),
   import: run ? importRunView(run) : null,
 });
-
-export const artefactImportPrefetch = (p: ArtefactParams) => [
-  keys.externalProvider(p.provider),
-  keys.providerArtefact(p.provider, p.artefact),
-  keys.artefactImport(p.provider, p.artefact),
-];
 
 /**
  * What an import may start from: a ready file of the right detected type, in a draft release,
@@ -52,9 +55,9 @@ async function importable(ctx: OperationContext, artefact: StoredArtefact, kind:
   if (!artefact.ism_version_id || artefact.ism_version_id !== release.ism_version_id) {
     throw conflict('ism_release_mismatch', 'The artefact must name its release\u2019s ISM release: exactness is judged against it.');
   }
-  const current = toImportRun(ctx.prefetched(keys.artefactImport(artefact.provider_id, artefact.id)));
+  const current = importRunOf(ctx, { provider: artefact.provider_id, artefact: artefact.id });
   if (current?.status === 'running') throw conflict('import_running', 'An import of this artefact is running; poll the artefact until it ends.');
-  requireArtefactEtag(ctx, artefact);
+  requireArtefactEtag(ctx, artefact, current);
   return { release, current };
 }
 
@@ -69,7 +72,7 @@ function startImport(kind: ImportKind) {
       ? 'Read the artefact as the provider\u2019s Cloud Controls Matrix (XLSX or CSV) into its release\u2019s assertions (202; poll artefact detail).'
       : 'Import a structured artefact (an OSCAL component definition or the ism-assertions JSON format) into its release\u2019s assertions (202; poll artefact detail).',
     description:
-      'Send an empty JSON object with If-Match the artefact ETag. The artefact must be a ready file of a draft release naming the release\u2019s ISM release (409 artefact_not_file, file_not_ready, artefact_not_in_release, ism_release_mismatch, release_published); a file of another type is 422 unsupported_artefact_type; while an import of it runs, 409 import_running. Rows that cannot be read are reported in the artefact\u2019s import with their row numbers; the rest import as pending assertions.',
+      'Send an empty JSON object with If-Match the artefact ETag. The artefact must be a ready file of a draft release naming the release\u2019s ISM release (409 artefact_not_file, file_not_ready, artefact_not_in_release, ism_release_mismatch, release_published); a file of another type is 422 unsupported_artefact_type; while an import of it runs, 409 import_running. Rows that cannot be read are reported in the artefact\u2019s import with their row numbers; the rest import as pending assertions. The 202\u2019s ETag names the run as started: the artefact ETag moves with every change of the run artefact detail shows, so read detail again once the run has ended before confirm-exact.',
     credential: ['administration'],
     permission: HIERARCHY,
     mode: 'mutation',
@@ -104,7 +107,7 @@ function startImport(kind: ImportKind) {
       await sendJob('import', { provider_id: artefact.provider_id, artefact_id: artefact.id, run_id: run.run_id });
       return {
         data: artefactDetail(next, run),
-        etag: artefactEtag(next),
+        etag: artefactEtag(next, run),
         auditTarget: { provider: params.provider, artefact: artefact.id, release: release.id, run: run.run_id },
         auditDetails: { kind },
         writes: [

@@ -20,8 +20,10 @@ export async function importRun(providerId: string, artefactId: string): Promise
 }
 
 /** The put that starts a run, conditional on the run it replaces being as read (the caller refuses to replace a running one). */
-export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run_id' | 'status'> | undefined): WriteItem {
-  const condition = replaced ? and(attributeEquals('run_id', replaced.run_id), attributeEquals('status', replaced.status)) : itemAbsent();
+export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run_id' | 'status' | 'revision'> | undefined): WriteItem {
+  const condition = replaced
+    ? and(attributeEquals('run_id', replaced.run_id), attributeEquals('status', replaced.status), attributeEquals('revision', replaced.revision))
+    : itemAbsent();
   return {
     kind: 'put',
     item: { ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...run },
@@ -30,41 +32,65 @@ export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run
   };
 }
 
-const current = (runId: string) => and(attributeEquals('run_id', runId), attributeEquals('status', 'running'));
+/** The run's identity and the revision its writer last saw. */
+type RunRef = Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id' | 'revision'>;
 
-/** Sets fields of the run while it is still this run and running (and, to take the lease, while the lease is free). */
-export async function updateImportRun(
-  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
-  fields: Record<string, unknown>,
-  takeLeaseAt?: Date,
-): Promise<void> {
-  const condition = and(current(run.run_id), ...(takeLeaseAt ? [leaseFree('lease_until', takeLeaseAt.toISOString())] : []));
-  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, condition))) throw new RunMovedOn();
+const running = (runId: string) => and(attributeEquals('run_id', runId), attributeEquals('status', 'running'));
+/** Still this run, running, at the revision the writer holds: any write in between (a sweep, another delivery) wins. */
+const current = (run: RunRef) => and(running(run.run_id), attributeEquals('revision', run.revision));
+const moved = (run: RunRef) => ({ revision: run.revision + 1 });
+
+/** Takes the run's lease while it is still this run, running, and the lease is free; the lease is not shown, so the revision stays. */
+export async function takeImportLease(run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>, until: Date, now: Date): Promise<void> {
+  const condition = and(running(run.run_id), leaseFree('lease_until', now.toISOString()));
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), { lease_until: until.toISOString() }, condition))) throw new RunMovedOn();
 }
 
-/** Moves the run's committed rows from `from` to `to`, in the transaction that writes those rows. */
-export function progressWrite(
-  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
-  from: number,
-  progress: NonNullable<ImportRun['progress']>,
-): WriteItem {
-  const condition: Condition = and(current(run.run_id), memberEquals(['progress', 'written'], from));
+/** Sets fields the artefact detail shows, moving the revision (the caller's run is then at revision + 1). */
+export async function updateImportRun(run: RunRef, fields: Record<string, unknown>): Promise<void> {
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), { ...fields, ...moved(run) }, current(run)))) throw new RunMovedOn();
+}
+
+/** Moves the run's committed rows from `from` to `to` and its revision, in the transaction that writes those rows. */
+export function progressWrite(run: RunRef, from: number, progress: NonNullable<ImportRun['progress']>): WriteItem {
+  const condition: Condition = and(current(run), memberEquals(['progress', 'written'], from));
   return {
     kind: 'update',
     key: keys.artefactImport(run.provider_id, run.artefact_id),
-    update: 'SET #pr = :pr',
-    names: { '#pr': 'progress', ...condition.names },
-    values: { ':pr': progress, ...condition.values },
+    update: 'SET #pr = :pr, #rev = :rev',
+    names: { '#pr': 'progress', '#rev': 'revision', ...condition.names },
+    values: { ':pr': progress, ':rev': run.revision + 1, ...condition.values },
     condition,
     onConditionFailed: () => new RunMovedOn(),
   };
 }
 
-/** Ends the run. */
-export async function finishImportRun(
-  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
-  outcome: { status: 'completed' | 'failed'; at: Date; code?: string; detail?: string },
-): Promise<void> {
-  const fields = { status: outcome.status, finished_at: outcome.at.toISOString(), error_code: outcome.code ?? null, error_detail: outcome.detail ?? null };
-  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, current(run.run_id), ['lease_until']))) throw new RunMovedOn();
+/** Ends the run, moving its revision. */
+export async function finishImportRun(run: RunRef, outcome: { status: 'completed' | 'failed'; at: Date; code?: string; detail?: string }): Promise<void> {
+  const fields = {
+    status: outcome.status,
+    finished_at: outcome.at.toISOString(),
+    error_code: outcome.code ?? null,
+    error_detail: outcome.detail ?? null,
+    ...moved(run),
+  };
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, current(run), ['lease_until']))) throw new RunMovedOn();
+}
+
+/**
+ * A check that the artefact's run is as an artefact ETag named it (absent, or this run at this
+ * revision), for a write that ETag guards.
+ */
+export function runAsRead(
+  providerId: string,
+  artefactId: string,
+  run: Pick<ImportRun, 'run_id' | 'revision'> | undefined,
+  onConditionFailed: () => Error,
+): WriteItem {
+  return {
+    kind: 'check',
+    key: keys.artefactImport(providerId, artefactId),
+    condition: run ? and(attributeEquals('run_id', run.run_id), attributeEquals('revision', run.revision)) : itemAbsent(),
+    onConditionFailed,
+  };
 }

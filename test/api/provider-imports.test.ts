@@ -3,6 +3,7 @@ import { importRelease, type Release, releaseEntries } from '../../lib/catalogue
 import { assertionDocument, componentDefinition, formatEntry, jsonBytes, requirement } from '../support/assertion-documents.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { releasesAsserting } from '../../lib/store/assertions.js';
+import { importRun, updateImportRun } from '../../lib/store/imports.js';
 import { ismRelease } from '../support/document-model.js';
 import { form, PDF } from '../support/files.js';
 import { csvBytes, HEADER, matrixRow, titledMatrix, xlsxBytes } from '../support/matrices.js';
@@ -65,17 +66,14 @@ describe('useArtefactAsCcm', () => {
     const started = await post(file.id, 'use-as-ccm', file.etag);
     expect(started.status).toBe(202);
     expect(started.body.data).toMatchObject({ id: file.id, import: { kind: 'ccm', status: 'running', progress: null } });
-    const etag = started.headers.get('etag');
-    expect(etag).not.toBe(file.etag);
     await api.drainJobs();
     const detail = await a.get(file.id);
-    expect(detail.headers.get('etag')).toBe(etag);
     expect(detail.body.data.import).toMatchObject({ status: 'completed', progress: { rows: 4, written: 4, exact: 3 }, error_count: 2 });
     expect(detail.body.data.import.errors.map((e: { row: number }) => e.row)).toEqual([8, 9]);
   });
 
   it('refuses a stale ETag (412), a missing one (428) and a second run while one is running (409 import_running)', async () => {
-    const { post, ready } = await arrange();
+    const { a, post, ready } = await arrange();
     const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv');
     expect((await post(file.id, 'use-as-ccm', null)).status).toBe(428);
     const started = await post(file.id, 'use-as-ccm', file.etag);
@@ -83,7 +81,7 @@ describe('useArtefactAsCcm', () => {
     expect((await post(file.id, 'use-as-ccm', file.etag)).body.code).toBe('import_running');
     await api.drainJobs();
     expect((await post(file.id, 'use-as-ccm', file.etag)).status).toBe(412);
-    expect((await post(file.id, 'use-as-ccm', started.headers.get('etag'))).status).toBe(202);
+    expect((await post(file.id, 'use-as-ccm', (await a.get(file.id)).headers.get('etag'))).status).toBe(202);
   });
 
   it('refuses a link (409 artefact_not_file), a file not ready (409 file_not_ready) and a file of another type (422)', async () => {
@@ -133,6 +131,82 @@ describe('useArtefactAsCcm', () => {
   });
 });
 
+describe('the artefact ETag and its import run', () => {
+  /** A matrix artefact whose use-as-ccm has been accepted (202) and whose job has not run yet. */
+  async function started() {
+    const arranged = await arrange();
+    const file = await arranged.ready(csvBytes(matrix()), 'ccm.csv', 'text/csv');
+    const accepted = await arranged.post(file.id, 'use-as-ccm', file.etag);
+    return { ...arranged, file, accepted, etag: accepted.headers.get('etag')! };
+  }
+
+  it('gives in the 202 the ETag and body that artefact detail gives until the run moves', async () => {
+    const { a, file, accepted, etag } = await started();
+    const detail = await a.get(file.id);
+    expect([detail.headers.get('etag'), detail.body.data]).toEqual([etag, accepted.body.data]);
+  });
+
+  it('moves the ETag with a write of the running run', async () => {
+    const { a, provider, file, etag } = await started();
+    const run = (await importRun(provider.id, file.id))!;
+    await updateImportRun(run, { progress: { rows: 4, written: 0, exact: 3 } });
+    const detail = await a.get(file.id);
+    expect([detail.body.data.import.status, detail.headers.get('etag') === etag]).toEqual(['running', false]);
+  });
+
+  it('moves the ETag when the run completes', async () => {
+    const { a, file, etag } = await started();
+    await api.drainJobs();
+    const detail = await a.get(file.id);
+    expect([detail.body.data.import.status, detail.headers.get('etag') === etag]).toEqual(['completed', false]);
+  });
+
+  it('moves the ETag when the run fails', async () => {
+    const { a, post, ready } = await arrange();
+    const file = await ready(
+      csvBytes([
+        ['no', 'header'],
+        ['here', 'either'],
+      ]),
+      'ccm.csv',
+      'text/csv',
+    );
+    const etag = (await post(file.id, 'use-as-ccm', file.etag)).headers.get('etag');
+    await api.drainJobs();
+    const detail = await a.get(file.id);
+    expect([detail.body.data.import.error_code, detail.headers.get('etag') === etag]).toEqual(['no_header_row', false]);
+  });
+
+  it('refuses confirm-exact with the 202 ETag once the run has completed (412)', async () => {
+    const { file, post, etag } = await started();
+    await api.drainJobs();
+    expect((await post(file.id, 'assertions/confirm-exact', etag)).status).toBe(412);
+  });
+
+  it('confirms the exact assertions with the ETag of detail after completion', async () => {
+    const { a, file, post } = await started();
+    await api.drainJobs();
+    const confirmed = await post(file.id, 'assertions/confirm-exact', (await a.get(file.id)).headers.get('etag'));
+    expect([confirmed.status, confirmed.body.data.confirmed]).toEqual([200, 3]);
+  });
+
+  it('gives after confirm-exact the ETag artefact detail gives', async () => {
+    const { a, file, post } = await started();
+    await api.drainJobs();
+    const confirmed = await post(file.id, 'assertions/confirm-exact', (await a.get(file.id)).headers.get('etag'));
+    expect((await a.get(file.id)).headers.get('etag')).toBe(confirmed.headers.get('etag'));
+  });
+
+  it('refuses deletion with the 202 ETag once the run has completed (412), and deletes with detail\u2019s', async () => {
+    const { a, provider, file, etag } = await started();
+    await api.drainJobs();
+    const url = `/api/v1/external-providers/${provider.id}/artefacts/${file.id}`;
+    const remove = (ifMatch: string | null) => api.request('DELETE', url, { token: op.admin, headers: ifMatch ? { 'If-Match': ifMatch } : {} });
+    expect((await remove(etag)).status).toBe(412);
+    expect((await remove((await a.get(file.id)).headers.get('etag'))).status).toBe(200);
+  });
+});
+
 describe('importArtefact', () => {
   it('imports an OSCAL component definition; a matrix is refused (422 unsupported_artefact_type)', async () => {
     const { a, post, ready } = await arrange();
@@ -164,9 +238,8 @@ describe('listArtefactAssertions and confirmExactAssertions', () => {
     expect(rows.every((r) => /^"1-/.test(r.etag))).toBe(true);
     expect((await list('?page[size]=2&page[number]=2')).body.data).toHaveLength(2);
 
-    const etag = started.headers.get('etag')!;
-    expect((await post(file.id, 'assertions/confirm-exact', file.etag)).status).toBe(412);
-    const confirmed = await post(file.id, 'assertions/confirm-exact', etag);
+    expect((await post(file.id, 'assertions/confirm-exact', started.headers.get('etag'))).status).toBe(412);
+    const confirmed = await post(file.id, 'assertions/confirm-exact', (await a.get(file.id)).headers.get('etag'));
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.data).toEqual({ artefact_id: file.id, confirmed: 3 });
     const after = (await list()).body.data as { exact: boolean; status: string }[];
@@ -182,11 +255,11 @@ describe('listArtefactAssertions and confirmExactAssertions', () => {
   });
 
   it('confirms more exact assertions than one transaction holds', async () => {
-    const { provider, release, post, ready } = await arrange();
+    const { provider, release, a, post, ready } = await arrange();
     const file = await ready(csvBytes([HEADER, ...controls.slice(0, 100).map((id) => matrixRow(id, 'Provider'))]), 'ccm.csv', 'text/csv');
-    const started = await post(file.id, 'use-as-ccm', file.etag);
+    await post(file.id, 'use-as-ccm', file.etag);
     await api.drainJobs();
-    const confirmed = await post(file.id, 'assertions/confirm-exact', started.headers.get('etag'));
+    const confirmed = await post(file.id, 'assertions/confirm-exact', (await a.get(file.id)).headers.get('etag'));
     expect(confirmed.body.data).toEqual({ artefact_id: file.id, confirmed: 100 });
     const releaseUrl = `/api/v1/external-providers/${provider.id}/assurance-releases/${release.id}`;
     expect((await api.request('GET', releaseUrl, { token: op.admin })).body.data.counts).toMatchObject({ confirmed_assertions: 100 });

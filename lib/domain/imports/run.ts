@@ -23,6 +23,8 @@ export interface ImportRun {
   ism_version_id: string;
   kind: ImportKind;
   status: ImportStatus;
+  /** Moved by every write that changes what artefact detail shows of the run: the artefact ETag names it. */
+  revision: number;
   started_at: string;
   started_by: string;
   token_id: string;
@@ -51,6 +53,7 @@ export function newImportRun(r: {
   return {
     ...identity,
     status: 'running',
+    revision: 1,
     started_at: now.toISOString(),
     finished_at: null,
     progress: null,
