@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { startApi, type Api } from '../support/api.js';
@@ -8,7 +7,7 @@ import { ismRelease } from '../support/document-model.js';
 import { form } from '../support/files.js';
 import { csvBytes, HEADER, matrixRow, type MatrixTable } from '../support/matrices.js';
 import { GENEROUS_BUDGETS, setupWorld, type World } from '../support/projects.js';
-import { providerArtefacts } from '../support/provider-artefacts.js';
+import { draftReleaseThroughApi, providerArtefacts } from '../support/provider-artefacts.js';
 
 /**
  * Issue 14 end to end: a provider's matrix goes from upload through review to publication, a
@@ -37,14 +36,7 @@ const PROVIDERS = '/api/v1/external-providers';
 /** A matrix taken through the provider operations: upload, scan, use-as-ccm, confirm-exact, publish. */
 async function publishedMatrix(rows: MatrixTable, options: { restricted?: boolean } = {}) {
   const admin = world.op.admin;
-  const created = await api.request('POST', PROVIDERS, { token: admin, headers: { 'Idempotency-Key': ulid() }, body: { name: `Cloud ${ulid()}` } });
-  const providerId = created.body.data.id as string;
-  const release = await api.request('POST', `${PROVIDERS}/${providerId}/assurance-releases`, {
-    token: admin,
-    headers: { 'Idempotency-Key': ulid() },
-    body: { name: 'IRAP 2026', version: '2026.1', ism_version_id: ism.id, assessed_on: '2026-02-01' },
-  });
-  const releaseId = release.body.data.id as string;
+  const { provider_id: providerId, release_id: releaseId } = await draftReleaseThroughApi(api, admin, ism.id);
   const artefacts = providerArtefacts(api, providerId, admin);
   const fields = { release_id: releaseId, ...(options.restricted ? { restricted: 'true' } : {}) };
   const file = await artefacts.created(form(Buffer.from(csvBytes([HEADER, ...rows])), 'ccm.csv', 'text/csv', fields));

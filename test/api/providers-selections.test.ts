@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
 import type { Release } from '../../lib/catalogue/store.js';
 import type { Api } from '../support/api.js';
 import { startProjectWorld, type World } from '../support/projects.js';
 import { storedProvider, storedRelease } from '../support/providers.js';
+import { draftReleaseThroughApi } from '../support/provider-artefacts.js';
 
 let api: Api;
 let ism: Release;
@@ -18,17 +18,10 @@ const PROVIDERS = '/api/v1/external-providers';
 
 /** A provider and a release made through the API, published unless asked not to. */
 async function release(options: { publish?: boolean } = { publish: true }) {
-  const admin = world.op.admin;
-  const provider = await api.request('POST', PROVIDERS, { token: admin, headers: { 'Idempotency-Key': ulid() }, body: { name: `Cloud ${ulid()}` } });
-  const providerId = provider.body.data.id as string;
-  const created = await api.request('POST', `${PROVIDERS}/${providerId}/assurance-releases`, {
-    token: admin,
-    headers: { 'Idempotency-Key': ulid() },
-    body: { name: 'IRAP 2026', version: '2026.1', ism_version_id: ism.id, assessed_on: '2026-02-01' },
-  });
-  const url = `${PROVIDERS}/${providerId}/assurance-releases/${created.body.data.id}`;
-  if (options.publish) await api.request('POST', `${url}/publish`, { token: admin, headers: { 'If-Match': created.headers.get('etag')! }, body: {} });
-  return { provider_id: providerId, release_id: created.body.data.id as string };
+  const created = await draftReleaseThroughApi(api, world.op.admin, ism.id);
+  const url = `${PROVIDERS}/${created.provider_id}/assurance-releases/${created.release_id}`;
+  if (options.publish) await api.request('POST', `${url}/publish`, { token: world.op.admin, headers: { 'If-Match': created.etag }, body: {} });
+  return { provider_id: created.provider_id, release_id: created.release_id };
 }
 
 async function saveSelections(projectUrl: string, provider_selections: unknown[]) {

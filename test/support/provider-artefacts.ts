@@ -43,3 +43,19 @@ export function providerArtefacts(api: Api, providerId: string, token: string) {
     api.request('POST', bulkUrl(providerId, releaseId), { token: as, body: { files }, headers: { 'If-Match': etag } });
   return { create, created, get, list, remove, download, session, bulk };
 }
+
+/** A provider and a draft release of it on the given ISM release, created through the API: their ids and the release's ETag. */
+export async function draftReleaseThroughApi(api: Api, token: string, ismVersionId: string) {
+  const provider = await api.request('POST', '/api/v1/external-providers', {
+    token,
+    headers: { 'Idempotency-Key': ulid() },
+    body: { name: `Cloud ${ulid()}` },
+  });
+  const providerId = provider.body.data.id as string;
+  const release = await api.request('POST', `/api/v1/external-providers/${providerId}/assurance-releases`, {
+    token,
+    headers: { 'Idempotency-Key': ulid() },
+    body: { name: 'IRAP 2026', version: '2026.1', ism_version_id: ismVersionId, assessed_on: '2026-02-01' },
+  });
+  return { provider_id: providerId, release_id: release.body.data.id as string, etag: release.headers.get('etag')! };
+}
