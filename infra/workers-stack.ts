@@ -123,7 +123,7 @@ export class WorkersStack extends Stack {
   }
 
   /**
-   * Work that no message will finish: a population run whose worker kept crashing (its job was
+   * Work that no message will finish: a population or import run whose worker kept crashing (its job was
    * dead-lettered) and a recalculation whose job was lost after its marker committed. This
    * schedule ends the first as failed and queues the second again.
    */
@@ -131,7 +131,7 @@ export class WorkersStack extends Stack {
     const recalculate = this.jobs.get('recalculate')!;
     const sweep = new AppFunction(this, 'Sweep', {
       entry: `${WORKER_FUNCTIONS}sweep.ts`,
-      description: 'Ends abandoned population runs and re-queues lost applicability recalculations',
+      description: 'Ends abandoned population and import runs and re-queues lost applicability recalculations',
       timeout: Duration.minutes(1),
       environment: { TABLE_NAME: props.table.tableName, [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl, ...AWS_SETTINGS },
     });

@@ -1,19 +1,21 @@
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
+import { sweepAbandonedImports } from './import-sweep.js';
 import { sweepAbandonedRuns } from './population.js';
 import { sweepRecalculations } from './recalculation.js';
 import { sweepReviewTasks } from './review-tasks.js';
 
 interface SweepResult {
   abandoned_runs: number;
+  abandoned_imports: number;
   requeued_recalculations: number;
   review_tasks: number;
 }
 
 /**
  * The periodic sweep (EventBridge schedule on AWS, a timer locally): ends abandoned population
- * runs first, so that recalculations waiting on them can go, then re-queues lost recalculations,
- * then creates the review tasks that have fallen due (a bounded number of pages per tick), so that
+ * runs first, so that recalculations waiting on them can go, and abandoned import runs, then
+ * re-queues lost recalculations, then creates the review tasks that have fallen due (a bounded number of pages per tick), so that
  * a backlog of reviews never holds up the recalculations.
  */
 export function sweep(now: Date): Promise<SweepResult> {
@@ -27,6 +29,10 @@ async function sweepOnce(now: Date): Promise<SweepResult> {
     logger.error('sweep of abandoned population runs failed', { error: error as Error });
     return 0;
   });
+  const abandoned_imports = await sweepAbandonedImports(now).catch((error: unknown) => {
+    logger.error('sweep of abandoned import runs failed', { error: error as Error });
+    return 0;
+  });
   let recalculationError: unknown;
   const requeued_recalculations = await sweepRecalculations(now).catch((error: unknown) => {
     recalculationError = error;
@@ -38,5 +44,5 @@ async function sweepOnce(now: Date): Promise<SweepResult> {
   });
   // The recalculation sweep's failure still fails the tick, as before, once the reviews have had their turn.
   if (recalculationError) throw recalculationError;
-  return { abandoned_runs, requeued_recalculations, review_tasks };
+  return { abandoned_runs, abandoned_imports, requeued_recalculations, review_tasks };
 }

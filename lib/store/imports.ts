@@ -1,7 +1,7 @@
 import type { ImportRun } from '../domain/imports/run.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, type Condition } from './conditions.js';
-import { keys, withoutKeys } from './keys.js';
-import { getOne, type Item } from './read.js';
+import { gsi1, keys, withoutKeys } from './keys.js';
+import { getOne, type Item, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
 
@@ -24,7 +24,13 @@ export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run
   const condition = replaced ? and(attributeEquals('run_id', replaced.run_id), attributeEquals('status', replaced.status)) : itemAbsent();
   return {
     kind: 'put',
-    item: { ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...run },
+    item: {
+      ...keys.artefactImport(run.provider_id, run.artefact_id),
+      entity: 'import-run',
+      ...run,
+      GSI1PK: gsi1.runningImports,
+      GSI1SK: `${run.started_at}#${run.provider_id}#${run.artefact_id}`,
+    },
     condition,
     onConditionFailed: () => new RunMovedOn(),
   };
@@ -60,11 +66,23 @@ export function progressWrite(
   };
 }
 
-/** Ends the run. */
+/** Ends the run (and, given `also`, only while that holds too); it leaves the index of running runs. */
 export async function finishImportRun(
   run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
   outcome: { status: 'completed' | 'failed'; at: Date; code?: string; detail?: string },
+  also?: Condition,
 ): Promise<void> {
   const fields = { status: outcome.status, finished_at: outcome.at.toISOString(), error_code: outcome.code ?? null, error_detail: outcome.detail ?? null };
-  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, current(run.run_id), ['lease_until']))) throw new RunMovedOn();
+  const condition = and(current(run.run_id), ...(also ? [also] : []));
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, condition, ['lease_until', 'GSI1PK', 'GSI1SK']))) throw new RunMovedOn();
+}
+
+/** Running runs that started before `beforeIso` (every run started later is too young to be abandoned), oldest first. */
+export async function runningImportsStartedBefore(beforeIso: string): Promise<(ImportRun & { lease_until?: string })[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
+    ExpressionAttributeValues: { ':pk': gsi1.runningImports, ':before': beforeIso },
+  });
+  return items.map((i) => ({ ...toImportRun(i)!, ...(typeof i.lease_until === 'string' ? { lease_until: i.lease_until } : {}) }));
 }

@@ -180,6 +180,8 @@ export const gsi1 = {
   pendingRecalculations: 'APPLICABILITY_PENDING',
   /** Population runs still running, oldest first: the sweep ends abandoned ones. */
   runningPopulations: 'POPULATION_RUNNING',
+  /** Import runs still running (sparse: an ended run drops the key), by start time: the sweep ends abandoned ones. */
+  runningImports: 'IMPORT_RUNNING',
   organisations: 'ORGS',
   /** Every shared external provider, oldest first. */
   externalProviders: 'PROVIDERS',
