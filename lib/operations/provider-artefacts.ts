@@ -179,7 +179,7 @@ export const deleteProviderArtefact = operation({
     requireArtefactEtag(ctx, artefact);
     return {
       data: { id: artefact.id, deleted: true as const },
-      writes: deleteArtefactWrites(artefact, releasePublished),
+      writes: deleteArtefactWrites(artefact, releasePublished, ctx.now),
       auditTarget: { provider: params.provider, artefact: artefact.id },
     };
   },
