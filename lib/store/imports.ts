@@ -19,18 +19,18 @@ export async function importRun(providerId: string, artefactId: string): Promise
   return toImportRun(await getOne(keys.artefactImport(providerId, artefactId)));
 }
 
+/** A running run's key in the index of running runs, by start time (the sweep reads the runs started before its cutoff). */
+export const runningIndexKeys = (run: Pick<ImportRun, 'started_at' | 'provider_id' | 'artefact_id'>) => ({
+  GSI1PK: gsi1.runningImports,
+  GSI1SK: `${run.started_at}#${run.provider_id}#${run.artefact_id}`,
+});
+
 /** The put that starts a run, conditional on the run it replaces being as read (the caller refuses to replace a running one). */
 export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run_id' | 'status'> | undefined): WriteItem {
   const condition = replaced ? and(attributeEquals('run_id', replaced.run_id), attributeEquals('status', replaced.status)) : itemAbsent();
   return {
     kind: 'put',
-    item: {
-      ...keys.artefactImport(run.provider_id, run.artefact_id),
-      entity: 'import-run',
-      ...run,
-      GSI1PK: gsi1.runningImports,
-      GSI1SK: `${run.started_at}#${run.provider_id}#${run.artefact_id}`,
-    },
+    item: { ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...run, ...runningIndexKeys(run) },
     condition,
     onConditionFailed: () => new RunMovedOn(),
   };

@@ -17,22 +17,25 @@ export interface PurgeSubject {
   release_id?: string;
 }
 
-export function purgeMarkerWrite(subject: PurgeSubject, requestedBy: string, now: Date): WriteItem {
+export function purgeMarkerItem(subject: PurgeSubject, requestedBy: string, now: Date): Item {
   const at = now.toISOString();
   return {
-    kind: 'put',
-    item: {
-      ...keys.providerPurge(subject.provider_id, subject.release_id),
-      entity: 'provider-purge',
-      provider_id: subject.provider_id,
-      release_id: subject.release_id ?? null,
-      requested_at: at,
-      requested_by: requestedBy,
-      GSI1PK: gsi1.pendingPurges,
-      GSI1SK: `${at}#${subject.provider_id}#${subject.release_id ?? ''}`,
-    },
+    ...keys.providerPurge(subject.provider_id, subject.release_id),
+    entity: 'provider-purge',
+    provider_id: subject.provider_id,
+    release_id: subject.release_id ?? null,
+    requested_at: at,
+    requested_by: requestedBy,
+    GSI1PK: gsi1.pendingPurges,
+    GSI1SK: `${at}#${subject.provider_id}#${subject.release_id ?? ''}`,
   };
 }
+
+/** The marker, in the deleting transaction. */
+export const purgeMarkerWrite = (subject: PurgeSubject, requestedBy: string, now: Date): WriteItem => ({
+  kind: 'put',
+  item: purgeMarkerItem(subject, requestedBy, now),
+});
 
 export const purgePending = async (subject: PurgeSubject): Promise<boolean> =>
   (await getOne(keys.providerPurge(subject.provider_id, subject.release_id))) !== undefined;
