@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
@@ -9,7 +9,7 @@ import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js
 import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
 import { createUser, grantAccess } from '../../lib/store/identity.js';
-import { importRun, startImportWrites, updateImportRun } from '../../lib/store/imports.js';
+import { importRun, runningImportsStartedBefore, startImportWrites, updateImportRun } from '../../lib/store/imports.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
@@ -17,6 +17,11 @@ import { ismRelease } from '../support/document-model.js';
 import { csvBytes, matrixRow, titledMatrix } from '../support/matrices.js';
 import { storedProvider, storedRelease } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
+
+vi.mock('../../lib/store/imports.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../lib/store/imports.js')>();
+  return { ...original, runningImportsStartedBefore: vi.fn(original.runningImportsStartedBefore) };
+});
 
 let ism: Release;
 let starter: { userId: string; tokenId: string };
@@ -89,6 +94,18 @@ describe('the sweep of abandoned import runs', () => {
     const { run } = await runningImport(started);
     const leasedAt = new Date(Date.now() - IMPORT_ABANDONED_AFTER_MS + 5 * MINUTE);
     await updateImportRun(run, { lease_until: new Date(leasedAt.getTime() + 200_000).toISOString() }, leasedAt);
+    await sweep(new Date());
+    expect(await importRun(run.provider_id, run.artefact_id)).toMatchObject({ status: 'running' });
+  });
+
+  it('keeps a run whose lease a delivery took after the sweep read the index', async () => {
+    const { run } = await runningImport(new Date(Date.now() - 2 * IMPORT_ABANDONED_AFTER_MS));
+    const read = vi.mocked(runningImportsStartedBefore).getMockImplementation()!;
+    vi.mocked(runningImportsStartedBefore).mockImplementationOnce(async (before) => {
+      const seen = await read(before);
+      await updateImportRun(run, { lease_until: new Date(Date.now() + 200_000).toISOString() }, new Date());
+      return seen;
+    });
     await sweep(new Date());
     expect(await importRun(run.provider_id, run.artefact_id)).toMatchObject({ status: 'running' });
   });
