@@ -123,17 +123,22 @@ export class WorkersStack extends Stack {
   }
 
   /**
-   * Work that no message will finish: a population run whose worker kept crashing (its job was
-   * dead-lettered) and a recalculation whose job was lost after its marker committed. This
+   * Work that no message will finish: a population or import run whose worker kept crashing (its job was
+   * dead-lettered), and a recalculation or a purge whose job was lost after its marker committed. This
    * schedule ends the first as failed and queues the second again.
    */
   private addSweep(props: WorkersStackProps, alarms: Alarm[]): AppFunction {
     const recalculate = this.jobs.get('recalculate')!;
     const sweep = new AppFunction(this, 'Sweep', {
       entry: `${WORKER_FUNCTIONS}sweep.ts`,
-      description: 'Ends abandoned population runs and re-queues lost applicability recalculations',
+      description: 'Ends abandoned population and import runs and re-queues lost recalculations and purges',
       timeout: Duration.minutes(1),
-      environment: { TABLE_NAME: props.table.tableName, [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl, ...AWS_SETTINGS },
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl,
+        [queueUrlVariable('purge')]: this.jobs.get('purge')!.queue.queueUrl,
+        ...AWS_SETTINGS,
+      },
     });
     sweep.grantRecorded({ table: props.table, queues: this.queues });
     new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });

@@ -1,10 +1,15 @@
 import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { putAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
+import { absentOrZero, and, attributeEquals } from '../store/conditions.js';
 import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
-import { keys } from '../store/keys.js';
+import { runningIndexKeys } from '../store/imports.js';
+import { keys, type Key } from '../store/keys.js';
 import { recountMembers, syncMemberships } from '../store/members.js';
 import { getMany, getOne, keyString, type Item } from '../store/read.js';
+import { type PurgeSubject, purgeMarkerItem } from '../store/provider-purge.js';
 import { backfillRowOrder, type RowScope } from '../store/registers.js';
+import { updateIf } from '../store/update.js';
 
 /**
  * Data migrations: derived items that installations created before a release lack. Each step is
@@ -123,6 +128,76 @@ export function registerStep(name: string, what: string, backfill: (scope: RowSc
   };
 }
 
+/** Import runs started before running runs were indexed: without the key the sweep would never end them. */
+export async function indexRunningImports(): Promise<string> {
+  let indexed = 0;
+  await scanEach(
+    {
+      FilterExpression: '#e = :run AND #s = :running AND attribute_not_exists(#g)',
+      ExpressionAttributeNames: { '#e': 'entity', '#s': 'status', '#g': 'GSI1PK' },
+      ExpressionAttributeValues: { ':run': 'import-run', ':running': 'running' },
+    },
+    async (run) => {
+      const fields = runningIndexKeys({ started_at: String(run.started_at), provider_id: String(run.provider_id), artefact_id: String(run.artefact_id) });
+      // Only while it is still the same running run: one that has ended meanwhile stays out of the index.
+      if (await updateIf({ PK: run.PK, SK: run.SK }, fields, and(attributeEquals('run_id', String(run.run_id)), attributeEquals('status', 'running'))))
+        indexed++;
+    },
+  );
+  return `indexed ${indexed} running import runs`;
+}
+
+/**
+ * Import runs written before runs kept a revision: every run write is conditional on the revision
+ * its writer read, so a run without one could neither progress, end nor be swept.
+ */
+export async function reviseImportRuns(): Promise<string> {
+  let revised = 0;
+  await scanEach(
+    {
+      FilterExpression: '#e = :run AND attribute_not_exists(#rev)',
+      ExpressionAttributeNames: { '#e': 'entity', '#rev': 'revision' },
+      ExpressionAttributeValues: { ':run': 'import-run' },
+    },
+    async (run) => {
+      // A run that gained a revision meanwhile (a new run replaced it) keeps it.
+      if (await updateIf({ PK: run.PK, SK: run.SK }, { revision: 1 }, and(attributeEquals('run_id', String(run.run_id)), absentOrZero('revision')))) revised++;
+    },
+  );
+  return `gave ${revised} import runs a revision`;
+}
+
+/**
+ * Assertions and import runs of releases and providers deleted before deletions queued their
+ * purge: a purge marker for each (of the provider when it is gone, else of the release), which the
+ * sweep queues once it is older than the purge queue's visibility timeout.
+ */
+export async function markDeletedProviderData(now: Date): Promise<string> {
+  const releases = new Map<string, Set<string>>();
+  await scanEach(
+    {
+      FilterExpression: '#e IN (:assertion, :run)',
+      ProjectionExpression: '#e, #p, #r',
+      ExpressionAttributeNames: { '#e': 'entity', '#p': 'provider_id', '#r': 'release_id' },
+      ExpressionAttributeValues: { ':assertion': 'assertion', ':run': 'import-run' },
+    },
+    (item) => {
+      const providerId = String(item.provider_id);
+      releases.set(providerId, (releases.get(providerId) ?? new Set()).add(String(item.release_id)));
+    },
+  );
+  const wanted: Key[] = [...releases].flatMap(([p, rs]) => [keys.externalProvider(p), ...[...rs].map((r) => keys.assuranceRelease(p, r))]);
+  const found = await getMany(wanted);
+  const exists = (k: Key) => found.has(keyString(k));
+  const subjects: PurgeSubject[] = [...releases].flatMap(([p, rs]) =>
+    exists(keys.externalProvider(p))
+      ? [...rs].filter((r) => !exists(keys.assuranceRelease(p, r))).map((r) => ({ provider_id: p, release_id: r }))
+      : [{ provider_id: p }],
+  );
+  await putAll(subjects.map((subject) => purgeMarkerItem(subject, 'migration', now)));
+  return `marked ${subjects.length} deleted providers and releases for purging`;
+}
+
 /**
  * The steps, oldest first: a new step is one entry at the end, under a name never used before
  * (the name is what the installation marker records).
@@ -131,6 +206,9 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'project-summary-status-counters', run: recountProjectsWithoutStatusCounters },
   { name: 'organisation-members', run: rebuildOrganisationMembers },
   registerStep('register-row-order', 'backfilled the row order', backfillRowOrder),
+  { name: 'import-runs-running-index', run: indexRunningImports },
+  { name: 'deleted-provider-data', run: markDeletedProviderData },
+  { name: 'import-runs-revision', run: reviseImportRuns },
 ];
 
 /** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */

@@ -11,6 +11,8 @@ export const QUEUES = {
   recalculate: { name: 'recalculate', worker: 'recalculate', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
   // One artefact a message; the visibility outlasts the import run's 200-second lease.
   import: { name: 'import', worker: 'import', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
+  // One deleted provider or release a message: its leftovers are deleted in batches, and a redelivery deletes what is left.
+  purge: { name: 'purge', worker: 'purge', visibilityTimeoutSeconds: 300, maxReceiveCount: 5, batchSize: 1 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -13,7 +13,9 @@ import {
   type StoredRelease,
 } from '../domain/providers.js';
 import { conflict, validationFailed } from '../errors.js';
+import { queuePurge } from '../jobs/provider-purge.js';
 import { keys } from '../store/keys.js';
+import { purgeMarkerWrite } from '../store/provider-purge.js';
 import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, releasesPage, updateReleaseWrite } from '../store/providers.js';
 import { getOne } from '../store/read.js';
 import { NoQuery, PageQuery } from './common.js';
@@ -215,7 +217,8 @@ export const deleteAssuranceRelease = operation({
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   ifMatch: true,
   errors: [409, 412, 422, 428],
-  sideEffects: ['Deletes the draft release', 'Writes an audit record'],
+  uses: { queues: ['purge'] },
+  sideEffects: ['Deletes the draft release', 'Queues the purge of its assertions', 'Writes an audit record'],
   prefetch: releasePrefetch,
   handle: async (ctx, { params }) => {
     const current = releaseOf(ctx, params);
@@ -223,9 +226,11 @@ export const deleteAssuranceRelease = operation({
     requireReleaseEtag(ctx, current);
     // Checked again by the write, whose condition names the artefact count the ETag named.
     if (current.artefacts > 0) throw conflict('release_has_artefacts', 'Delete the artefacts of the release first.');
+    const subject = { provider_id: current.provider_id, release_id: current.id };
     return {
       data: { id: current.id, deleted: true as const },
-      writes: deleteReleaseWrites(current, releasePublished),
+      writes: [...deleteReleaseWrites(current, releasePublished), purgeMarkerWrite(subject, ctx.caller.userId, ctx.now)],
+      afterCommit: () => queuePurge(subject),
       auditTarget: { provider: params.provider, release: params.package },
     };
   },

@@ -181,7 +181,7 @@ export const deleteProviderArtefact = operation({
     requireArtefactEtag(ctx, artefact, run);
     return {
       data: { id: artefact.id, deleted: true as const },
-      writes: [...deleteArtefactWrites(artefact, releasePublished), runAsRead(params.provider, artefact.id, run, preconditionFailed)],
+      writes: [...deleteArtefactWrites(artefact, releasePublished, ctx.now), runAsRead(params.provider, artefact.id, run, preconditionFailed)],
       auditTarget: { provider: params.provider, artefact: artefact.id },
     };
   },

@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { ulid } from 'ulid';
 import { CreateExternalProvider, ExternalProvider, providerView, UpdateExternalProvider, type StoredProvider } from '../domain/providers.js';
 import { conflict, forbidden } from '../errors.js';
+import { queuePurge } from '../jobs/provider-purge.js';
 import { keys } from '../store/keys.js';
+import { purgeMarkerWrite } from '../store/provider-purge.js';
 import { allReleases, createProviderWrites, deleteProviderWrites, PROVIDER_COUNTER, providersPage, updateProviderWrite } from '../store/providers.js';
 import { NoQuery, PageQuery } from './common.js';
 import { operation } from './operation.js';
@@ -152,7 +154,8 @@ export const deleteExternalProvider = operation({
   response: z.object({ id: z.string(), deleted: z.literal(true), deleted_releases: z.number().int().min(0) }),
   ifMatch: true,
   errors: [409, 412, 422, 428],
-  sideEffects: ['Deletes the provider and its assurance releases', 'Writes an audit record'],
+  uses: { queues: ['purge'] },
+  sideEffects: ['Deletes the provider and its assurance releases', 'Queues the purge of what its partition holds', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
     const provider = providerOf(ctx, params.provider);
@@ -164,7 +167,11 @@ export const deleteExternalProvider = operation({
     const releases = provider.release_count > 0 ? await allReleases(provider.id) : [];
     return {
       data: { id: provider.id, deleted: true as const, deleted_releases: releases.length },
-      writes: deleteProviderWrites(provider, releases, providerSelected, providerHasArtefacts),
+      writes: [
+        ...deleteProviderWrites(provider, releases, providerSelected, providerHasArtefacts),
+        purgeMarkerWrite({ provider_id: provider.id }, ctx.caller.userId, ctx.now),
+      ],
+      afterCommit: () => queuePurge({ provider_id: provider.id }),
       auditDetails: { deleted_releases: releases.length },
     };
   },

@@ -1,7 +1,7 @@
 import type { ImportRun } from '../domain/imports/run.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, type Condition } from './conditions.js';
-import { keys, withoutKeys } from './keys.js';
-import { getOne, type Item } from './read.js';
+import { gsi1, keys, withoutKeys } from './keys.js';
+import { getOne, type Item, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
 
@@ -19,6 +19,12 @@ export async function importRun(providerId: string, artefactId: string): Promise
   return toImportRun(await getOne(keys.artefactImport(providerId, artefactId)));
 }
 
+/** A running run's key in the index of running runs, by start time (the sweep reads the runs started before its cutoff). */
+export const runningIndexKeys = (run: Pick<ImportRun, 'started_at' | 'provider_id' | 'artefact_id'>) => ({
+  GSI1PK: gsi1.runningImports,
+  GSI1SK: `${run.started_at}#${run.provider_id}#${run.artefact_id}`,
+});
+
 /** The put that starts a run, conditional on the run it replaces being as read (the caller refuses to replace a running one). */
 export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run_id' | 'status' | 'revision'> | undefined): WriteItem {
   const condition = replaced
@@ -26,7 +32,7 @@ export function startImportWrites(run: ImportRun, replaced: Pick<ImportRun, 'run
     : itemAbsent();
   return {
     kind: 'put',
-    item: { ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...run },
+    item: { ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...run, ...runningIndexKeys(run) },
     condition,
     onConditionFailed: () => new RunMovedOn(),
   };
@@ -65,8 +71,12 @@ export function progressWrite(run: RunRef, from: number, progress: NonNullable<I
   };
 }
 
-/** Ends the run, moving its revision. */
-export async function finishImportRun(run: RunRef, outcome: { status: 'completed' | 'failed'; at: Date; code?: string; detail?: string }): Promise<void> {
+/** Ends the run, moving its revision (and, given `also`, only while that holds too); it leaves the index of running runs. */
+export async function finishImportRun(
+  run: RunRef,
+  outcome: { status: 'completed' | 'failed'; at: Date; code?: string; detail?: string },
+  also?: Condition,
+): Promise<void> {
   const fields = {
     status: outcome.status,
     finished_at: outcome.at.toISOString(),
@@ -74,7 +84,8 @@ export async function finishImportRun(run: RunRef, outcome: { status: 'completed
     error_detail: outcome.detail ?? null,
     ...moved(run),
   };
-  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, current(run), ['lease_until']))) throw new RunMovedOn();
+  const condition = and(current(run), ...(also ? [also] : []));
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, condition, ['lease_until', 'GSI1PK', 'GSI1SK']))) throw new RunMovedOn();
 }
 
 /**
@@ -93,4 +104,14 @@ export function runAsRead(
     condition: run ? and(attributeEquals('run_id', run.run_id), attributeEquals('revision', run.revision)) : itemAbsent(),
     onConditionFailed,
   };
+}
+
+/** Running runs that started before `beforeIso` (every run started later is too young to be abandoned), oldest first. */
+export async function runningImportsStartedBefore(beforeIso: string): Promise<(ImportRun & { lease_until?: string })[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
+    ExpressionAttributeValues: { ':pk': gsi1.runningImports, ':before': beforeIso },
+  });
+  return items.map((i) => ({ ...toImportRun(i)!, ...(typeof i.lease_until === 'string' ? { lease_until: i.lease_until } : {}) }));
 }

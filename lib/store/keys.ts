@@ -92,6 +92,13 @@ export const keys = {
     PK: `ASSERTED#${controlId}`,
     SK: `RELEASE#${providerId}#${releaseId}`,
   }),
+  /** What a deleted provider or release left in its partition, to be purged: `release` names a release, or nothing for the whole provider. */
+  providerPurge: (providerId: string, releaseId?: string): Key => ({
+    PK: `PROVIDER#${providerId}`,
+    SK: releaseId ? `PURGE#RELEASE#${releaseId}` : 'PURGE#PROVIDER',
+  }),
+  /** A deleted file artefact's upload: its released object stays for reuse while the provider lives, and goes with the provider's purge. */
+  deletedArtefactFile: (providerId: string, uploadId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `DELETEDFILE#${uploadId}` }),
   /** An artefact's current import run (use-as-CCM or import): status, progress, row errors, lease. */
   artefactImport: (providerId: string, artefactId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `IMPORT#${artefactId}` }),
   organisationContext: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'CONTEXT' }),
@@ -170,6 +177,9 @@ export const prefixes = {
   providerArtefact: 'ARTEFACT#',
   /** Followed by the release ID and `#`: a release's assertions, by control. */
   assertion: 'ASSERTION#',
+  /** An artefact's import run. */
+  artefactImport: 'IMPORT#',
+  deletedArtefactFile: 'DELETEDFILE#',
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',
@@ -180,6 +190,10 @@ export const gsi1 = {
   pendingRecalculations: 'APPLICABILITY_PENDING',
   /** Population runs still running, oldest first: the sweep ends abandoned ones. */
   runningPopulations: 'POPULATION_RUNNING',
+  /** Purges of deleted providers and releases not finished yet, by request time: the sweep queues lost ones again. */
+  pendingPurges: 'PURGE_PENDING',
+  /** Import runs still running (sparse: an ended run drops the key), by start time: the sweep ends abandoned ones. */
+  runningImports: 'IMPORT_RUNNING',
   organisations: 'ORGS',
   /** Every shared external provider, oldest first. */
   externalProviders: 'PROVIDERS',

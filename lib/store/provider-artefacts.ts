@@ -61,9 +61,28 @@ export function createArtefactsWrites(
   ];
 }
 
-/** The artefact as the client's ETag named it, and its counts; an artefact of a published release stays (the caller's 409). */
-export function deleteArtefactWrites(a: StoredArtefact, onPublished: () => Error): WriteItem[] {
+/**
+ * The artefact as the client's ETag named it, and its counts; an artefact of a published release
+ * stays (the caller's 409). A file's released object stays too (an identical upload to the same
+ * provider reuses it): its upload is noted in the partition, for the provider's purge to delete.
+ */
+export function deleteArtefactWrites(a: StoredArtefact, onPublished: () => Error, now: Date): WriteItem[] {
+  const file: WriteItem[] = a.upload_id
+    ? [
+        {
+          kind: 'put',
+          item: {
+            ...keys.deletedArtefactFile(a.provider_id, a.upload_id),
+            entity: 'deleted-artefact-file',
+            upload_id: a.upload_id,
+            artefact_id: a.id,
+            deleted_at: now.toISOString(),
+          },
+        },
+      ]
+    : [];
   return [
+    ...file,
     {
       kind: 'delete',
       key: keys.providerArtefact(a.provider_id, a.id),

@@ -294,3 +294,29 @@ async function publishRelease(providerId: string, releaseId: string) {
   const res = await api.request('POST', `${url}/publish`, { token: op.admin, body: {}, headers: { 'If-Match': etag } });
   if (res.status !== 200) throw new Error(`publish refused: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+describe('the sweep of abandoned import runs', () => {
+  it('ends a run whose job was dead-lettered as failed (import_abandoned) on artefact detail, and lets a new import start', async () => {
+    const { a, post, ready } = await arrange();
+    const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv');
+    const started = await post(file.id, 'use-as-ccm', file.etag);
+    expect(started.status).toBe(202);
+    const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
+    const { sqs } = await import('../../lib/jobs/sqs.js');
+    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    // The job went to the dead-letter queue: nothing will run it.
+    const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('import'), MaxNumberOfMessages: 10 }));
+    for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('import'), ReceiptHandle: m.ReceiptHandle! }));
+    const { sweep } = await import('../../lib/jobs/sweep.js');
+    await sweep(new Date());
+    expect((await a.get(file.id)).body.data.import).toMatchObject({ status: 'running' });
+
+    expect((await sweep(new Date(Date.now() + 3_600_000))).abandoned_imports).toBeGreaterThanOrEqual(1);
+    const detail = await a.get(file.id);
+    expect(detail.body.data.import).toMatchObject({ run_id: started.body.data.import.run_id, status: 'failed', error_code: 'import_abandoned' });
+    const again = await post(file.id, 'use-as-ccm', detail.headers.get('etag'));
+    expect(again.status).toBe(202);
+    await api.drainJobs();
+    expect((await a.get(file.id)).body.data.import).toMatchObject({ run_id: again.body.data.import.run_id, status: 'completed' });
+  });
+});

@@ -136,7 +136,7 @@ describe('WorkersStack', () => {
     expect(alarms).toHaveLength(deadLetterQueues.length + workerFunctions().length + 1);
   });
 
-  it('runs the sweep every five minutes, sending only to the recalculate queue', () => {
+  it('runs the sweep every five minutes, sending only to the recalculate and purge queues', () => {
     const rules = Object.values(resourcesOf(s.workersTemplate, 'AWS::Events::Rule')).map((r) => r.Properties);
     expect(rules).toContainEqual(
       expect.objectContaining({
@@ -145,7 +145,7 @@ describe('WorkersStack', () => {
       }),
     );
     const sqs = statementsOf(s.workersTemplate, s.workers.sweep).filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
-    expect(sqs.flatMap(resourcesIn)).toEqual([`<${idOf(jobOf('recalculate').queue)}.Arn>`]);
+    expect(sqs.flatMap(resourcesIn).sort()).toEqual([`<${idOf(jobOf('recalculate').queue)}.Arn>`, `<${idOf(jobOf('purge').queue)}.Arn>`].sort());
     expect(actionsIn(sqs)).not.toContain('sqs:ReceiveMessage');
     const actions = actionsIn(statementsOf(s.workersTemplate, s.workers.sweep));
     expect(actions.filter((a) => a === 'dynamodb:Scan' || a.startsWith('s3:') || a.startsWith('secretsmanager:') || a.endsWith('*'))).toEqual([]);

@@ -78,7 +78,9 @@ export const ImportRunView = z
       .meta({ description: 'Rows read, rows written so far and how many of them are exact; null until the file is parsed.' }),
     errors: z.array(z.object({ row: z.number().int(), reason: z.string() })).meta({ description: `The first ${ERROR_LIMIT} rows that could not be read.` }),
     error_count: z.number().int(),
-    error_code: z.string().nullable().meta({ description: 'Why a failed run failed (a refused file, authorisation_lost, release_not_draft, …).' }),
+    error_code: z.string().nullable().meta({
+      description: 'Why a failed run failed (a refused file, authorisation_lost, release_not_draft, import_abandoned when no worker finished it, …).',
+    }),
     error_detail: z.string().nullable(),
   })
   .meta({ id: 'ImportRun' });

@@ -1,0 +1,91 @@
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client.js';
+import { gsi1, keys, prefixes } from './keys.js';
+import { type Item, getOne, queryAll } from './read.js';
+import type { WriteItem } from './transact.js';
+
+/**
+ * What a deleted provider or release leaves in the provider's partition (assertions with their
+ * control index items, import runs, deleted artefacts' files) is purged by a job. Its durable
+ * request is a marker in the same partition (`SK=PURGE#RELEASE#<release>` or `PURGE#PROVIDER`),
+ * written in the deleting transaction and listed in GSI1 (`PURGE_PENDING`, by request time) so
+ * that the sweep queues the job again when it was lost. The job removes the marker last.
+ */
+export interface PurgeSubject {
+  provider_id: string;
+  /** The deleted release; absent when the whole provider was deleted. */
+  release_id?: string;
+}
+
+export function purgeMarkerItem(subject: PurgeSubject, requestedBy: string, now: Date): Item {
+  const at = now.toISOString();
+  return {
+    ...keys.providerPurge(subject.provider_id, subject.release_id),
+    entity: 'provider-purge',
+    provider_id: subject.provider_id,
+    release_id: subject.release_id ?? null,
+    requested_at: at,
+    requested_by: requestedBy,
+    GSI1PK: gsi1.pendingPurges,
+    GSI1SK: `${at}#${subject.provider_id}#${subject.release_id ?? ''}`,
+  };
+}
+
+/** The marker, in the deleting transaction. */
+export const purgeMarkerWrite = (subject: PurgeSubject, requestedBy: string, now: Date): WriteItem => ({
+  kind: 'put',
+  item: purgeMarkerItem(subject, requestedBy, now),
+});
+
+export const purgePending = async (subject: PurgeSubject): Promise<boolean> =>
+  (await getOne(keys.providerPurge(subject.provider_id, subject.release_id))) !== undefined;
+
+export async function removePurgeMarker(subject: PurgeSubject): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.providerPurge(subject.provider_id, subject.release_id) }));
+}
+
+/** Purges requested before `beforeIso`, oldest first. */
+export async function purgesRequestedBefore(beforeIso: string): Promise<PurgeSubject[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
+    ExpressionAttributeValues: { ':pk': gsi1.pendingPurges, ':before': beforeIso },
+  });
+  return items.map((i) => ({ provider_id: String(i.provider_id), ...(i.release_id ? { release_id: String(i.release_id) } : {}) }));
+}
+
+/** What the purge needs of an item: its key, what it is, and for a confirmed assertion its control index item. */
+export type PurgeItem = Item & { entity?: string; status?: string; control_id?: string; release_id?: string; upload_id?: string };
+
+/**
+ * The items of the provider's partition whose sort keys begin with `prefix` (every item, for an
+ * empty prefix), of one release when `releaseId` is given, a page (at most 1 MB) at a time,
+ * strongly consistent so that a write committed just before the deletion is seen.
+ */
+export async function* purgePages(providerId: string, prefix: string, releaseId?: string): AsyncGenerator<PurgeItem[]> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+        ...(releaseId ? { FilterExpression: '#r = :r' } : {}),
+        ProjectionExpression: '#pk, #sk, #e, #s, #c, #r, #u',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#e': 'entity', '#s': 'status', '#c': 'control_id', '#r': 'release_id', '#u': 'upload_id' },
+        ExpressionAttributeValues: {
+          ':pk': keys.externalProvider(providerId).PK,
+          ...(prefix ? { ':prefix': prefix } : {}),
+          ...(releaseId ? { ':r': releaseId } : {}),
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    const items = (out.Items ?? []) as PurgeItem[];
+    if (items.length) yield items;
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+/** The prefixes a release's purge reads: its assertions, and the provider's import runs (of which it keeps the release's). */
+export const releasePurgePrefixes = (releaseId: string) => ({ assertions: `${prefixes.assertion}${releaseId}#`, imports: prefixes.artefactImport });
