@@ -54,9 +54,28 @@ describe('parseCcm on a hostile XLSX', () => {
     expect(await rejection(parseCcm(workbook(rows(1), withSheet({ declaredSize: 100 }))))).toBe('malformed_xlsx');
   });
 
+  it('refuses a part that inflates to less than it declares (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ declaredSize: 100_000 }))))).toBe('malformed_xlsx');
+  });
+
   it('refuses a part its central directory does not list (malformed_xlsx)', async () => {
     const hidden = { name: 'xl/worksheets/sheet2.xml', data: sheetXml(rows(1)), hidden: true };
     expect(await rejection(parseCcm(workbook(rows(1), (parts) => [hidden, ...parts])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses an unlisted part between the last listed one and the central directory (malformed_xlsx)', async () => {
+    const hidden = { name: 'xl/worksheets/sheet2.xml', data: sheetXml(rows(1)), hidden: true };
+    expect(await rejection(parseCcm(workbook(rows(1), (parts) => [...parts, hidden])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses a part whose name climbs out of the package (malformed_xlsx)', async () => {
+    const outside = { name: '../outside.xml', data: '<a/>' };
+    expect(await rejection(parseCcm(workbook(rows(1), (parts) => [...parts, outside])))).toBe('malformed_xlsx');
+  });
+
+  it('reads a workbook whose parts give their sizes in data descriptors, as streaming writers do', async () => {
+    const parsed = await parseCcm(workbook(rows(2), (parts) => parts.map((p) => ({ ...p, descriptor: true }))));
+    expect(parsed.rows.map((r) => r.control_id)).toEqual(['ism-0001', 'ism-0002']);
   });
 
   it('refuses a part whose local header names another part than its directory entry (malformed_xlsx)', async () => {
