@@ -4,7 +4,9 @@ import { crc32, deflateRawSync } from 'node:zlib';
  * A part of a generated ZIP. `declaredSize` overrides the uncompressed size the archive states
  * (a hostile file's lie); `hidden` leaves the entry out of the central directory; `localName`
  * gives its local header another name than the directory's; `descriptor` moves the local header's
- * sizes into a data descriptor after the data, as streaming writers do.
+ * sizes into a data descriptor after the data, as streaming writers do; `method` and `encrypted`
+ * claim another compression method than deflate, or encryption, in both headers (the data stays
+ * deflated and plain).
  */
 export interface ZipPart {
   name: string;
@@ -13,6 +15,8 @@ export interface ZipPart {
   hidden?: boolean;
   localName?: string;
   descriptor?: boolean;
+  method?: number;
+  encrypted?: boolean;
 }
 
 /** A ZIP of deflated parts with local headers and a central directory, as spreadsheet applications write them. */
@@ -27,7 +31,8 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
     const name = Buffer.from(part.name);
     const localName = Buffer.from(part.localName ?? part.name);
     const size = part.declaredSize ?? data.length;
-    const flags = part.descriptor ? 8 : 0;
+    const flags = (part.descriptor ? 8 : 0) | (part.encrypted ? 1 : 0);
+    const method = part.method ?? 8;
     const sizes = Buffer.alloc(12);
     sizes.writeUInt32LE(crc32(data), 0);
     sizes.writeUInt32LE(compressed.length, 4);
@@ -36,7 +41,7 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(flags, 6);
-    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(method, 8);
     if (!part.descriptor) sizes.copy(local, 14);
     local.writeUInt16LE(localName.length, 26);
     const descriptor = part.descriptor ? Buffer.concat([Buffer.from([0x50, 0x4b, 0x07, 0x08]), sizes]) : Buffer.alloc(0);
@@ -47,7 +52,7 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
       central.writeUInt16LE(20, 4);
       central.writeUInt16LE(20, 6);
       central.writeUInt16LE(flags, 8);
-      central.writeUInt16LE(8, 10);
+      central.writeUInt16LE(method, 10);
       central.writeUInt32LE(crc32(data), 16);
       central.writeUInt32LE(compressed.length, 20);
       central.writeUInt32LE(size, 24);

@@ -116,15 +116,22 @@ async function entrySpans(zip: ZipFile, entries: Entry[], file: Buffer): Promise
     }
     const dataEnd = local.fileDataStart + entry.compressedSize;
     expected = dataEnd + (sizesHere ? 0 : descriptorLength(file, dataEnd));
-    await pipeline(await zip.openReadStreamPromise(entry), new Writable({ write: (_chunk, _encoding, done) => done() })).catch((e: unknown) => {
-      throw refused(`part ${partName(entry)} does not inflate as its directory entry declares`, e);
-    });
+    await inflate(zip, entry);
     spans.set(entry.fileName, file.subarray(entry.relativeOffsetOfLocalHeader, expected));
   }
   const directory = entries.reduce((sum, e) => sum + 46 + e.fileNameLength + e.extraFieldLength + e.fileCommentLength, 0);
   // The end record is 22 bytes and its comment, which yauzl decodes as CP437, a character a byte.
   if (expected + directory + 22 + zip.comment.length !== file.length) throw malformed('its entries do not reach the central directory');
   return spans;
+}
+
+/** Inflates an entry into nothing: yauzl counts the bytes, refusing a method or encryption it cannot decode. */
+async function inflate(zip: ZipFile, entry: Entry): Promise<void> {
+  try {
+    await pipeline(await zip.openReadStreamPromise(entry), new Writable({ write: (_chunk, _encoding, done) => done() }));
+  } catch (e) {
+    throw refused(`part ${partName(entry)} cannot be inflated as its directory entry declares`, e);
+  }
 }
 
 /** The data descriptor after an entry whose sizes follow its data: 12 bytes, or 16 with its optional signature. */

@@ -73,6 +73,14 @@ describe('parseCcm on a hostile XLSX', () => {
     expect(await rejection(parseCcm(workbook(rows(1), (parts) => [...parts, outside])))).toBe('malformed_xlsx');
   });
 
+  it('refuses a part compressed by another method than deflate (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ method: 12 }))))).toBe('malformed_xlsx');
+  });
+
+  it('refuses an encrypted part (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ encrypted: true }))))).toBe('malformed_xlsx');
+  });
+
   it('reads a workbook whose parts give their sizes in data descriptors, as streaming writers do', async () => {
     const parsed = await parseCcm(workbook(rows(2), (parts) => parts.map((p) => ({ ...p, descriptor: true }))));
     expect(parsed.rows.map((r) => r.control_id)).toEqual(['ism-0001', 'ism-0002']);
