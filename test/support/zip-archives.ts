@@ -4,9 +4,10 @@ import { crc32, deflateRawSync } from 'node:zlib';
  * A part of a generated ZIP. `declaredSize` overrides the uncompressed size the archive states
  * (a hostile file's lie); `hidden` leaves the entry out of the central directory; `localName`
  * gives its local header another name than the directory's; `descriptor` moves the local header's
- * sizes into a data descriptor after the data, as streaming writers do; `method` and `encrypted`
- * claim another compression method than deflate, or encryption, in both headers (the data stays
- * deflated and plain).
+ * sizes into a data descriptor after the data, as streaming writers do; `method` names the
+ * compression method in both headers (0 stores the data as it is; any other leaves it deflated)
+ * and `encrypted` claims encryption in both (the data stays plain); `localCompressedSize` is the
+ * compressed size the local header states, even with a descriptor.
  */
 export interface ZipPart {
   name: string;
@@ -17,6 +18,7 @@ export interface ZipPart {
   descriptor?: boolean;
   method?: number;
   encrypted?: boolean;
+  localCompressedSize?: number;
 }
 
 /** A ZIP of deflated parts with local headers and a central directory, as spreadsheet applications write them. */
@@ -27,12 +29,12 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
   let listed = 0;
   for (const part of parts) {
     const data = typeof part.data === 'string' ? Buffer.from(part.data) : Buffer.from(part.data);
-    const compressed = deflateRawSync(data);
+    const method = part.method ?? 8;
+    const compressed = method === 0 ? data : deflateRawSync(data);
     const name = Buffer.from(part.name);
     const localName = Buffer.from(part.localName ?? part.name);
     const size = part.declaredSize ?? data.length;
     const flags = (part.descriptor ? 8 : 0) | (part.encrypted ? 1 : 0);
-    const method = part.method ?? 8;
     const sizes = Buffer.alloc(12);
     sizes.writeUInt32LE(crc32(data), 0);
     sizes.writeUInt32LE(compressed.length, 4);
@@ -43,6 +45,7 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
     local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
     if (!part.descriptor) sizes.copy(local, 14);
+    if (part.localCompressedSize !== undefined) local.writeUInt32LE(part.localCompressedSize, 18);
     local.writeUInt16LE(localName.length, 26);
     const descriptor = part.descriptor ? Buffer.concat([Buffer.from([0x50, 0x4b, 0x07, 0x08]), sizes]) : Buffer.alloc(0);
     locals.push(local, localName, compressed, descriptor);

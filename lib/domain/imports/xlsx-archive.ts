@@ -106,16 +106,20 @@ async function entrySpans(zip: ZipFile, entries: Entry[], file: Buffer): Promise
       throw refused(`part ${partName(entry)} has a damaged local header`, e);
     });
     // The streaming reader goes by the local header (its name read as UTF-8), the order given to it by the directory's.
-    const sizesHere = (entry.generalPurposeBitFlag & 8) === 0;
+    // It takes the header's compressed size, unless the header defers its sizes: then the data ends at the first descriptor signature.
+    const deferred = (local.generalPurposeBitFlag & 8) !== 0 && local.compressedSize === 0;
     if (
       local.fileName.toString('utf8') !== entry.fileName ||
       local.compressionMethod !== entry.compressionMethod ||
-      (sizesHere && local.compressedSize !== entry.compressedSize)
+      (!deferred && local.compressedSize !== entry.compressedSize)
     ) {
       throw malformed(`part ${partName(entry)} has a local header that disagrees with its central directory entry`);
     }
     const dataEnd = local.fileDataStart + entry.compressedSize;
-    expected = dataEnd + (sizesHere ? 0 : descriptorLength(file, dataEnd));
+    if (deferred && file.subarray(local.fileDataStart, dataEnd + 4).indexOf(DESCRIPTOR) !== entry.compressedSize) {
+      throw malformed(`part ${partName(entry)} does not end at its data descriptor`);
+    }
+    expected = dataEnd + (deferred ? DESCRIPTOR_LENGTH : 0);
     await inflate(zip, entry);
     spans.set(entry.fileName, file.subarray(entry.relativeOffsetOfLocalHeader, expected));
   }
@@ -125,6 +129,10 @@ async function entrySpans(zip: ZipFile, entries: Entry[], file: Buffer): Promise
   return spans;
 }
 
+/** A data descriptor's signature; the streaming reader reads it and the 12 bytes of sizes after it. */
+const DESCRIPTOR = Buffer.from([0x50, 0x4b, 0x07, 0x08]);
+const DESCRIPTOR_LENGTH = 16;
+
 /** Inflates an entry into nothing: yauzl counts the bytes, refusing a method or encryption it cannot decode. */
 async function inflate(zip: ZipFile, entry: Entry): Promise<void> {
   try {
@@ -133,6 +141,3 @@ async function inflate(zip: ZipFile, entry: Entry): Promise<void> {
     throw refused(`part ${partName(entry)} cannot be inflated as its directory entry declares`, e);
   }
 }
-
-/** The data descriptor after an entry whose sizes follow its data: 12 bytes, or 16 with its optional signature. */
-const descriptorLength = (file: Buffer, at: number) => (at + 4 <= file.length && file.readUInt32LE(at) === 0x08074b50 ? 16 : 12);
