@@ -28,8 +28,9 @@ const partName = (entry: Entry) => entry.fileName.slice(0, 80);
  * Checks a workbook's ZIP before it is parsed, reading it with yauzl: the entry count and the
  * uncompressed sizes its central directory declares, then the bytes each entry really inflates to
  * (streamed and discarded; yauzl fails an entry as soon as it passes its declared size, or ends
- * short of it). The entries must tile the file up to the central directory, so the streaming reader
- * (which follows local headers) meets exactly these entries and no hidden one.
+ * short of it). The entries must tile the file up to the central directory, each ending where the
+ * streaming reader (which follows local headers) ends it, so that it meets exactly these entries
+ * and no hidden one.
  *
  * Answers the entries (local header, data and descriptor, as they lie in the file) in the order
  * exceljs's streaming reader needs to read every sheet as it arrives: the workbook's relationships,
