@@ -3,7 +3,11 @@ import { crc32, deflateRawSync } from 'node:zlib';
 /**
  * A part of a generated ZIP. `declaredSize` overrides the uncompressed size the archive states
  * (a hostile file's lie); `hidden` leaves the entry out of the central directory; `localName`
- * gives its local header another name than the directory's.
+ * gives its local header another name than the directory's; `descriptor` moves the local header's
+ * sizes into a data descriptor after the data, as streaming writers do; `method` names the
+ * compression method in both headers (0 stores the data as it is; any other leaves it deflated)
+ * and `encrypted` claims encryption in both (the data stays plain); `localCompressedSize` is the
+ * compressed size the local header states, even with a descriptor.
  */
 export interface ZipPart {
   name: string;
@@ -11,6 +15,10 @@ export interface ZipPart {
   declaredSize?: number;
   hidden?: boolean;
   localName?: string;
+  descriptor?: boolean;
+  method?: number;
+  encrypted?: boolean;
+  localCompressedSize?: number;
 }
 
 /** A ZIP of deflated parts with local headers and a central directory, as spreadsheet applications write them. */
@@ -21,25 +29,33 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
   let listed = 0;
   for (const part of parts) {
     const data = typeof part.data === 'string' ? Buffer.from(part.data) : Buffer.from(part.data);
-    const compressed = deflateRawSync(data);
+    const method = part.method ?? 8;
+    const compressed = method === 0 ? data : deflateRawSync(data);
     const name = Buffer.from(part.name);
     const localName = Buffer.from(part.localName ?? part.name);
     const size = part.declaredSize ?? data.length;
+    const flags = (part.descriptor ? 8 : 0) | (part.encrypted ? 1 : 0);
+    const sizes = Buffer.alloc(12);
+    sizes.writeUInt32LE(crc32(data), 0);
+    sizes.writeUInt32LE(compressed.length, 4);
+    sizes.writeUInt32LE(size, 8);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(flags, 6);
+    local.writeUInt16LE(method, 8);
+    if (!part.descriptor) sizes.copy(local, 14);
+    if (part.localCompressedSize !== undefined) local.writeUInt32LE(part.localCompressedSize, 18);
     local.writeUInt16LE(localName.length, 26);
-    locals.push(local, localName, compressed);
+    const descriptor = part.descriptor ? Buffer.concat([Buffer.from([0x50, 0x4b, 0x07, 0x08]), sizes]) : Buffer.alloc(0);
+    locals.push(local, localName, compressed, descriptor);
     if (!part.hidden) {
       const central = Buffer.alloc(46);
       central.writeUInt32LE(0x02014b50, 0);
       central.writeUInt16LE(20, 4);
       central.writeUInt16LE(20, 6);
-      central.writeUInt16LE(8, 10);
+      central.writeUInt16LE(flags, 8);
+      central.writeUInt16LE(method, 10);
       central.writeUInt32LE(crc32(data), 16);
       central.writeUInt32LE(compressed.length, 20);
       central.writeUInt32LE(size, 24);
@@ -48,7 +64,7 @@ export function zipBytes(parts: readonly ZipPart[]): Uint8Array {
       centrals.push(central, name);
       listed++;
     }
-    offset += 30 + localName.length + compressed.length;
+    offset += 30 + localName.length + compressed.length + descriptor.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);

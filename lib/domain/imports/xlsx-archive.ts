@@ -1,4 +1,7 @@
-import { crc32, createInflateRaw } from 'node:zlib';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
+import { type Entry, fromBufferPromise, type ZipFile } from 'yauzl';
 import { ImportRejected } from './rows.js';
 
 /**
@@ -15,33 +18,19 @@ export const ARCHIVE_LIMITS = {
   totalBytes: 128 * 1024 * 1024,
 } as const;
 
-const EOCD = 0x06054b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
-const DESCRIPTOR = 0x08074b50;
-const STORED = 0;
-const DEFLATED = 8;
-/** A 32-bit size or offset of this value defers to a ZIP64 record: more than a workbook within the upload limit needs. */
-const ZIP64 = 0xffffffff;
-
 const malformed = (detail: string) => new ImportRejected('malformed_xlsx', `not readable as an XLSX workbook: ${detail}`);
 const tooLarge = (detail: string) => new ImportRejected('workbook_too_large', `the workbook ${detail}`);
-
-interface Entry {
-  name: string;
-  flags: number;
-  method: number;
-  compressed: number;
-  size: number;
-  offset: number;
-}
+/** yauzl's reason is kept short: it may quote a name from the file. */
+const refused = (detail: string, error: unknown) => malformed(`${detail} (${error instanceof Error ? error.message.slice(0, 120) : 'unreadable'})`);
+const partName = (entry: Entry) => entry.fileName.slice(0, 80);
 
 /**
- * Checks a workbook's ZIP before it is parsed: the entry count and the uncompressed sizes its
- * central directory declares, then the bytes each entry really inflates to (streamed and counted,
- * never kept), stopping at the declared size. The entries must tile the archive up to the central
- * directory, so the streaming reader (which follows local headers from the start) meets exactly
- * these entries and no hidden one.
+ * Checks a workbook's ZIP before it is parsed, reading it with yauzl: the entry count and the
+ * uncompressed sizes its central directory declares, then the bytes each entry really inflates to
+ * (streamed and discarded; yauzl fails an entry as soon as it passes its declared size, or ends
+ * short of it). The entries must tile the file up to the central directory, each ending where the
+ * streaming reader (which follows local headers) ends it, so that it meets exactly these entries
+ * and no hidden one.
  *
  * Answers the entries (local header, data and descriptor, as they lie in the file) in the order
  * exceljs's streaming reader needs to read every sheet as it arrives: the workbook's relationships,
@@ -50,30 +39,19 @@ interface Entry {
  * reading stops early.
  */
 export async function readablePackage(bytes: Uint8Array): Promise<Uint8Array[]> {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const { entries, start } = centralDirectory(view, bytes);
-  let total = 0;
-  for (const e of entries) {
-    if (e.size === ZIP64 || e.size > ARCHIVE_LIMITS.entryBytes)
-      throw tooLarge(`part ${e.name.slice(0, 80)} declares more than ${ARCHIVE_LIMITS.entryBytes} bytes`);
-    total += e.size;
-    if (total > ARCHIVE_LIMITS.totalBytes) throw tooLarge(`declares more than ${ARCHIVE_LIMITS.totalBytes} bytes uncompressed`);
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const zip = await fromBufferPromise(file, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, decodeStrings: true }).catch((e: unknown) => {
+    throw refused('no readable ZIP end record', e);
+  });
+  try {
+    const spans = await entrySpans(zip, await declaredEntries(zip), file);
+    if (!spans.has(RELATIONSHIPS)) throw malformed(`it has no ${RELATIONSHIPS}`);
+    const first = [RELATIONSHIPS, 'xl/workbook.xml', 'xl/styles.xml'].flatMap((name) => spans.get(name) ?? []);
+    const rest = [...spans].filter(([name]) => !READ_FIRST.has(name)).map(([, span]) => span);
+    return [...first, spans.get(SHARED_STRINGS) ?? NO_SHARED_STRINGS, ...rest];
+  } finally {
+    zip.close();
   }
-  const spans = new Map<string, Uint8Array>();
-  let expected = 0;
-  for (const e of [...entries].sort((a, b) => a.offset - b.offset)) {
-    if (e.offset !== expected) throw malformed('its entries do not follow one another');
-    const data = localData(view, e);
-    expected = data.end + descriptorLength(view, e.flags, data.end);
-    if ((await inflatedLength(bytes.subarray(data.start, data.end), e)) !== e.size)
-      throw malformed(`part ${e.name.slice(0, 80)} does not inflate to its declared size`);
-    spans.set(e.name, bytes.subarray(e.offset, expected));
-  }
-  if (expected !== start) throw malformed('its entries do not reach the central directory');
-  if (!spans.has(RELATIONSHIPS)) throw malformed(`it has no ${RELATIONSHIPS}`);
-  const first = [RELATIONSHIPS, 'xl/workbook.xml', 'xl/styles.xml'].flatMap((name) => spans.get(name) ?? []);
-  const rest = [...spans].filter(([name]) => !READ_FIRST.has(name)).map(([, span]) => span);
-  return [...first, spans.get(SHARED_STRINGS) ?? NO_SHARED_STRINGS, ...rest];
 }
 
 const RELATIONSHIPS = 'xl/_rels/workbook.xml.rels';
@@ -81,12 +59,12 @@ const SHARED_STRINGS = 'xl/sharedStrings.xml';
 const READ_FIRST = new Set([RELATIONSHIPS, 'xl/workbook.xml', 'xl/styles.xml', SHARED_STRINGS]);
 const NO_SHARED_STRINGS = storedEntry(SHARED_STRINGS, '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>');
 
-/** A local entry of uncompressed content. */
+/** A local entry of uncompressed content (no ZIP writer is a dependency, and this one is 30 bytes of header). */
 function storedEntry(name: string, content: string): Uint8Array {
   const nameBytes = Buffer.from(name);
   const data = Buffer.from(content);
   const header = Buffer.alloc(30);
-  header.writeUInt32LE(LOCAL, 0);
+  header.writeUInt32LE(0x04034b50, 0);
   header.writeUInt16LE(20, 4);
   header.writeUInt32LE(crc32(data), 14);
   header.writeUInt32LE(data.length, 18);
@@ -95,77 +73,72 @@ function storedEntry(name: string, content: string): Uint8Array {
   return new Uint8Array(Buffer.concat([header, nameBytes, data]));
 }
 
-function endRecord(view: DataView): number {
-  // The end record is the last 22 bytes plus a comment of at most 65,535.
-  for (let at = view.byteLength - 22; at >= Math.max(0, view.byteLength - 22 - 0xffff); at--) {
-    if (view.getUint32(at, true) === EOCD) return at;
-  }
-  throw malformed('no ZIP end record');
-}
-
-function centralDirectory(view: DataView, bytes: Uint8Array): { entries: Entry[]; start: number } {
-  const end = endRecord(view);
-  const count = view.getUint16(end + 10, true);
-  if (count > ARCHIVE_LIMITS.entries) throw tooLarge(`has ${count} parts; at most ${ARCHIVE_LIMITS.entries} are read`);
-  const start = view.getUint32(end + 16, true);
-  if (start === ZIP64 || start > end) throw malformed('its central directory lies outside the file');
-  let at = start;
+/** The central directory's entries, once their count and declared sizes are within the limits. */
+async function declaredEntries(zip: ZipFile): Promise<Entry[]> {
+  if (zip.entryCount > ARCHIVE_LIMITS.entries) throw tooLarge(`has ${zip.entryCount} parts; at most ${ARCHIVE_LIMITS.entries} are read`);
   const entries: Entry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (at + 46 > end || view.getUint32(at, true) !== CENTRAL) throw malformed('a damaged central directory');
-    const nameLength = view.getUint16(at + 28, true);
-    entries.push({
-      flags: view.getUint16(at + 8, true),
-      method: view.getUint16(at + 10, true),
-      compressed: view.getUint32(at + 20, true),
-      size: view.getUint32(at + 24, true),
-      offset: view.getUint32(at + 42, true),
-      name: new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)),
-    });
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-  }
-  return { entries, start };
-}
-
-/** Where an entry's compressed data lies, once its local header agrees with the central directory. */
-function localData(view: DataView, e: Entry): { start: number; end: number } {
-  if (e.flags & 1) throw malformed('it is encrypted');
-  if (e.method !== STORED && e.method !== DEFLATED) throw malformed(`part ${e.name.slice(0, 80)} uses compression method ${e.method}`);
-  if (e.offset + 30 > view.byteLength || view.getUint32(e.offset, true) !== LOCAL) throw malformed('a damaged local header');
-  const sizesHere = (e.flags & 8) === 0;
-  const nameLength = view.getUint16(e.offset + 26, true);
-  // The streaming reader goes by the local header's name, the order given to it by the directory's.
-  const name = new TextDecoder().decode(new Uint8Array(view.buffer, view.byteOffset + e.offset + 30, Math.min(nameLength, view.byteLength - e.offset - 30)));
-  if (name !== e.name || view.getUint16(e.offset + 8, true) !== e.method || (sizesHere && view.getUint32(e.offset + 18, true) !== e.compressed)) {
-    throw malformed(`part ${e.name.slice(0, 80)} has a local header that disagrees with its central directory entry`);
-  }
-  const start = e.offset + 30 + nameLength + view.getUint16(e.offset + 28, true);
-  const end = start + e.compressed;
-  if (end > view.byteLength) throw malformed('an entry runs past the end of the file');
-  return { start, end };
-}
-
-/** The data descriptor after an entry whose sizes follow its data: 12 bytes, or 16 with its optional signature. */
-function descriptorLength(view: DataView, flags: number, at: number): number {
-  if ((flags & 8) === 0) return 0;
-  return at + 4 <= view.byteLength && view.getUint32(at, true) === DESCRIPTOR ? 16 : 12;
-}
-
-/** The entry's inflated length, counted chunk by chunk and abandoned one chunk past the declared size. */
-async function inflatedLength(data: Uint8Array, e: Entry): Promise<number> {
-  if (e.method === STORED) return data.length;
-  const inflater = createInflateRaw();
-  inflater.end(data);
-  let length = 0;
   try {
-    for await (const chunk of inflater) {
-      length += (chunk as Buffer).length;
-      if (length > e.size) break;
-    }
-  } catch {
-    throw malformed(`part ${e.name.slice(0, 80)} is not valid deflate data`);
-  } finally {
-    inflater.destroy();
+    for await (const entry of zip.eachEntry()) entries.push(entry);
+  } catch (e) {
+    throw refused('an unreadable or unsafe central directory entry', e);
   }
-  return length;
+  let total = 0;
+  for (const entry of entries) {
+    // A ZIP64 size yauzl could not resolve stays 0xffffffff, beyond the part limit.
+    if (entry.uncompressedSize > ARCHIVE_LIMITS.entryBytes) throw tooLarge(`part ${partName(entry)} declares more than ${ARCHIVE_LIMITS.entryBytes} bytes`);
+    total += entry.uncompressedSize;
+    if (total > ARCHIVE_LIMITS.totalBytes) throw tooLarge(`declares more than ${ARCHIVE_LIMITS.totalBytes} bytes uncompressed`);
+  }
+  return entries;
+}
+
+/**
+ * Each entry's span (local header, data, descriptor) by name, once the spans tile the file from its
+ * start and the directory's records and end record fill the rest. yauzl does not tell where the
+ * directory starts, so its length is summed from the records' fields; a ZIP64 end record (which a
+ * workbook within the upload limit never needs) leaves the sum short.
+ */
+async function entrySpans(zip: ZipFile, entries: Entry[], file: Buffer): Promise<Map<string, Uint8Array>> {
+  const spans = new Map<string, Uint8Array>();
+  let expected = 0;
+  for (const entry of [...entries].sort((a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader)) {
+    if (entry.relativeOffsetOfLocalHeader !== expected) throw malformed('its entries do not follow one another');
+    const local = await zip.readLocalFileHeaderPromise(entry).catch((e: unknown) => {
+      throw refused(`part ${partName(entry)} has a damaged local header`, e);
+    });
+    // The streaming reader goes by the local header (its name read as UTF-8), the order given to it by the directory's.
+    // It takes the header's compressed size, unless the header defers its sizes: then the data ends at the first descriptor signature.
+    const deferred = (local.generalPurposeBitFlag & 8) !== 0 && local.compressedSize === 0;
+    if (
+      local.fileName.toString('utf8') !== entry.fileName ||
+      local.compressionMethod !== entry.compressionMethod ||
+      (!deferred && local.compressedSize !== entry.compressedSize)
+    ) {
+      throw malformed(`part ${partName(entry)} has a local header that disagrees with its central directory entry`);
+    }
+    const dataEnd = local.fileDataStart + entry.compressedSize;
+    if (deferred && file.subarray(local.fileDataStart, dataEnd + 4).indexOf(DESCRIPTOR) !== entry.compressedSize) {
+      throw malformed(`part ${partName(entry)} does not end at its data descriptor`);
+    }
+    expected = dataEnd + (deferred ? DESCRIPTOR_LENGTH : 0);
+    await inflate(zip, entry);
+    spans.set(entry.fileName, file.subarray(entry.relativeOffsetOfLocalHeader, expected));
+  }
+  const directory = entries.reduce((sum, e) => sum + 46 + e.fileNameLength + e.extraFieldLength + e.fileCommentLength, 0);
+  // The end record is 22 bytes and its comment, which yauzl decodes as CP437, a character a byte.
+  if (expected + directory + 22 + zip.comment.length !== file.length) throw malformed('its entries do not reach the central directory');
+  return spans;
+}
+
+/** A data descriptor's signature; the streaming reader reads it and the 12 bytes of sizes after it. */
+const DESCRIPTOR = Buffer.from([0x50, 0x4b, 0x07, 0x08]);
+const DESCRIPTOR_LENGTH = 16;
+
+/** Inflates an entry into nothing: yauzl counts the bytes, refusing a method or encryption it cannot decode. */
+async function inflate(zip: ZipFile, entry: Entry): Promise<void> {
+  try {
+    await pipeline(await zip.openReadStreamPromise(entry), new Writable({ write: (_chunk, _encoding, done) => done() }));
+  } catch (e) {
+    throw refused(`part ${partName(entry)} cannot be inflated as its directory entry declares`, e);
+  }
 }

@@ -20,6 +20,12 @@ const rows = (count: number) => [HEADER, ...Array.from({ length: count }, (_, i)
 /** A one-sheet workbook of the given rows, with each part changed as `change` says. */
 const workbook = (table: string[][], change: (parts: ZipPart[]) => ZipPart[] = (p) => p) => zipBytes(change(workbookParts(sheetXml(table))));
 
+/** The local entry of a sheet of the given rows, listed in no directory, as bytes another part's data can carry. */
+const hiddenSheet = (table: string[][]) => {
+  const zip = zipBytes([{ name: 'xl/worksheets/sheet1.xml', data: sheetXml(table), hidden: true }]);
+  return zip.subarray(0, zip.length - 22);
+};
+
 const withSheet = (fields: Partial<ZipPart>) => (parts: ZipPart[]) => parts.map((p) => (p.name === 'xl/worksheets/sheet1.xml' ? { ...p, ...fields } : p));
 
 describe('parseCcm on a hostile XLSX', () => {
@@ -54,9 +60,56 @@ describe('parseCcm on a hostile XLSX', () => {
     expect(await rejection(parseCcm(workbook(rows(1), withSheet({ declaredSize: 100 }))))).toBe('malformed_xlsx');
   });
 
+  it('refuses a part that inflates to less than it declares (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ declaredSize: 100_000 }))))).toBe('malformed_xlsx');
+  });
+
   it('refuses a part its central directory does not list (malformed_xlsx)', async () => {
     const hidden = { name: 'xl/worksheets/sheet2.xml', data: sheetXml(rows(1)), hidden: true };
     expect(await rejection(parseCcm(workbook(rows(1), (parts) => [hidden, ...parts])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses an unlisted part between the last listed one and the central directory (malformed_xlsx)', async () => {
+    const hidden = { name: 'xl/worksheets/sheet2.xml', data: sheetXml(rows(1)), hidden: true };
+    expect(await rejection(parseCcm(workbook(rows(1), (parts) => [...parts, hidden])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses a part whose local header gives a shorter compressed size than its sizes after its data (malformed_xlsx)', async () => {
+    // The streaming reader takes the local header's size and meets the hidden sheet next.
+    const cover = Buffer.from('<a/>');
+    const carrier = {
+      name: 'docProps/custom.xml',
+      data: Buffer.concat([cover, hiddenSheet(rows(3))]),
+      method: 0,
+      descriptor: true,
+      localCompressedSize: cover.length,
+    };
+    expect(await rejection(parseCcm(workbook(rows(1), (parts) => [carrier, ...parts])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses a part whose data holds a data descriptor signature before its end (malformed_xlsx)', async () => {
+    // The streaming reader ends a part of deferred sizes at the first signature and meets the hidden sheet after it.
+    const early = Buffer.concat([Buffer.from('<a/>'), Buffer.from([0x50, 0x4b, 0x07, 0x08]), Buffer.alloc(12), hiddenSheet(rows(3))]);
+    const carrier = { name: 'docProps/custom.xml', data: early, method: 0, descriptor: true };
+    expect(await rejection(parseCcm(workbook(rows(1), (parts) => [carrier, ...parts])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses a part whose name climbs out of the package (malformed_xlsx)', async () => {
+    const outside = { name: '../outside.xml', data: '<a/>' };
+    expect(await rejection(parseCcm(workbook(rows(1), (parts) => [...parts, outside])))).toBe('malformed_xlsx');
+  });
+
+  it('refuses a part compressed by another method than deflate (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ method: 12 }))))).toBe('malformed_xlsx');
+  });
+
+  it('refuses an encrypted part (malformed_xlsx)', async () => {
+    expect(await rejection(parseCcm(workbook(rows(1), withSheet({ encrypted: true }))))).toBe('malformed_xlsx');
+  });
+
+  it('reads a workbook whose parts give their sizes in data descriptors, as streaming writers do', async () => {
+    const parsed = await parseCcm(workbook(rows(2), (parts) => parts.map((p) => ({ ...p, descriptor: true }))));
+    expect(parsed.rows.map((r) => r.control_id)).toEqual(['ism-0001', 'ism-0002']);
   });
 
   it('refuses a part whose local header names another part than its directory entry (malformed_xlsx)', async () => {
