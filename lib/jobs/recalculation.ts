@@ -7,9 +7,8 @@ import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
-import { updateIf } from '../store/update.js';
+import { applyUpdate, updateIf } from '../store/update.js';
 import { filterDigestDelta } from '../store/control-filters.js';
-import { commit } from '../store/transact.js';
 import { attentionKeys, projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { projectsOfSystems, toProject } from '../store/projects.js';
@@ -77,10 +76,11 @@ async function updateControl(
       attention.GSI1PK ? [] : ['GSI1PK', 'GSI1SK'],
     );
     if (written) {
-      // After the control, outside its write: eight workers move the same few digest shards, and
-      // every pass ends in a recount that repairs what a crash between the two writes left.
+      // After the control, outside its write and outside any transaction: eight workers move the
+      // same few digest shards, and every pass ends in a recount that repairs what a crash between
+      // the two writes left.
       const digest = filterDigestDelta(projectId, current, after);
-      if (digest) await commit([digest]);
+      if (digest) await applyUpdate(digest);
       return;
     }
     current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;

@@ -70,7 +70,7 @@ export function filterDigestItems(projectId: string, controls: readonly FilterFi
  * The digest change of one control's write, in that write's transaction: out of the sets it left,
  * into the sets it joined. The revision moves so that a recount running meanwhile starts over.
  */
-export function filterDigestDelta(projectId: string, before: FilterFields, after: FilterFields): WriteItem | undefined {
+export function filterDigestDelta(projectId: string, before: FilterFields, after: FilterFields): Extract<WriteItem, { kind: 'update' }> | undefined {
   const was = setsOf(before);
   const now = setsOf(after);
   const left = was.filter((s) => !now.includes(s));
