@@ -1,18 +1,12 @@
 import { existsSync } from 'node:fs';
-import { ulid } from 'ulid';
-import { issueToken } from '../lib/auth/issue.js';
 import { readReleaseDirectory } from '../lib/catalogue/files.js';
 import { importRelease } from '../lib/catalogue/store.js';
 import { parseCcm } from '../lib/domain/imports/ccm.js';
-import { newImportRun } from '../lib/domain/imports/run.js';
-import { permissionsOf } from '../lib/domain/permissions.js';
 import { importAssertions } from '../lib/jobs/imports.js';
 import { traceDdb, type DdbCall } from '../lib/store/client.js';
-import { createUser, grantAccess } from '../lib/store/identity.js';
-import { importRun, startImportWrites } from '../lib/store/imports.js';
-import { commit } from '../lib/store/transact.js';
+import { importRun } from '../lib/store/imports.js';
 import { volumeMatrix, xlsxBytes } from '../test/support/matrices.js';
-import { storedProvider, storedRelease } from '../test/support/providers.js';
+import { importStarter, startedImportRun } from '../test/support/providers.js';
 import { ISM_RELEASE_DIR } from './population.js';
 
 export interface CcmImportFigures {
@@ -49,27 +43,7 @@ export async function benchCcmImport(log: (line: string) => void): Promise<CcmIm
   await parseCcm(bytes);
   const parseMs = performance.now() - parseStarted;
 
-  const user = await createUser({ email: `bench-${ulid().toLowerCase()}@bench.invalid`, name: 'Bench importer', superUser: false }, new Date());
-  await grantAccess(user.id, { kind: 'installation' }, permissionsOf('administration'), new Date());
-  const token = await issueToken(
-    user.id,
-    { token_type: 'administration', name: 'bench', abilities: permissionsOf('administration'), read_only: false },
-    new Date(),
-  );
-  const provider = await storedProvider('Bench cloud');
-  const release = await storedRelease(provider.id, { ismVersionId: ism.id, status: 'draft' });
-  const run = newImportRun({
-    run_id: ulid(),
-    provider_id: provider.id,
-    release_id: release.id,
-    artefact_id: ulid(),
-    ism_version_id: ism.id,
-    kind: 'ccm',
-    started_by: user.id,
-    token_id: token.id,
-    now: new Date(),
-  });
-  await commit([startImportWrites(run, undefined)]);
+  const { run } = await startedImportRun(ism.id, await importStarter(), { providerName: 'Bench cloud' });
   log(`ccm import: ${ROWS}-row XLSX matrix into a draft release`);
   const started = performance.now();
   const message = { provider_id: run.provider_id, artefact_id: run.artefact_id, run_id: run.run_id };

@@ -2,18 +2,18 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
-import { type ImportKind, newImportRun } from '../../lib/domain/imports/run.js';
+import type { ImportKind } from '../../lib/domain/imports/run.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
 import { assertionWrites, releaseAssertions, releasesAsserting } from '../../lib/store/assertions.js';
 import { traceDdb } from '../../lib/store/client.js';
 import { createUser, grantAccess, revokeAccess } from '../../lib/store/identity.js';
-import { importRun, startImportWrites } from '../../lib/store/imports.js';
+import { importRun } from '../../lib/store/imports.js';
 import { commit } from '../../lib/store/transact.js';
 import { assertionDocument, formatEntry, jsonBytes } from '../support/assertion-documents.js';
 import { ismRelease } from '../support/document-model.js';
 import { csvBytes, HEADER, matrixRow, titledMatrix, volumeMatrix, xlsxBytes } from '../support/matrices.js';
-import { releaseAsStored, storedAssertion, storedProvider, storedRelease } from '../support/providers.js';
+import { importStarter, releaseAsStored, startedImportRun, storedAssertion } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
 
 vi.mock('../../lib/store/transact.js', async (importOriginal) => {
@@ -27,14 +27,7 @@ let starter: { userId: string; tokenId: string };
 beforeAll(async () => {
   await useTestServices();
   ism = await importRelease(ismRelease(), { sample: false }, new Date());
-  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Importer', superUser: false }, new Date());
-  await grantAccess(user.id, { kind: 'installation' }, permissionsOf('administration'), new Date());
-  const token = await issueToken(
-    user.id,
-    { token_type: 'administration', name: 't', abilities: permissionsOf('administration'), read_only: false },
-    new Date(),
-  );
-  starter = { userId: user.id, tokenId: token.id };
+  starter = await importStarter();
 }, 120_000);
 
 const controls = () =>
@@ -44,20 +37,7 @@ const controls = () =>
 
 /** A draft release of a new provider on the test ISM release, and a run started on an artefact of it holding `bytes`. */
 async function startedImport(kind: ImportKind, bytes: Uint8Array, options: { status?: 'draft' | 'published'; by?: typeof starter } = {}) {
-  const provider = await storedProvider();
-  const release = await storedRelease(provider.id, { ismVersionId: ism.id, status: options.status ?? 'draft' });
-  const run = newImportRun({
-    run_id: ulid(),
-    provider_id: provider.id,
-    release_id: release.id,
-    artefact_id: ulid(),
-    ism_version_id: ism.id,
-    kind,
-    started_by: (options.by ?? starter).userId,
-    token_id: (options.by ?? starter).tokenId,
-    now: new Date(),
-  });
-  await commit([startImportWrites(run, undefined)]);
+  const { release, run } = await startedImportRun(ism.id, options.by ?? starter, { kind, status: options.status });
   const source = async (): Promise<ArtefactSource> => ({ ...run, bytes: async () => bytes });
   const message = { provider_id: run.provider_id, artefact_id: run.artefact_id, run_id: run.run_id };
   return { run, release, message, source };

@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
-import { newImportRun } from '../../lib/domain/imports/run.js';
 import {
   finishImportRun,
   importRun,
@@ -12,6 +10,7 @@ import {
   updateImportRun,
 } from '../../lib/store/imports.js';
 import { commit } from '../../lib/store/transact.js';
+import { unrelatedImportRun } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(async () => {
@@ -24,17 +23,7 @@ class Moved extends Error {
 
 /** A running run of a new artefact, as the start operation puts it. */
 async function started() {
-  const run = newImportRun({
-    run_id: ulid(),
-    provider_id: ulid(),
-    release_id: ulid(),
-    artefact_id: ulid(),
-    ism_version_id: ulid(),
-    kind: 'ccm',
-    started_by: ulid(),
-    token_id: ulid(),
-    now: new Date(),
-  });
+  const run = unrelatedImportRun();
   await commit([startImportWrites(run, undefined)]);
   return run;
 }

@@ -1,21 +1,15 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ulid } from 'ulid';
-import { issueToken } from '../../lib/auth/issue.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
-import { newImportRun } from '../../lib/domain/imports/run.js';
-import { permissionsOf } from '../../lib/domain/permissions.js';
 import { IMPORT_ABANDONED_AFTER_MS } from '../../lib/jobs/import-sweep.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
-import { createUser, grantAccess } from '../../lib/store/identity.js';
-import { importRun, runningImportsStartedBefore, startImportWrites, takeImportLease } from '../../lib/store/imports.js';
+import { importRun, runningImportsStartedBefore, takeImportLease } from '../../lib/store/imports.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
-import { commit } from '../../lib/store/transact.js';
 import { ismRelease } from '../support/document-model.js';
 import { csvBytes, matrixRow, titledMatrix } from '../support/matrices.js';
-import { storedProvider, storedRelease } from '../support/providers.js';
+import { importStarter, startedImportRun } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
 
 vi.mock('../../lib/store/imports.js', async (importOriginal) => {
@@ -29,14 +23,7 @@ let starter: { userId: string; tokenId: string };
 beforeAll(async () => {
   await useTestServices();
   ism = await importRelease(ismRelease(), { sample: false }, new Date());
-  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Importer', superUser: false }, new Date());
-  await grantAccess(user.id, { kind: 'installation' }, permissionsOf('administration'), new Date());
-  const token = await issueToken(
-    user.id,
-    { token_type: 'administration', name: 't', abilities: permissionsOf('administration'), read_only: false },
-    new Date(),
-  );
-  starter = { userId: user.id, tokenId: token.id };
+  starter = await importStarter();
 }, 120_000);
 
 const MINUTE = 60_000;
@@ -44,20 +31,7 @@ const firstControl = () => ismRelease().entries.find((e) => e.kind === 'control'
 
 /** A running CCM run of a one-row matrix, started at `startedAt` on an artefact of a new draft release; nothing has delivered it yet. */
 async function runningImport(startedAt: Date) {
-  const provider = await storedProvider();
-  const release = await storedRelease(provider.id, { ismVersionId: ism.id, status: 'draft' });
-  const run = newImportRun({
-    run_id: ulid(startedAt.getTime()),
-    provider_id: provider.id,
-    release_id: release.id,
-    artefact_id: ulid(),
-    ism_version_id: ism.id,
-    kind: 'ccm',
-    started_by: starter.userId,
-    token_id: starter.tokenId,
-    now: startedAt,
-  });
-  await commit([startImportWrites(run, undefined)]);
+  const { run } = await startedImportRun(ism.id, starter, { at: startedAt });
   const bytes = csvBytes(titledMatrix([matrixRow(firstControl(), 'Provider')]));
   const source = async (): Promise<ArtefactSource> => ({ ...run, bytes: async () => bytes });
   const message = { provider_id: run.provider_id, artefact_id: run.artefact_id, run_id: run.run_id };

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { indexRunningImports, markDeletedProviderData, reviseImportRuns } from '../../lib/admin/migrations.js';
-import { newImportRun } from '../../lib/domain/imports/run.js';
 import { putAll } from '../../lib/store/batch.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
-import { storedAssertion, storedProvider, storedRelease } from '../support/providers.js';
+import { storedAssertion, storedProvider, storedRelease, unrelatedImportRun } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(async () => {
@@ -14,17 +13,7 @@ beforeAll(async () => {
 
 /** An import run as written before running runs were indexed (no GSI1 keys) and before runs kept a revision. */
 async function unindexedRun(status: 'running' | 'completed') {
-  const run = newImportRun({
-    run_id: ulid(),
-    provider_id: ulid(),
-    release_id: ulid(),
-    artefact_id: ulid(),
-    ism_version_id: ulid(),
-    kind: 'ccm',
-    started_by: 'fixture',
-    token_id: 'fixture',
-    now: new Date(),
-  });
+  const run = unrelatedImportRun();
   const { revision: _, ...unrevised } = run;
   await putAll([{ ...keys.artefactImport(run.provider_id, run.artefact_id), entity: 'import-run', ...unrevised, status }]);
   return keys.artefactImport(run.provider_id, run.artefact_id);

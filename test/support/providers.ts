@@ -1,9 +1,14 @@
 import { ulid } from 'ulid';
+import { issueToken } from '../../lib/auth/issue.js';
+import { type ImportKind, newImportRun } from '../../lib/domain/imports/run.js';
+import { permissionsOf } from '../../lib/domain/permissions.js';
+import { createUser, grantAccess } from '../../lib/store/identity.js';
 import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import type { StoredProvider, StoredRelease } from '../../lib/domain/providers.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { keys } from '../../lib/store/keys.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites, toRelease } from '../../lib/store/providers.js';
+import { startImportWrites } from '../../lib/store/imports.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
 
@@ -98,4 +103,57 @@ export async function storedAssertion(
 
 export async function releaseAsStored(providerId: string, releaseId: string): Promise<StoredRelease> {
   return toRelease((await getOne(keys.assuranceRelease(providerId, releaseId)))!);
+}
+
+/** An import run of a new artefact of a new provider, as the start operation builds it (not stored). */
+export const unrelatedImportRun = () =>
+  newImportRun({
+    run_id: ulid(),
+    provider_id: ulid(),
+    release_id: ulid(),
+    artefact_id: ulid(),
+    ism_version_id: ulid(),
+    kind: 'ccm',
+    started_by: ulid(),
+    token_id: ulid(),
+    now: new Date(),
+  });
+
+/** A user holding every Administration permission, and a token of theirs: who starts the import jobs that job-level tests run. */
+export async function importStarter(): Promise<{ userId: string; tokenId: string }> {
+  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Importer', superUser: false }, new Date());
+  await grantAccess(user.id, { kind: 'installation' }, permissionsOf('administration'), new Date());
+  const token = await issueToken(
+    user.id,
+    { token_type: 'administration', name: 't', abilities: permissionsOf('administration'), read_only: false },
+    new Date(),
+  );
+  return { userId: user.id, tokenId: token.id };
+}
+
+/**
+ * A draft (or published) release of a new provider on the given ISM release, and a run started on
+ * a new artefact of it by `starter`, stored as the start operation stores it.
+ */
+export async function startedImportRun(
+  ismVersionId: string,
+  starter: { userId: string; tokenId: string },
+  options: { kind?: ImportKind; status?: 'draft' | 'published'; at?: Date; providerName?: string } = {},
+) {
+  const at = options.at ?? new Date();
+  const provider = await storedProvider(options.providerName);
+  const release = await storedRelease(provider.id, { ismVersionId, status: options.status ?? 'draft' });
+  const run = newImportRun({
+    run_id: ulid(at.getTime()),
+    provider_id: provider.id,
+    release_id: release.id,
+    artefact_id: ulid(),
+    ism_version_id: ismVersionId,
+    kind: options.kind ?? 'ccm',
+    started_by: starter.userId,
+    token_id: starter.tokenId,
+    now: at,
+  });
+  await commit([startImportWrites(run, undefined)]);
+  return { provider, release, run };
 }
