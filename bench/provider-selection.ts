@@ -1,5 +1,6 @@
 import { releaseEntries } from '../lib/catalogue/store.js';
 import { assertionId, type StoredAssertion } from '../lib/domain/assertions.js';
+import { publishedRelease } from '../lib/domain/providers.js';
 import type { Pollers } from '../lib/jobs/local.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
 import { assertionBatchWrites } from '../lib/store/assertions.js';
@@ -57,8 +58,7 @@ async function publishedFullRelease(ismReleaseId: string): Promise<{ provider_id
     await commit(assertionBatchWrites(pairs, { provider_id: provider.id, id: draft.id, guard }, () => ({ condition: itemAbsent(), onConditionFailed: never })));
   }
   const before = await releaseAsStored(provider.id, draft.id);
-  const at = new Date().toISOString();
-  await commit(publishReleaseWrites(before, { ...before, status: 'published', published_at: at, published_by: 'bench', updated_at: at }, never));
+  await commit(publishReleaseWrites(before, publishedRelease(before, 'bench', new Date()), never));
   return { provider_id: provider.id, release_id: draft.id, count: assertions.length };
 }
 

@@ -130,6 +130,38 @@ export interface StoredRelease extends Omit<AssuranceRelease, 'counts'>, Release
   created_by: string;
 }
 
+/** A new draft release as the create operation stores it; `ism_version` is the label of `ism_version_id`, read by the caller. */
+export function newRelease(input: CreateAssuranceRelease, r: { id: string; providerId: string; ismVersion: string; by: string; now: Date }): StoredRelease {
+  const at = r.now.toISOString();
+  return {
+    id: r.id,
+    provider_id: r.providerId,
+    name: input.name,
+    version: input.version,
+    ism_version_id: input.ism_version_id,
+    ism_version: r.ismVersion,
+    description: input.description ?? null,
+    assessed_on: input.assessed_on ?? null,
+    valid_until: input.valid_until ?? null,
+    status: 'draft',
+    published_at: null,
+    published_by: null,
+    artefacts: 0,
+    assertions: 0,
+    confirmed_assertions: 0,
+    created_at: at,
+    updated_at: at,
+    revision: 1,
+    created_by: r.by,
+  };
+}
+
+/** The release as publication leaves it: published by `by` at `now`, one revision on. */
+export function publishedRelease(current: StoredRelease, by: string, now: Date): StoredRelease {
+  const at = now.toISOString();
+  return { ...current, status: 'published', published_at: at, published_by: by, updated_at: at, revision: current.revision + 1 };
+}
+
 export const releaseView = (r: StoredRelease): AssuranceRelease => ({
   id: r.id,
   provider_id: r.provider_id,

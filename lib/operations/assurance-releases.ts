@@ -4,7 +4,9 @@ import {
   AssuranceRelease,
   CreateAssuranceRelease,
   ismVersionLocked,
+  newRelease,
   publicationErrors,
+  publishedRelease,
   PublishAssuranceRelease,
   RELEASE_LIMIT,
   releaseDateErrors,
@@ -99,28 +101,7 @@ export const createAssuranceRelease = operation({
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
     const provider = providerOf(ctx, params.provider);
-    const at = ctx.now.toISOString();
-    const release: StoredRelease = {
-      id: ulid(ctx.now.getTime()),
-      provider_id: provider.id,
-      name: body.name,
-      version: body.version,
-      ism_version_id: body.ism_version_id,
-      ism_version: '',
-      description: body.description ?? null,
-      assessed_on: body.assessed_on ?? null,
-      valid_until: body.valid_until ?? null,
-      status: 'draft',
-      published_at: null,
-      published_by: null,
-      artefacts: 0,
-      assertions: 0,
-      confirmed_assertions: 0,
-      created_at: at,
-      updated_at: at,
-      revision: 1,
-      created_by: ctx.caller.userId,
-    };
+    const release = newRelease(body, { id: ulid(ctx.now.getTime()), providerId: provider.id, ismVersion: '', by: ctx.caller.userId, now: ctx.now });
     const dates = releaseDateErrors(release, new Set(Object.keys(body)));
     if (dates.length) throw validationFailed(dates);
     release.ism_version = await ismVersionOf(body.ism_version_id);
@@ -261,15 +242,7 @@ export const publishAssuranceRelease = operation({
     requireReleaseEtag(ctx, current);
     const missing = publicationErrors(current);
     if (missing.length) throw validationFailed(missing, 'The release is not ready to be published.');
-    const at = ctx.now.toISOString();
-    const next: StoredRelease = {
-      ...current,
-      status: 'published',
-      published_at: at,
-      published_by: ctx.caller.userId,
-      updated_at: at,
-      revision: current.revision + 1,
-    };
+    const next = publishedRelease(current, ctx.caller.userId, ctx.now);
     return {
       data: releaseView(next),
       etag: releaseEtag(next),

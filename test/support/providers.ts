@@ -4,7 +4,7 @@ import { type ImportKind, newImportRun } from '../../lib/domain/imports/run.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { createUser, grantAccess } from '../../lib/store/identity.js';
 import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
-import type { StoredProvider, StoredRelease } from '../../lib/domain/providers.js';
+import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { keys } from '../../lib/store/keys.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites, toRelease } from '../../lib/store/providers.js';
@@ -34,31 +34,13 @@ export async function storedProvider(name = `Provider ${ulid()}`): Promise<Store
 
 /** A release of the provider, through the same writes as the operations: a draft, then published unless asked not to. */
 export async function storedRelease(providerId: string, options: { ismVersionId?: string; status?: 'draft' | 'published' } = {}): Promise<StoredRelease> {
-  const at = new Date().toISOString();
-  const draft: StoredRelease = {
-    id: ulid(),
-    provider_id: providerId,
-    name: 'Fixture release',
-    version: '1.0',
-    ism_version_id: options.ismVersionId ?? ulid(),
-    ism_version: 'fixture',
-    description: null,
-    assessed_on: '2026-01-15',
-    valid_until: null,
-    status: 'draft',
-    published_at: null,
-    published_by: null,
-    artefacts: 0,
-    assertions: 0,
-    confirmed_assertions: 0,
-    created_at: at,
-    updated_at: at,
-    revision: 1,
-    created_by: 'fixture',
-  };
+  const draft = newRelease(
+    { name: 'Fixture release', version: '1.0', ism_version_id: options.ismVersionId ?? ulid(), assessed_on: '2026-01-15' },
+    { id: ulid(), providerId, ismVersion: 'fixture', by: 'fixture', now: new Date() },
+  );
   await commit(createReleaseWrites(draft, Number.MAX_SAFE_INTEGER, never));
   if (options.status === 'draft') return draft;
-  const published: StoredRelease = { ...draft, status: 'published', published_at: at, published_by: 'fixture', revision: 2 };
+  const published = publishedRelease(draft, 'fixture', new Date());
   await commit(publishReleaseWrites(draft, published, never));
   return published;
 }
