@@ -1,3 +1,4 @@
+import type { StoredControl } from './controls.js';
 import type { Classification } from './classifications.js';
 import type { DocumentKey } from './documents.js';
 
@@ -63,29 +64,31 @@ export interface DocumentImage {
   height: number | null;
 }
 
-export interface DocumentControl {
-  id: string;
-  /** OSCAL control id in the ISM catalogue, such as ism-1691. */
-  catalogue_id: string;
-  /** What people call it: ISM-1691. */
-  label: string;
-  kind: 'control' | 'principle';
-  title: string;
-  statement: string;
-  /** Guideline, section and topic. */
-  path: string[];
-  position: number;
-  classifications: string[];
-  essential_eight: string[];
-  applicability: 'y' | 'n';
-  applicability_origin: string;
-  applicability_comment: string | null;
-  implementation_status: string | null;
-  implementation_summary: string | null;
-  implementation_description: string | null;
+/** What a document shows of a control as the project holds it (ids, catalogue text, applicability, implementation). */
+export const DOCUMENT_CONTROL_FIELDS = [
+  'id',
+  'catalogue_id',
+  'label',
+  'kind',
+  'title',
+  'statement',
+  'path',
+  'position',
+  'classifications',
+  'essential_eight',
+  'applicability',
+  'applicability_origin',
+  'applicability_comment',
+  'implementation_status',
+  'implementation_summary',
+  'implementation_description',
+  'workflow_state',
+] as const satisfies readonly (keyof StoredControl)[];
+
+/** A control as documents read it: `catalogue_id` is the OSCAL id (ism-1691), `label` what people call it (ISM-1691), `path` guideline, section and topic. */
+export interface DocumentControl extends Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]> {
   /** The implementer's own claims to the assessor; null unless show_implementation_notes. */
   implementation_notes: { proposed_outcome: string | null; proposed_rationale: string | null; proposed_maturity: string | null } | null;
-  workflow_state: string;
   assessment: {
     outcome: string | null;
     rationale: string | null;

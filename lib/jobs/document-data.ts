@@ -1,6 +1,6 @@
 import { CLASSIFICATIONS } from '../domain/classifications.js';
 import type { StoredControl } from '../domain/controls.js';
-import type { DocumentEvidence, DocumentImage, DocumentModel, DocumentRegister } from '../domain/document-model.js';
+import { DOCUMENT_CONTROL_FIELDS, type DocumentEvidence, type DocumentImage, type DocumentModel, type DocumentRegister } from '../domain/document-model.js';
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
 import { statusOf, type StoredEvidence } from '../domain/evidence.js';
 import type { StoredProject } from '../domain/projects.js';
@@ -139,22 +139,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
 
 function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
   return {
-    id: c.id,
-    catalogue_id: c.catalogue_id,
-    label: c.label,
-    kind: c.kind,
-    title: c.title,
-    statement: c.statement,
-    path: c.path,
-    position: c.position,
-    classifications: c.classifications,
-    essential_eight: c.essential_eight,
-    applicability: c.applicability,
-    applicability_origin: c.applicability_origin,
-    applicability_comment: c.applicability_comment,
-    implementation_status: c.implementation_status,
-    implementation_summary: c.implementation_summary,
-    implementation_description: c.implementation_description,
+    ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
     implementation_notes: options.show_implementation_notes
       ? {
           proposed_outcome: c.overall_proposed_outcome ?? null,
@@ -162,7 +147,6 @@ function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { sh
           proposed_maturity: c.maturity_proposed_level ?? null,
         }
       : null,
-    workflow_state: c.workflow_state,
     assessment: {
       outcome: c.overall_assessed_outcome ?? null,
       rationale: c.overall_assessed_rationale ?? null,
