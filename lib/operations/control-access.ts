@@ -1,7 +1,8 @@
 import type * as z from 'zod';
 import type { Permission } from '../domain/permissions.js';
 import { controlWorkflow } from '../config.js';
-import { controlView, type StoredControl } from '../domain/controls.js';
+import { controlView } from '../domain/control-views.js';
+import type { StoredControl } from '../domain/controls.js';
 import { evidenceView, type StoredEvidence } from '../domain/evidence.js';
 import { workflowSettingsOf, type StoredProject } from '../domain/projects.js';
 import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Transition } from '../domain/workflow.js';

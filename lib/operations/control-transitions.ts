@@ -1,5 +1,6 @@
 import { dependenciesOf, type Permission } from '../domain/permissions.js';
-import { Control, matrixMissing, preparationMissing, TransitionRequest, type StoredControl } from '../domain/controls.js';
+import { Control } from '../domain/control-views.js';
+import { matrixMissing, preparationMissing, TransitionRequest, type StoredControl } from '../domain/controls.js';
 import { captureEvidence, type Capture } from '../domain/evidence-capture.js';
 import { statusOf } from '../domain/evidence.js';
 import type { Gate } from '../domain/workflow.js';

@@ -5,14 +5,12 @@ import {
   applyAssessment,
   applyImplementation,
   assessedPropertiesIn,
-  Control,
-  ControlListItem,
-  controlListItem,
   IMPLEMENTATION_STATUSES,
   UpdateControlAssessment,
   UpdateControlImplementation,
   type StoredControl,
 } from '../domain/controls.js';
+import { Control, ControlListItem, controlListItem } from '../domain/control-views.js';
 import { stateIds } from '../domain/workflow.js';
 import { forbidden, validationFailed } from '../errors.js';
 import { singleLine } from '../domain/validation.js';

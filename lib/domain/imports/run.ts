@@ -38,17 +38,9 @@ export interface ImportRun {
 }
 
 /** A run as it starts: running, nothing read yet, attributed to the credential that started it. */
-export function newImportRun(r: {
-  run_id: string;
-  provider_id: string;
-  release_id: string;
-  artefact_id: string;
-  ism_version_id: string;
-  kind: ImportKind;
-  started_by: string;
-  token_id: string;
-  now: Date;
-}): ImportRun {
+export function newImportRun(
+  r: Pick<ImportRun, 'run_id' | 'provider_id' | 'release_id' | 'artefact_id' | 'ism_version_id' | 'kind' | 'started_by' | 'token_id'> & { now: Date },
+): ImportRun {
   const { now, ...identity } = r;
   return {
     ...identity,
