@@ -23,6 +23,10 @@ const NOT_TUNABLE: ReadonlySet<SettingName> = new Set<SettingName>([
   'PORT',
   'DATA_DIR',
   'JAVA_HOME',
+  // The stage's public endpoint, wired by the API stack for the console function.
+  'CONSOLE_ORIGIN',
+  'CONSOLE_RP_ID',
+  'CONSOLE_BASE_PATH',
   // A diagnostic switch changed on one function when needed, not a deployment-wide term.
   'LOG_LEVEL',
 ]);

@@ -56,6 +56,26 @@ export const SETTINGS = {
   PORT: { schema: positive(3000), doc: 'Local runtime: HTTP port.' },
   DATA_DIR: { schema: z.string().default('.data'), doc: 'Local runtime and operator CLI: where DynamoDB Local and the S3 emulator keep their data.' },
   JAVA_HOME: { schema: z.string().optional(), doc: 'Local runtime: the Java 17+ installation for DynamoDB Local; `java` on the PATH when unset.' },
+  CONSOLE_ORIGIN: {
+    schema: z.string().url().optional(),
+    doc: "The console's exact origin, which WebAuthn ceremonies are verified against (set by CDK from the stage's domain); locally http://localhost:PORT.",
+  },
+  CONSOLE_RP_ID: { schema: z.string().min(1).optional(), doc: 'The WebAuthn relying-party id (set by CDK); the host of CONSOLE_ORIGIN when unset.' },
+  CONSOLE_BASE_PATH: {
+    schema: z
+      .string()
+      .regex(/^(\/[a-z0-9-]+)?$/)
+      .default(''),
+    doc: 'Path prefix in front of /console and /api/v1 (the API Gateway stage, as `/dev`, when no custom domain is set; set by CDK).',
+  },
+  CONSOLE_SESSION_IDLE_MINUTES: { schema: positive(30), doc: 'A console session ends after this long without a request.' },
+  CONSOLE_SESSION_ABSOLUTE_HOURS: { schema: positive(12), doc: 'A console session ends this long after sign-in, whatever the activity.' },
+  CONSOLE_CONFIRMATION_SECONDS: {
+    schema: positive(300),
+    doc: 'How recent a passkey assertion must be for token issuance and revocation, passkey changes and user or access changes.',
+  },
+  CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE: { schema: positive(10), doc: 'Sign-in and enrolment attempts per minute per client IP.' },
+  ENROLMENT_LINK_HOURS: { schema: positive(24), doc: 'How long a one-time enrolment link stays valid.' },
   LOG_LEVEL: { schema: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'), doc: 'Structured log level (Powertools logger).' },
 } as const;
 

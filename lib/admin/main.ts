@@ -4,11 +4,22 @@ import { settings } from '../config.js';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../catalogue/files.js';
 import { CatalogueError } from '../domain/oscal.js';
 import { importRelease } from '../catalogue/store.js';
-import { issueToken } from '../auth/issue.js';
+import { ulid } from 'ulid';
+import {
+  createUserAs,
+  grantAccessAs,
+  reEnrolAs,
+  revokeAccessAs,
+  revokeTokenAs,
+  setStatusAs,
+  type AuditContext,
+  type IssuedEnrolment,
+} from '../auth/administration.js';
+import { AdministrationRefusedError, type Administrator } from '../auth/administrator.js';
+import { issueTokenAs } from '../auth/issue.js';
 import { IssuanceError } from '../auth/issuance.js';
-import { isPermission, permissionsOf, type CredentialType } from '../domain/permissions.js';
-import { writeAudit } from '../store/audit.js';
-import { createUser, deleteToken, EmailTakenError, getUser, grantAccess, revokeAccess, setUserStatus, type AccessScope } from '../store/identity.js';
+import { consoleConfig, enrolmentUrl } from '../console/config.js';
+import type { AccessScope } from '../store/identity.js';
 import { recountProject } from '../store/controls.js';
 import { createManualTask, TaskRefusedError } from './task-create.js';
 import { connectionView, connectRepository, listConnections, removeConnection, RepositoryRefusedError } from './repository.js';
@@ -28,9 +39,11 @@ class UsageError extends Error {
 }
 
 const USAGE = `usage:
-  admin user create --email E --name N [--super-user]
-  admin user disable --user ID | admin user delete --user ID
+  admin user create --email E --name N [--super-user]   (prints a one-time console enrolment link)
+  admin user enrol --user ID            (re-enrolment: removes the user's passkeys, ends their console sessions, prints a new link)
+  admin user disable --user ID | admin user enable --user ID | admin user delete --user ID
   admin access grant --user ID (--installation | --organisation ID | --project ID) --permissions p1,p2
+        (installation scope also takes the console's manage-users and manage-super-users)
   admin access revoke --user ID (--installation | --organisation ID | --project ID)
   admin token issue --user ID --type administration|organisation|project [--organisation ID | --project ID]
         --abilities p1,p2 --read-only true|false [--expires-at ISO8601] [--name N]
@@ -92,49 +105,57 @@ function scopeOf(values: Values): AccessScope {
   return values.organisation ? { kind: 'organisation', id: values.organisation } : { kind: 'project', id: values.project! };
 }
 
-const SCOPE_TYPE: Record<AccessScope['kind'], CredentialType> = { installation: 'administration', organisation: 'organisation', project: 'project' };
+const OPERATOR: Administrator = { kind: 'operator' };
+
+/** The audit context of a CLI change: the command stands where a route would. */
+const cliAudit = (command: string): AuditContext => ({ request_id: `cli-${ulid()}`, method: 'CLI', route: `admin ${command}` });
+
+/** The link a new or recovering user opens in the console; the CLI prints it once. */
+const enrolmentOutput = (enrolment: IssuedEnrolment) => ({
+  enrolment_url: enrolmentUrl(consoleConfig(), enrolment.secret),
+  enrolment_expires_at: enrolment.expires_at,
+});
 
 async function run(command: string, values: Values, now: Date): Promise<unknown> {
   switch (command) {
     case 'user create': {
-      const email = required(values, 'email');
-      if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an email address');
-      const user = await createUser({ email, name: required(values, 'name'), superUser: values['super-user'] === true }, now);
-      return { id: user.id };
+      const { user, enrolment } = await createUserAs(
+        OPERATOR,
+        { email: required(values, 'email'), name: required(values, 'name'), superUser: values['super-user'] === true },
+        cliAudit(command),
+        now,
+      );
+      return { id: user.id, ...enrolmentOutput(enrolment) };
     }
+    case 'user enrol': {
+      const enrolment = await reEnrolAs(OPERATOR, required(values, 'user'), cliAudit(command), now);
+      return { id: values.user, ...enrolmentOutput(enrolment) };
+    }
+    case 'user enable':
     case 'user disable':
     case 'user delete': {
-      const status = command === 'user disable' ? 'disabled' : 'deleted';
+      const status = ({ 'user enable': 'active', 'user disable': 'disabled', 'user delete': 'deleted' } as const)[command];
       const id = required(values, 'user');
-      if (!(await setUserStatus(id, status))) throw new UsageError(`no user ${id}`);
+      await setStatusAs(OPERATOR, id, status, cliAudit(command), now);
       return { id, status };
     }
     case 'access grant': {
       const userId = required(values, 'user');
       const scope = scopeOf(values);
       const permissions = list(required(values, 'permissions'));
-      const allowed = permissionsOf(SCOPE_TYPE[scope.kind]);
-      const wrong = permissions.filter((p) => !isPermission(p) || !allowed.includes(p));
-      if (wrong.length) throw new UsageError(`not ${scope.kind} permissions: ${wrong.join(', ')}`);
-      if (!(await getUser(userId))) throw new UsageError(`no user ${userId}`);
-      if (scope.kind !== 'installation') {
-        const target = scope.kind === 'organisation' ? keys.organisation(scope.id) : keys.project(scope.id);
-        if (!(await getOne(target))) throw new UsageError(`no ${scope.kind} ${scope.id}`);
-      }
-      await grantAccess(userId, scope, permissions as never, now);
+      await grantAccessAs(OPERATOR, userId, scope, permissions, cliAudit(command), now);
       return { user_id: userId, scope: scope.kind, ...(scope.kind !== 'installation' ? { id: scope.id } : {}), permissions };
     }
     case 'access revoke': {
       const userId = required(values, 'user');
       const scope = scopeOf(values);
-      return { user_id: userId, scope: scope.kind, revoked: await revokeAccess(userId, scope) };
+      return { user_id: userId, scope: scope.kind, revoked: await revokeAccessAs(OPERATOR, userId, scope, cliAudit(command), now) };
     }
     case 'token issue': {
       const readOnly = required(values, 'read-only');
       if (readOnly !== 'true' && readOnly !== 'false') throw new UsageError('--read-only must be true or false');
-      const userId = required(values, 'user');
-      const issued = await issueToken(
-        userId,
+      const issued = await issueTokenAs(
+        required(values, 'user'),
         {
           token_type: required(values, 'type'),
           organisation_id: values.organisation,
@@ -144,31 +165,14 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
           read_only: readOnly === 'true',
           expires_at: values['expires-at'],
         },
-        now,
-      );
-      await writeAudit(
-        { kind: 'TOKEN_ISSUED', request_id: `cli-${issued.id}`, method: 'CLI', route: 'admin token issue', status: 0, actor_id: userId, token_id: issued.id },
+        cliAudit(command),
         now,
       );
       return { id: issued.id, token: issued.token, expires_at: issued.expires_at };
     }
     case 'token revoke': {
       const id = required(values, 'id');
-      const removed = await deleteToken(id);
-      if (!removed) throw new UsageError(`no token ${id}`);
-      await writeAudit(
-        {
-          kind: 'TOKEN_REVOKED',
-          request_id: `cli-${id}`,
-          method: 'CLI',
-          route: 'admin token revoke',
-          status: 0,
-          actor_id: 'operator',
-          token_id: id,
-          details: { owner_id: removed.user_id },
-        },
-        now,
-      );
+      await revokeTokenAs(OPERATOR, id, cliAudit(command), now);
       return { id, revoked: true };
     }
     case 'catalogue import': {
@@ -238,6 +242,8 @@ async function connect(values: Values, command: string): Promise<Emulator | unde
     return undefined;
   }
   const running = readRuntimeInfo(dataDir);
+  // Enrolment links point at the console of the runtime this data belongs to.
+  process.env.CONSOLE_ORIGIN ??= `http://localhost:${running?.port ?? settings().PORT}`;
   if (running) {
     useLocalServices({ dynamodb: running.dynamodb, secret: localTokenSecret(dataDir) });
     return undefined;
@@ -273,7 +279,7 @@ async function main(): Promise<number> {
       error instanceof UsageError ||
       error instanceof CatalogueError ||
       error instanceof IssuanceError ||
-      error instanceof EmailTakenError ||
+      error instanceof AdministrationRefusedError ||
       error instanceof TaskRefusedError ||
       error instanceof RepositoryRefusedError
     ) {

@@ -6,6 +6,8 @@ import { getOne } from '../store/read.js';
 import { IssuanceError, issuerShortfall, validateIssuance, type IssuanceRequest } from './issuance.js';
 import { hashToken, mintToken } from './tokens.js';
 import { tokenHashSecret } from './secret.js';
+import { writeAudit } from '../store/audit.js';
+import type { AuditContext } from './administration.js';
 
 export interface IssuedToken {
   id: string;
@@ -63,4 +65,11 @@ export async function issueToken(userId: string, request: IssuanceRequest, now: 
     secret_hash: hashToken(token, key),
   });
   return { id, token, expires_at: valid.expiresAt.toISOString() };
+}
+
+/** Issuance as the console and the CLI do it: the token, and its audit event without the secret or hash. */
+export async function issueTokenAs(userId: string, request: IssuanceRequest, ctx: AuditContext, now: Date): Promise<IssuedToken> {
+  const issued = await issueToken(userId, request, now);
+  await writeAudit({ ...ctx, kind: 'TOKEN_ISSUED', status: 0, actor_id: userId, token_id: issued.id }, now);
+  return issued;
 }

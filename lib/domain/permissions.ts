@@ -69,6 +69,17 @@ export const CATALOGUE: Catalogue = {
   },
 };
 
+/**
+ * What the console's user administration needs: installation access the operator grants to a
+ * person and the console reads live. They are never token abilities, so the API's catalogue above
+ * stays the contract's 20; manage-super-users is needed on top of manage-users for anything done to
+ * a super user (Authentication part 9).
+ */
+export const CONSOLE_PERMISSIONS = ['manage-users', 'manage-super-users'] as const;
+export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
+
+export const isConsolePermission = (name: string): name is ConsolePermission => (CONSOLE_PERMISSIONS as readonly string[]).includes(name);
+
 /** Seed, Authentication part 8: these must always be picked one by one. */
 export const EXPLICIT_ONLY: readonly Permission[] = ['approve-edits', 'approve-assessments', 'publish-provider-assurance-packages'];
 

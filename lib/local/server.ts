@@ -9,6 +9,9 @@ import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../o
 import { resolveLocalFile } from '../repositories/local.js';
 import { useLocalRepositories } from '../repositories/resolve.js';
 import { answerClientError, frontDoorErrors, frontDoorProblem } from './problems.js';
+import { sourceAssets } from '../console/assets.js';
+import { createConsoleHandler } from '../console/handler.js';
+import { CONSOLE_PREFIX } from '../console/http.js';
 import { localStreamingRuntime } from './streaming.js';
 import { API_PREFIX, createRouter } from '../operations/router.js';
 
@@ -113,10 +116,15 @@ const lambdaContext = (name: string): Context => ({ functionName: name, awsReque
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-  // A HEAD answer names the length of the body it leaves out.
-  res.writeHead(result.statusCode, { 'Content-Length': String(body.length), ...result.headers } as Record<string, string>);
+  // A HEAD answer names the length of the body it leaves out; multi-value headers (Set-Cookie) go out one line each, as the gateway sends them.
+  const headers: Record<string, string | string[]> = { 'Content-Length': String(body.length), ...(result.headers as Record<string, string>) };
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  res.writeHead(result.statusCode, headers);
   res.end(body);
 }
+
+/** The console's routes, as the gateway has them: /console and everything below it. */
+const isConsolePath = (path: string) => path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
 
 /**
  * The local HTTP front door: routes like the generated API Gateway routes, then calls the same
@@ -128,6 +136,7 @@ export async function createLocalServer(): Promise<Server> {
   useLocalRepositories(resolveLocalFile);
   const { functions, meta } = await loadHandlers();
   const router = createRouter(OPERATIONS);
+  const consoleHandler = createConsoleHandler(sourceAssets());
   const server = createServer(async (req, res) => {
     const path = requestUrl(req).pathname;
     try {
@@ -138,6 +147,11 @@ export async function createLocalServer(): Promise<Server> {
       }
       // HEAD goes to the handlers as HEAD, as API Gateway sends it; they answer it like GET.
       const method = req.method ?? 'GET';
+      if (isConsolePath(path)) {
+        const proxy = path.slice(CONSOLE_PREFIX.length + 1);
+        send(res, await consoleHandler(toEvent(req, method, body, `${CONSOLE_PREFIX}/{proxy+}`, proxy ? { proxy } : null)));
+        return;
+      }
       const m = router.match(method, path);
       if (m.kind === 'found') {
         const event = toEvent(req, method, body, `${API_PREFIX}${m.operation.path}`, m.params);

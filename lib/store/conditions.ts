@@ -48,6 +48,12 @@ export function presentBelow(attribute: string, limit: number): Condition {
   return { expression: `#b${id} < :b${id}`, names: { [`#b${id}`]: attribute }, values: { [`:b${id}`]: limit } };
 }
 
+/** A present attribute at or above the limit: a missing item or attribute fails it. */
+export function presentAtLeast(attribute: string, limit: number): Condition {
+  const id = uid();
+  return { expression: `#g${id} >= :g${id}`, names: { [`#g${id}`]: attribute }, values: { [`:g${id}`]: limit } };
+}
+
 export function attributeEquals(attribute: string, value: string | number | boolean): Condition {
   const id = uid();
   return { expression: `#q${id} = :q${id}`, names: { [`#q${id}`]: attribute }, values: { [`:q${id}`]: value } };
@@ -79,6 +85,12 @@ export function containsAll(attribute: string, values: readonly string[]): Condi
 export function attributeAfter(attribute: string, value: string): Condition {
   const id = uid();
   return { expression: `#t${id} > :t${id}`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
+}
+
+/** A string attribute (an ISO timestamp) that is absent or sorts before the value. */
+export function absentOrBefore(attribute: string, value: string): Condition {
+  const id = uid();
+  return { expression: `(attribute_not_exists(#t${id}) OR #t${id} < :t${id})`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
 }
 
 /** A claim item (slug, short code, logical key) still held by this owner. */

@@ -1,12 +1,13 @@
 import { ulid } from 'ulid';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
-import { conditionFields, itemAbsent, itemPresent } from './conditions.js';
-import { gsi1, keys, type Key } from './keys.js';
+import { absentOrBefore, and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';
+import { gsi1, keys, prefixes, type Key } from './keys.js';
 import { commitGrant, projectOrganisation, syncMemberships } from './members.js';
-import { getOne, type Item } from './read.js';
+import { getOne, queryAll, type Item } from './read.js';
 import { commit } from './transact.js';
+import { updateIf } from './update.js';
 
 /** Users, their access and their tokens: managed by the operator CLI, read by the pipeline. */
 export type UserStatus = 'active' | 'disabled' | 'deleted';
@@ -18,6 +19,10 @@ export interface UserRecord {
   status: UserStatus;
   super_user: boolean;
   created_at: string;
+  /** Moved by a re-enrolment: console sessions started under an earlier epoch are over. */
+  session_epoch?: number;
+  /** Registered passkeys, kept with each registration and removal so the last one cannot be removed. */
+  passkeys?: number;
 }
 
 export type AccessScope = { kind: 'installation' } | { kind: 'organisation'; id: string } | { kind: 'project'; id: string };
@@ -34,6 +39,8 @@ export interface TokenRecord {
   expires_at: string;
   created_at: string;
   secret_hash: string;
+  /** Approximate: written at most once per LAST_USED_PRECISION_MS, so that use costs no write on the hot path. */
+  last_used_at?: string;
 }
 
 export class EmailTakenError extends Error {
@@ -50,7 +57,7 @@ export async function createUser(input: { email: string; name: string; superUser
     created_at: now.toISOString(),
   };
   await commit([
-    { kind: 'put', item: { ...keys.user(user.id), entity: 'user', ...user }, condition: itemAbsent() },
+    { kind: 'put', item: { ...keys.user(user.id), ...usersIndex(user.email), entity: 'user', ...user }, condition: itemAbsent() },
     {
       kind: 'put',
       item: { ...keys.userEmail(user.email), entity: 'user-email', user_id: user.id },
@@ -59,6 +66,18 @@ export async function createUser(input: { email: string; name: string; superUser
     },
   ]);
   return user;
+}
+
+/** The console's list of users is a Query of this index partition, in email order. */
+export const usersIndex = (email: string) => ({ GSI1PK: gsi1.users, GSI1SK: email.toLowerCase() });
+
+export async function listUsers(): Promise<UserRecord[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': gsi1.users },
+  });
+  return items as unknown as UserRecord[];
 }
 
 export async function getUser(userId: string): Promise<UserRecord | undefined> {
@@ -145,6 +164,62 @@ export async function putToken(token: TokenRecord): Promise<void> {
 export async function deleteToken(tokenId: string): Promise<TokenRecord | undefined> {
   const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.token(tokenId), ReturnValues: 'ALL_OLD' }));
   return out.Attributes as TokenRecord | undefined;
+}
+
+/** The user's access items at every scope, read together with the user's own partition. */
+export async function userAccessItems(userId: string): Promise<Item[]> {
+  return queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':sk': prefixes.access },
+    ConsistentRead: true,
+  });
+}
+
+export async function userTokens(userId: string): Promise<TokenRecord[]> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1.userTokens(userId) },
+      ScanIndexForward: false,
+    }),
+  );
+  return (out.Items ?? []) as TokenRecord[];
+}
+
+/** A token's last use is shown as GitHub shows it: to the hour, not to the request. */
+export const LAST_USED_PRECISION_MS = 60 * 60_000;
+
+/**
+ * Writes the token's last use when the stored one is older than the precision (or absent); a
+ * concurrent request that already wrote it, or a token deleted meanwhile, makes this a no-op.
+ */
+export async function recordTokenUse(tokenId: string, now: Date): Promise<void> {
+  const stale = new Date(now.getTime() - LAST_USED_PRECISION_MS).toISOString();
+  await updateIf(keys.token(tokenId), { last_used_at: now.toISOString() }, and(itemPresent(), absentOrBefore('last_used_at', stale)));
+}
+
+/** Whether a use at `now` should be written: the pipeline asks before issuing any write. */
+export const tokenUseIsStale = (token: Pick<TokenRecord, 'last_used_at'>, now: Date) =>
+  !token.last_used_at || Date.parse(token.last_used_at) <= now.getTime() - LAST_USED_PRECISION_MS;
+
+/**
+ * Ends every console session of the user (they carry the epoch they began in), for a re-enrolment;
+ * conditional on the status read, so that it cannot revive a user disabled meanwhile.
+ */
+export async function advanceSessionEpoch(user: UserRecord): Promise<void> {
+  const condition = and(itemPresent(), attributeEquals('status', user.status));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.user(user.id),
+      UpdateExpression: 'ADD #e :one',
+      ...conditionFields(condition),
+      ExpressionAttributeNames: { '#e': 'session_epoch', ...condition.names },
+      ExpressionAttributeValues: { ':one': 1, ...condition.values },
+    }),
+  );
 }
 
 export const asToken = (item: Item | undefined) => item as (Item & TokenRecord) | undefined;

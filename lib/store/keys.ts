@@ -20,6 +20,14 @@ export const keys = {
   /** The organisations an actor created through the API: discovery only, not membership. */
   organisationVisibility: (userId: string, organisationId: string): Key => ({ PK: `USER#${userId}`, SK: `VISIBLE#ORG#${organisationId}` }),
   token: (tokenId: string): Key => ({ PK: `TOKEN#${tokenId}`, SK: 'TOKEN' }),
+  /** A passkey of the user, by its WebAuthn credential id: the assertion's user handle and credential id find it in one GetItem. */
+  passkey: (userId: string, credentialId: string): Key => ({ PK: `USER#${userId}`, SK: `PASSKEY#${credentialId}` }),
+  /** The user's one open enrolment link (a newer link replaces it), holding only the link's hash. */
+  enrolmentLink: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'ENROLMENT' }),
+  /** A console session, by the SHA-256 of its cookie value: the cookie is never stored. */
+  consoleSession: (cookieHash: string): Key => ({ PK: `CONSOLESESSION#${cookieHash}`, SK: 'SESSION' }),
+  /** A WebAuthn ceremony's challenge, by the SHA-256 of its cookie value; taken (deleted) once. */
+  consoleCeremony: (cookieHash: string): Key => ({ PK: `CEREMONY#${cookieHash}`, SK: 'CEREMONY' }),
   /** An active user with live access in the organisation (at its scope or a project's): document owners, kept by the identity store. */
   organisationMember: (organisationId: string, userId: string): Key => ({ PK: `ORG#${organisationId}`, SK: `MEMBER#${userId}` }),
   organisation: (organisationId: string): Key => ({ PK: `ORG#${organisationId}`, SK: 'ORG' }),
@@ -183,6 +191,7 @@ export const prefixes = {
   /** Every access item of a user (installation, organisation and project scope). */
   access: 'ACCESS#',
   userTokens: 'TOKEN#',
+  passkey: 'PASSKEY#',
 } as const;
 
 /** GSI1 partitions. */
@@ -200,6 +209,8 @@ export const gsi1 = {
   /** Published assurance releases (sparse: drafts carry no key), by `<ISM release>#<provider>#<release>`: what projects may select. */
   publishedReleases: 'PUBLISHED_RELEASES',
   userTokens: (userId: string) => `USERTOKENS#${userId}`,
+  /** Every user, by email: the console's user administration. */
+  users: 'USERS',
   /** A project's controls that need attention of one kind (sparse: only those controls carry the key), by position. */
   controlAttention: (projectId: string, attention: 'conflict' | 'suggested_exclusion') => `ATTENTION#${projectId}#${attention}`,
   /** A project's uploaded evidence files (sparse: uploads only), by control in catalogue order, then oldest first: link options. */

@@ -1,0 +1,112 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { ulid } from 'ulid';
+
+/** A console request as the handlers see it: the gateway event, parsed once. */
+export interface ConsoleRequest {
+  requestId: string;
+  method: string;
+  /** The path below /console, starting with `/`. */
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+  body: Buffer;
+  sourceIp: string;
+}
+
+export interface ConsoleResponse {
+  status: number;
+  headers?: Record<string, string>;
+  cookies?: string[];
+  body: string | Buffer;
+}
+
+export const CONSOLE_PREFIX = '/console';
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    // The first cookie of a name wins, as browsers send the most specific path first.
+    if (!(name in out)) out[name] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+export function consoleRequest(event: APIGatewayProxyEvent): ConsoleRequest {
+  const headers: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(event.headers ?? {})) if (typeof value === 'string') headers[name.toLowerCase()] = value;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (typeof value === 'string') query.set(name, value);
+  const raw = event.body ?? '';
+  const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  const below = event.path.startsWith(CONSOLE_PREFIX) ? event.path.slice(CONSOLE_PREFIX.length) : event.path;
+  return {
+    requestId: ulid(),
+    method: event.httpMethod.toUpperCase(),
+    path: below === '' ? '/' : below,
+    query,
+    headers,
+    cookies: parseCookies(headers.cookie),
+    body,
+    sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+  };
+}
+
+/** A urlencoded form body; anything else reads as an empty form, which every handler refuses. */
+export function formOf(request: ConsoleRequest): URLSearchParams {
+  const type = request.headers['content-type'] ?? '';
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return new URLSearchParams();
+  return new URLSearchParams(request.body.toString('utf8'));
+}
+
+/** A JSON object body, or undefined (the ceremony endpoints answer that 400). */
+export function jsonOf(request: ConsoleRequest): Record<string, unknown> | undefined {
+  const type = request.headers['content-type'] ?? '';
+  if (!type.toLowerCase().startsWith('application/json')) return undefined;
+  try {
+    const value: unknown = JSON.parse(request.body.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Set-Cookie values travel as multi-value headers: API Gateway's REST proxy keeps each one. */
+export function toResult(response: ConsoleResponse, requestId: string, securityHeaders: Record<string, string>): APIGatewayProxyResult {
+  const binary = Buffer.isBuffer(response.body);
+  return {
+    statusCode: response.status,
+    headers: { ...securityHeaders, 'X-Request-ID': requestId, ...response.headers },
+    ...(response.cookies?.length ? { multiValueHeaders: { 'Set-Cookie': response.cookies } } : {}),
+    body: binary ? (response.body as Buffer).toString('base64') : (response.body as string),
+    isBase64Encoded: binary,
+  };
+}
+
+export const redirect = (location: string, cookies?: string[]): ConsoleResponse => ({ status: 303, headers: { Location: location }, cookies, body: '' });
+
+export const json = (status: number, value: unknown, cookies?: string[]): ConsoleResponse => ({
+  status,
+  headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  cookies,
+  body: JSON.stringify(value),
+});
+
+/** RFC 9457 for the ceremony endpoints, which scripts read. */
+export const problem = (status: number, code: string, detail: string, requestId: string, extra: Record<string, unknown> = {}): ConsoleResponse =>
+  json(status, { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, code, request_id: requestId, ...extra });
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
