@@ -1,7 +1,7 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { IRestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { checkStageName, DEFAULT_STAGE, outputKeyOf } from '../lib/stages.js';
+import { DEFAULT_STAGE, isStageName, notAStageName, outputKeyOf } from '../lib/stages.js';
 
 /** A custom domain the operator owns: its DNS stays with them, pointed at the regional target the API stack outputs. */
 export interface CustomDomain {
@@ -21,13 +21,8 @@ const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Z
 
 /** The stage from the CDK context (`-c stage=prod`, optionally `-c domainName=... -c certificateArn=...`), refused at synth when malformed. */
 export function stageFromContext(scope: Construct): StageConfig {
-  const stage: unknown = scope.node.tryGetContext('stage') ?? DEFAULT_STAGE;
-  let name: string;
-  try {
-    name = checkStageName(stage);
-  } catch (error) {
-    throw new Error(`CDK context stage: ${(error as Error).message}`);
-  }
+  const name: unknown = scope.node.tryGetContext('stage') ?? DEFAULT_STAGE;
+  if (!isStageName(name)) throw new Error(`CDK context stage: ${notAStageName(name)}`);
   const domainName: unknown = scope.node.tryGetContext('domainName');
   const certificateArn: unknown = scope.node.tryGetContext('certificateArn');
   if (domainName === undefined && certificateArn === undefined) return { name };

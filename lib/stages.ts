@@ -10,12 +10,10 @@ export const DEFAULT_STAGE = 'dev';
  */
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
 
-export function checkStageName(name: unknown): string {
-  if (typeof name !== 'string' || !STAGE_PATTERN.test(name)) {
-    throw new Error(`stage ${JSON.stringify(name)} is not a stage name: it must match ${STAGE_PATTERN.source}`);
-  }
-  return name;
-}
+export const isStageName = (name: unknown): name is string => typeof name === 'string' && STAGE_PATTERN.test(name);
+
+/** The refusal of a name that is not one, for the CDK app and the CLI to give in their own terms. */
+export const notAStageName = (name: unknown): string => `stage ${JSON.stringify(name)} is not a stage name: it must match ${STAGE_PATTERN.source}`;
 
 export type StackPart = 'Data' | 'Workers' | 'Api';
 
