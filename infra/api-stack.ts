@@ -1,15 +1,19 @@
 import { fileURLToPath } from 'node:url';
-import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
+  BasePathMapping,
+  DomainName,
   EndpointType,
   LambdaIntegration,
   ResponseTransferMode,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RestApi,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -18,15 +22,16 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { activeFunctions, type FunctionName } from '../lib/operations/registry.js';
+import { API_PREFIX } from '../lib/operations/router.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { addProblemGatewayResponses } from './gateway-responses.js';
 import { Observability } from './observability.js';
 import { addRegistryRoutes } from './routes.js';
+import { publicEndpoint, stageResourceName, type CustomDomain, type StageConfig } from './stage.js';
 import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
 import { usesOf } from './uses.js';
 
-export const STAGE_NAME = 'prod';
 const HTTP_FUNCTIONS = fileURLToPath(new URL('../functions/http/', import.meta.url));
 
 /**
@@ -44,6 +49,8 @@ const WAF_WINDOW_SECONDS = 60;
 export const BINARY_MEDIA_TYPES = ['*/*'];
 
 export interface ApiStackProps extends StackProps {
+  /** Names the REST API and its deployment stage, and gives the API its custom domain, if any. */
+  stage: StageConfig;
   table: ITable;
   bucket: SharedBucket;
   tokenHashSecret: ISecret;
@@ -94,14 +101,14 @@ export class ApiStack extends Stack {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_YEAR });
     this.api = new RestApi(this, 'Api', {
-      restApiName: 'assessment-operations-api',
+      restApiName: `assessment-operations-api-${props.stage.name}`,
       description: 'Assessment Operations API v1',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       binaryMediaTypes: BINARY_MEDIA_TYPES,
       // Access and execution logs need the account-level API Gateway CloudWatch role.
       cloudWatchRole: true,
       deployOptions: {
-        stageName: STAGE_NAME,
+        stageName: props.stage.name,
         tracingEnabled: true,
         metricsEnabled: true,
         // ERROR only and no data trace: request data would put bearer tokens into the logs.
@@ -150,6 +157,8 @@ export class ApiStack extends Stack {
     if (!Number.isInteger(ingressPerMinute)) throw new Error('API_INGRESS_RATE_LIMIT_PER_MINUTE is not among the tunable settings');
     this.addWaf(ingressPerMinute);
     this.acknowledgeApiFindings();
+    if (props.stage.domain) this.addCustomDomain(props.stage.domain);
+    this.addEndpointOutputs(props.stage);
 
     new Observability(this, 'Observability', {
       functions: new Map([...this.groupFunctions].map(([group, fn]) => [group, fn.function])),
@@ -162,7 +171,7 @@ export class ApiStack extends Stack {
     const acl = new CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'AssessmentOpsWebAcl', sampledRequestsEnabled: true },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: stageResourceName(this, 'WebAcl'), sampledRequestsEnabled: true },
       rules: [
         {
           name: 'per-ip-rate-shield',
@@ -175,13 +184,44 @@ export class ApiStack extends Stack {
               limit: Math.ceil((ingressPerMinute * WAF_LIMIT_FACTOR * WAF_WINDOW_SECONDS) / 60),
             },
           },
-          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'PerIpRateShield', sampledRequestsEnabled: true },
+          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: stageResourceName(this, 'PerIpRateShield'), sampledRequestsEnabled: true },
         },
       ],
     });
     new CfnWebACLAssociation(this, 'WebAclAssociation', {
       resourceArn: this.api.deploymentStage.stageArn,
       webAclArn: acl.attrArn,
+    });
+  }
+
+  /** The whole API at the domain's root; the operator points the domain's DNS at the regional target. */
+  private addCustomDomain(domain: CustomDomain): void {
+    const domainName = new DomainName(this, 'Domain', {
+      domainName: domain.domainName,
+      certificate: Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+    });
+    new BasePathMapping(this, 'RootMapping', { domainName, restApi: this.api, stage: this.api.deploymentStage });
+    new CfnOutput(this, 'DomainTarget', {
+      value: domainName.domainNameAliasDomainName,
+      description: `Regional API Gateway domain name: the target of a CNAME (or Route 53 alias) record for ${domain.domainName}`,
+    });
+    new CfnOutput(this, 'DomainTargetHostedZoneId', {
+      value: domainName.domainNameAliasHostedZoneId,
+      description: `Hosted zone of the regional target, for a Route 53 alias record for ${domain.domainName}`,
+    });
+  }
+
+  private addEndpointOutputs(stage: StageConfig): void {
+    const { origin, basePath } = publicEndpoint(this, this.api, stage);
+    new CfnOutput(this, 'ApiUrl', {
+      value: `${origin}${basePath}${API_PREFIX}`,
+      description: 'Base URL of the API (append /openapi.json for its description)',
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `${origin}${basePath}/console/`,
+      description: 'The web console, where people sign in and manage their credentials',
     });
   }
 

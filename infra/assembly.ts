@@ -1,7 +1,9 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from './api-stack.js';
+import { stackName } from '../lib/stages.js';
 import { DataStack } from './data-stack.js';
+import { stageFromContext } from './stage.js';
 import { WorkersStack } from './workers-stack.js';
 
 export interface Assembly {
@@ -24,24 +26,28 @@ const FEATURE_FLAGS = {
 
 /**
  * The whole application, shared by `infra/app.ts` and the infra tests so that both check the
- * same thing. Stacks are environment-agnostic: nothing is looked up, so synth runs offline.
+ * same thing. Stacks are environment-agnostic: nothing is looked up, so synth runs offline. The
+ * stage (context `stage`) names the stacks, so that several installations share an account; a
+ * stack's id is its name, so that `cdk deploy 'AssessmentOps-prod-*'` selects one installation.
  */
 export function createAssembly(props?: AppProps): Assembly {
   const app = new App({ ...props, context: { ...FEATURE_FLAGS, ...props?.context } });
-  const data = new DataStack(app, 'AssessmentOpsData', {
-    description: 'Assessment Operations API: table, files bucket and token-hash secret',
+  const stage = stageFromContext(app);
+  const data = new DataStack(app, stackName(stage.name, 'Data'), {
+    description: `Assessment Operations API (${stage.name}): table, files bucket and token-hash secret`,
   });
   const contextTopic: unknown = app.node.tryGetContext('alarmTopicArn');
   const alarmTopic = typeof contextTopic === 'string' && contextTopic !== '' ? { alarmTopicArn: contextTopic } : {};
   // Deployed in this order; each stack references only the ones before it.
-  const workers = new WorkersStack(app, 'AssessmentOpsWorkers', {
-    description: 'Assessment Operations API: job queues, workers and GuardDuty malware scanning',
+  const workers = new WorkersStack(app, stackName(stage.name, 'Workers'), {
+    description: `Assessment Operations API (${stage.name}): job queues, workers and GuardDuty malware scanning`,
     table: data.table,
     bucket: data.sharedBucket,
     ...alarmTopic,
   });
-  const api = new ApiStack(app, 'AssessmentOpsApi', {
-    description: 'Assessment Operations API: REST API, WAF, group functions and alarms',
+  const api = new ApiStack(app, stackName(stage.name, 'Api'), {
+    description: `Assessment Operations API (${stage.name}): REST API, WAF, group functions and alarms`,
+    stage,
     table: data.table,
     bucket: data.sharedBucket,
     tokenHashSecret: data.tokenHashSecret,

@@ -5,7 +5,9 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AREAS } from '../lib/files/storage.js';
 import { GSIS, TABLE_KEYS } from '../lib/store/keys.js';
+import type { DATA_STACK_SETTINGS } from '../lib/stages.js';
 import type { SharedBucket } from './shared-bucket.js';
+import { settingOutput } from './stage.js';
 
 /**
  * Session objects wait in uploads/ until the scan releases them; a session is consumed within its
@@ -103,5 +105,12 @@ export class DataStack extends Stack {
       reason:
         'Every stored token hash is keyed with this secret: rotating it invalidates all issued credentials at once. Rotation is a deliberate operator procedure (rotate, then reissue tokens), not a schedule.',
     });
+
+    const outputs: Record<(typeof DATA_STACK_SETTINGS)[number], [value: string, description: string]> = {
+      TABLE_NAME: [this.table.tableName, 'The single DynamoDB table'],
+      BUCKET_NAME: [this.bucket.bucketName, 'The files bucket'],
+      TOKEN_HASH_SECRET_ARN: [this.tokenHashSecret.secretArn, 'The Secrets Manager secret keying the token hashes'],
+    };
+    for (const [setting, [value, description]] of Object.entries(outputs)) settingOutput(this, setting, value, description);
   }
 }

@@ -6,6 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { stageResourceName } from './stage.js';
 
 export interface ObservabilityProps {
   /** Group functions by group name. */
@@ -36,6 +37,7 @@ export class Observability extends Construct {
 
     this.alarms.push(
       new Alarm(this, 'Api5xx', {
+        alarmName: stageResourceName(this, 'Api5xx'),
         alarmDescription: 'The API answered 5XX repeatedly',
         metric: props.stage.metricServerError({ period: PERIOD, statistic: 'Sum' }),
         threshold: API_5XX_THRESHOLD,
@@ -51,6 +53,7 @@ export class Observability extends Construct {
 
 export function functionErrorsAlarm(scope: Construct, id: string, fn: IFunction, description: string): Alarm {
   return new Alarm(scope, id, {
+    alarmName: stageResourceName(scope, id),
     alarmDescription: description,
     metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
     threshold: FUNCTION_ERRORS_THRESHOLD,
@@ -63,6 +66,7 @@ export function functionErrorsAlarm(scope: Construct, id: string, fn: IFunction,
 /** A dead-letter queue holds only what failed for good: a single message is worth a look. */
 export function deadLettersAlarm(scope: Construct, id: string, queue: IQueue, description: string): Alarm {
   return new Alarm(scope, id, {
+    alarmName: stageResourceName(scope, id),
     alarmDescription: description,
     metric: queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
     threshold: 0,

@@ -13,6 +13,7 @@ import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { MalwareProtection } from './malware-protection.js';
 import { deadLettersAlarm, functionErrorsAlarm, notify } from './observability.js';
 import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
+import { settingOutput } from './stage.js';
 
 const WORKER_FUNCTIONS = fileURLToPath(new URL('../functions/workers/', import.meta.url));
 /** SQS's maximum: a dead letter waits two weeks for someone to look at it and redrive it. */
@@ -95,6 +96,7 @@ export class WorkersStack extends Stack {
       worker.grantRecorded({ table: props.table, bucket, queues: queueOf, consumes: name });
       worker.function.addEventSource(new SqsEventSource(queue, { batchSize: spec.batchSize, reportBatchItemFailures: true }));
       this.jobs.set(name, { queue, deadLetters, worker });
+      settingOutput(this, queueUrlVariable(name), queue.queueUrl, `URL of the ${name} job queue`);
 
       alarms.push(
         deadLettersAlarm(

@@ -29,6 +29,8 @@ import { getOne } from '../store/read.js';
 import { ensureTable } from '../store/schema.js';
 import { startDynamoDbLocal, type Emulator } from '../local/emulators.js';
 import { localTokenSecret, readRuntimeInfo, useLocalServices } from '../local/environment.js';
+import { DEFAULT_STAGE } from '../stages.js';
+import { AwsStageError, useAwsStage } from './aws-stage.js';
 
 /**
  * The operator CLI: the stand-in for the web interface's user, access and token administration.
@@ -56,8 +58,12 @@ const USAGE = `usage:
          the token is read from F, kept sealed, and never printed)
   admin repository list --organisation ID
   admin repository remove --organisation ID --id CONNECTION
-  admin migrate [--aws]                 (apply the data migrations this installation has not recorded; --aws: the table
-                                         TABLE_NAME in AWS_REGION, with the default AWS credentials)`;
+  admin migrate                         (apply the data migrations this installation has not recorded)
+
+Every command runs against the local data (DATA_DIR), or with --aws against a deployed stage:
+  --aws [--stage S] [--region R]        the stage S (default ${DEFAULT_STAGE}) in region R (default: AWS_REGION or the AWS
+                                        profile's region), found by its CloudFormation stacks' outputs, with the default
+                                        AWS credentials`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -81,6 +87,8 @@ const OPTIONS = {
   url: { type: 'string' },
   'token-file': { type: 'string' },
   aws: { type: 'boolean' },
+  stage: { type: 'string' },
+  region: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -225,17 +233,16 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
 }
 
 /**
- * With --aws, the deployed table (TABLE_NAME, AWS_REGION, the default credential chain); else the
- * table of a running `npm start` when there is one; otherwise a private DynamoDB Local on the same data.
+ * With --aws, the services of a deployed stage, as its functions have them (default credential
+ * chain); else the table of a running `npm start` when there is one; otherwise a private DynamoDB
+ * Local on the same data.
  */
-async function connect(values: Values, command: string): Promise<Emulator | undefined> {
+async function connect(values: Values): Promise<Emulator | undefined> {
   if (values.aws) {
-    // Token and access commands need the deployed token-hash secret and checks the web interface makes.
-    if (command !== 'migrate') throw new UsageError('--aws is for migrate only');
-    if (!process.env.TABLE_NAME) throw new UsageError('--aws needs TABLE_NAME: the deployed table');
-    if (process.env.DYNAMODB_ENDPOINT) throw new UsageError('--aws with DYNAMODB_ENDPOINT set would not reach AWS: unset it');
+    await useAwsStage(values.stage ?? DEFAULT_STAGE, values.region);
     return undefined;
   }
+  if (values.stage !== undefined || values.region !== undefined) throw new UsageError('--stage and --region go with --aws');
   const dataDir = resolve(settings().DATA_DIR);
   if (process.env.DYNAMODB_ENDPOINT) {
     useLocalServices({ dynamodb: process.env.DYNAMODB_ENDPOINT, secret: process.env.TOKEN_HASH_SECRET ?? localTokenSecret(dataDir) });
@@ -271,7 +278,7 @@ async function main(): Promise<number> {
   const command = parsed.positionals.slice(0, 2).join(' ');
   let own: Emulator | undefined;
   try {
-    own = await connect(parsed.values, command);
+    own = await connect(parsed.values);
     console.log(JSON.stringify(await run(command, parsed.values, new Date())));
     return 0;
   } catch (error) {
@@ -281,7 +288,8 @@ async function main(): Promise<number> {
       error instanceof IssuanceError ||
       error instanceof AdministrationRefusedError ||
       error instanceof TaskRefusedError ||
-      error instanceof RepositoryRefusedError
+      error instanceof RepositoryRefusedError ||
+      error instanceof AwsStageError
     ) {
       console.error(error.message.split('\n')[0]);
       return 2;

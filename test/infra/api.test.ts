@@ -129,10 +129,10 @@ describe('ApiStack', () => {
     expect(actions.filter((a) => /^(dynamodb|s3|secretsmanager|kms|sqs):/.test(a))).toEqual(['dynamodb:PutItem']);
   });
 
-  it('deploys a regional API to the prod stage with tracing, access and execution logs', () => {
+  it('deploys a regional API to a deployment stage named after the stage, with tracing, access and execution logs', () => {
     s.apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
     s.apiTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
-      StageName: 'prod',
+      StageName: 'dev',
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
       MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false })],

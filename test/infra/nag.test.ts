@@ -31,6 +31,12 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(report.violations.map((v) => `${v.ruleName} (${v.severity}) at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 
+  it('reports no unacknowledged finding on a named stage with a custom domain', () => {
+    const domain = { domainName: 'assess.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/0f1e2d3c-4b5a-6978' };
+    const { app } = createAssembly({ context: { ...NO_BUNDLING, stage: 'prod', ...domain } });
+    expect(new AwsSolutionsChecks().validateScope(app).violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
   it('passes the same checks in a real synth, where cross-stack references have become imports', () => {
     const { app } = createAssembly({ context: NO_BUNDLING });
     expect(() => app.synth()).not.toThrow();
