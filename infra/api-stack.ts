@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { CONSOLE_URL_OUTPUT } from '../lib/admin/aws-stage.js';
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -65,6 +66,8 @@ export class ApiStack extends Stack {
   /** The HTTP functions by name: one per operation group, and the streaming downloads function. */
   readonly groupFunctions = new Map<FunctionName, AppFunction>();
   readonly metaFunction: AppFunction;
+  /** The web console at /console/: passkey sign-in, tokens, user administration. */
+  readonly consoleFunction: AppFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -143,6 +146,7 @@ export class ApiStack extends Stack {
       integrations.set(name, new LambdaIntegration(fn.function, { ...integrationOptions, ...mode }));
     }
     const metaIntegration = new LambdaIntegration(this.metaFunction.function, integrationOptions);
+    this.consoleFunction = this.addConsole(props, settings, integrationOptions);
     addRegistryRoutes(
       this.api,
       (name) => {
@@ -161,10 +165,42 @@ export class ApiStack extends Stack {
     this.addEndpointOutputs(props.stage);
 
     new Observability(this, 'Observability', {
-      functions: new Map([...this.groupFunctions].map(([group, fn]) => [group, fn.function])),
+      functions: new Map([
+        ...[...this.groupFunctions].map(([group, fn]) => [group as string, fn.function] as const),
+        ['console', this.consoleFunction.function],
+      ]),
       stage: this.api.deploymentStage,
       ...(props.alarmTopicArn ? { alarmTopicArn: props.alarmTopicArn } : {}),
     });
+  }
+
+  /**
+   * The console's own function and routes (DESIGN.md section 11): /console and everything below
+   * it. Its WebAuthn origin, relying-party id and path prefix come from the stage's public
+   * endpoint; it reads the token-hash secret to mint the tokens it issues.
+   */
+  private addConsole(props: ApiStackProps, settings: Record<string, string>, integrationOptions: { proxy: true; scopePermissionToMethod: false }): AppFunction {
+    const endpoint = publicEndpoint(this, this.api, props.stage);
+    const fn = new AppFunction(this, 'Console', {
+      entry: `${HTTP_FUNCTIONS}console.ts`,
+      description: 'The web console: passkey sign-in, token issuance and revocation, user administration',
+      consoleAssets: true,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn,
+        CONSOLE_ORIGIN: endpoint.origin,
+        CONSOLE_RP_ID: endpoint.rpId,
+        CONSOLE_BASE_PATH: endpoint.basePath,
+        ...settings,
+      },
+    });
+    fn.grantRecorded({ table: props.table });
+    props.tokenHashSecret.grantRead(fn.role);
+    const integration = new LambdaIntegration(fn.function, integrationOptions);
+    const root = this.api.root.addResource('console');
+    root.addMethod('ANY', integration);
+    root.addResource('{proxy+}').addMethod('ANY', integration);
+    return fn;
   }
 
   private addWaf(ingressPerMinute: number): void {
@@ -219,7 +255,7 @@ export class ApiStack extends Stack {
       value: `${origin}${basePath}${API_PREFIX}`,
       description: 'Base URL of the API (append /openapi.json for its description)',
     });
-    new CfnOutput(this, 'ConsoleUrl', {
+    new CfnOutput(this, CONSOLE_URL_OUTPUT, {
       value: `${origin}${basePath}/console/`,
       description: 'The web console, where people sign in and manage their credentials',
     });

@@ -23,6 +23,8 @@ export interface AppFunctionProps {
   environment?: Record<string, string>;
   /** Defaults to the HTTP timeout; workers set their own. */
   timeout?: Duration;
+  /** The console function carries its static files beside the bundle. */
+  consoleAssets?: boolean;
   /** Asynchronous invocations (EventBridge): where an event goes once Lambda's own retries are spent. */
   asyncFailures?: { deadLetterQueue: IQueue; retryAttempts: number };
 }
@@ -63,7 +65,7 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup,
       tracing: Tracing.ACTIVE,
-      bundling: lambdaBundling(),
+      bundling: lambdaBundling({ consoleAssets: props.consoleAssets }),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       ...(props.asyncFailures ? { deadLetterQueue: props.asyncFailures.deadLetterQueue, retryAttempts: props.asyncFailures.retryAttempts } : {}),
     });

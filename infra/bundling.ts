@@ -3,7 +3,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { ASSET_SOURCES } from '../lib/console/assets.js';
 import { describeApi } from '../lib/operations/api-description.js';
 import { OPERATIONS } from '../lib/operations/registry.js';
 import { fontBytes } from '../lib/render/pdf/fonts.js';
@@ -66,11 +67,27 @@ export function fontsModule(): string {
 }
 
 /**
+ * The console's static files beside its bundle, under `assets/` (functions/http/console.ts reads
+ * them there): files, not code, so the bundle stays small and Redoc is read only when asked for.
+ */
+export const CONSOLE_ASSET_FILES = Object.entries(ASSET_SOURCES).map(([name, { from }]) => ({ name, from }));
+
+const consoleAssetHooks: ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) => [
+    `mkdir -p "${outputDir}/assets"`,
+    ...CONSOLE_ASSET_FILES.map(({ name, from }) => `cp "${inputDir}/${from}" "${outputDir}/assets/${name}"`),
+  ],
+};
+
+/**
  * Bundling of every function. The AWS SDK is bundled too: the versions pinned in package.json are
  * the ones the tests ran against, whereas the runtime's built-in SDK changes under us.
  */
-export function lambdaBundling(): BundlingOptions {
+export function lambdaBundling(options: { consoleAssets?: boolean } = {}): BundlingOptions {
   return {
+    ...(options.consoleAssets ? { commandHooks: consoleAssetHooks } : {}),
     format: OutputFormat.ESM,
     target: BUNDLE.target,
     minify: BUNDLE.minify,

@@ -32,7 +32,17 @@ export async function awsStageSettings(stage: string, region: string | undefined
       return settings.map((setting) => [setting, outputOf(stack, outputKeyOf(setting), where)] as const);
     }),
   );
-  return { AWS_REGION: where, ...Object.fromEntries(found.flat()) };
+  const console = consoleSettings(outputOf(await describeStack(client, stackName(stage, 'Api'), where), CONSOLE_URL_OUTPUT, where));
+  return { AWS_REGION: where, ...Object.fromEntries(found.flat()), ...console };
+}
+
+/** The API stack's output naming the console, which enrolment links point at. */
+export const CONSOLE_URL_OUTPUT = 'ConsoleUrl';
+
+/** `https://host/<base>/console/` read back into the origin and base path the console is configured with. */
+function consoleSettings(url: string): Record<string, string> {
+  const parsed = new URL(url);
+  return { CONSOLE_ORIGIN: parsed.origin, CONSOLE_BASE_PATH: parsed.pathname.replace(/\/console\/$/, '') };
 }
 
 async function chainRegion(): Promise<string> {

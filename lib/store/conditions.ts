@@ -90,7 +90,7 @@ export function attributeAfter(attribute: string, value: string): Condition {
 /** A string attribute (an ISO timestamp) that is absent or sorts before the value. */
 export function absentOrBefore(attribute: string, value: string): Condition {
   const id = uid();
-  return { expression: `(attribute_not_exists(#t${id}) OR #t${id} < :t${id})`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
+  return { expression: `attribute_not_exists(#t${id}) OR #t${id} < :t${id}`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
 }
 
 /** A claim item (slug, short code, logical key) still held by this owner. */

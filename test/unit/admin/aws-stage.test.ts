@@ -22,6 +22,11 @@ const WORKERS_OUTPUTS: Output[] = queueNames.map((name) => ({
   OutputValue: queueUrl(name),
 }));
 
+const API_OUTPUTS: Output[] = [
+  { OutputKey: 'ApiUrl', OutputValue: 'https://abc123.execute-api.ap-southeast-2.amazonaws.com/staging/api/v1' },
+  { OutputKey: 'ConsoleUrl', OutputValue: 'https://abc123.execute-api.ap-southeast-2.amazonaws.com/staging/console/' },
+];
+
 function deployed(stacks: Record<string, Output[]>): void {
   cloudFormation.on(DescribeStacksCommand).callsFake((input: { StackName: string }) => {
     const outputs = stacks[input.StackName];
@@ -39,11 +44,12 @@ describe('awsStageSettings', () => {
   });
 
   it("describes the stage's data and workers stacks by name and turns their outputs into the settings they carry", async () => {
-    deployed({ 'AssessmentOps-staging-Data': DATA_OUTPUTS, 'AssessmentOps-staging-Workers': WORKERS_OUTPUTS });
+    deployed({ 'AssessmentOps-staging-Data': DATA_OUTPUTS, 'AssessmentOps-staging-Workers': WORKERS_OUTPUTS, 'AssessmentOps-staging-Api': API_OUTPUTS });
     const found = await awsStageSettings('staging', REGION);
     expect(cloudFormation.commandCalls(DescribeStacksCommand).map((call) => call.args[0].input)).toEqual([
       { StackName: 'AssessmentOps-staging-Data' },
       { StackName: 'AssessmentOps-staging-Workers' },
+      { StackName: 'AssessmentOps-staging-Api' },
     ]);
     expect(found).toEqual({
       AWS_REGION: REGION,
@@ -51,6 +57,8 @@ describe('awsStageSettings', () => {
       BUCKET_NAME: 'assessmentops-staging-data-filesbucket1234',
       TOKEN_HASH_SECRET_ARN: `arn:aws:secretsmanager:${REGION}:123456789012:secret:TokenHashSecret-AbCdEf`,
       ...Object.fromEntries(queueNames.map((name) => [queueUrlVariable(name), queueUrl(name)])),
+      CONSOLE_ORIGIN: 'https://abc123.execute-api.ap-southeast-2.amazonaws.com',
+      CONSOLE_BASE_PATH: '/staging',
     });
     expect(found.SCAN_QUEUE_URL).toBe(queueUrl('scan'));
   });
@@ -94,6 +102,8 @@ describe('useAwsStage', () => {
       'S3_ENDPOINT',
       'SQS_ENDPOINT',
       'TOKEN_HASH_SECRET',
+      'CONSOLE_ORIGIN',
+      'CONSOLE_BASE_PATH',
       ...queueNames.map(queueUrlVariable),
     ]) {
       vi.stubEnv(name, '');
@@ -105,11 +115,18 @@ describe('useAwsStage', () => {
   });
 
   it('replaces settings read before the stage was known', async () => {
-    deployed({ 'AssessmentOps-dev-Data': DATA_OUTPUTS, 'AssessmentOps-dev-Workers': WORKERS_OUTPUTS });
+    deployed({ 'AssessmentOps-dev-Data': DATA_OUTPUTS, 'AssessmentOps-dev-Workers': WORKERS_OUTPUTS, 'AssessmentOps-dev-Api': API_OUTPUTS });
     expect(settings().TABLE_NAME).toBe('assessment-operations');
     await useAwsStage('dev', 'eu-west-2');
     expect(settings()).toMatchObject({ TABLE_NAME: 'AssessmentOps-staging-Data-Table1234', AWS_REGION: 'eu-west-2' });
     expect(process.env.SCAN_QUEUE_URL).toBe(queueUrl('scan'));
+    expect(settings()).toMatchObject({ CONSOLE_ORIGIN: 'https://abc123.execute-api.ap-southeast-2.amazonaws.com', CONSOLE_BASE_PATH: '/staging' });
+  });
+
+  it('reads a custom domain console as an origin without a base path', async () => {
+    const onDomain = [{ OutputKey: 'ConsoleUrl', OutputValue: 'https://assess.example.com/console/' }];
+    deployed({ 'AssessmentOps-dev-Data': DATA_OUTPUTS, 'AssessmentOps-dev-Workers': WORKERS_OUTPUTS, 'AssessmentOps-dev-Api': onDomain });
+    expect(await awsStageSettings('dev', REGION)).toMatchObject({ CONSOLE_ORIGIN: 'https://assess.example.com', CONSOLE_BASE_PATH: '' });
   });
 
   it('refuses emulator endpoints and a local token-hash key, and a malformed stage, before asking CloudFormation', async () => {
