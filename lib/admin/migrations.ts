@@ -1,7 +1,8 @@
 import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
-import { absentOrZero, and, attributeEquals } from '../store/conditions.js';
+import { absentOrZero, and, attributeEquals, itemPresent } from '../store/conditions.js';
+import { usersIndex } from '../store/identity.js';
 import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
 import { runningIndexKeys } from '../store/imports.js';
 import { keys, type Key } from '../store/keys.js';
@@ -198,6 +199,22 @@ export async function markDeletedProviderData(now: Date): Promise<string> {
   return `marked ${subjects.length} deleted providers and releases for purging`;
 }
 
+/** Users created before the console listed them: the users index entry (by email) that its Users page queries. */
+export async function indexUsers(): Promise<string> {
+  let indexed = 0;
+  await scanEach(
+    {
+      FilterExpression: '#e = :user AND attribute_not_exists(#g)',
+      ExpressionAttributeNames: { '#e': 'entity', '#g': 'GSI1PK' },
+      ExpressionAttributeValues: { ':user': 'user' },
+    },
+    async (user) => {
+      if (await updateIf({ PK: user.PK, SK: user.SK }, usersIndex(String(user.email)), itemPresent())) indexed++;
+    },
+  );
+  return `indexed ${indexed} users for the console`;
+}
+
 /**
  * The steps, oldest first: a new step is one entry at the end, under a name never used before
  * (the name is what the installation marker records).
@@ -209,6 +226,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'import-runs-running-index', run: indexRunningImports },
   { name: 'deleted-provider-data', run: markDeletedProviderData },
   { name: 'import-runs-revision', run: reviseImportRuns },
+  { name: 'console-users-index', run: indexUsers },
 ];
 
 /** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type * as z from 'zod';
 import { settings } from '../config.js';
-import { CONSOLE_PERMISSIONS, isPermission, permissionsOf, type CredentialType, type Permission } from '../domain/permissions.js';
+import { CONSOLE_PERMISSIONS, isConsolePermission, isPermission, permissionsOf, type CredentialType } from '../domain/permissions.js';
 import { singleLine } from '../domain/validation.js';
 import { writeAudit, type AuditRecord } from '../store/audit.js';
 import { putEnrolmentLink } from '../store/console.js';
@@ -151,8 +151,8 @@ export async function grantAccessAs(
     const target = scope.kind === 'organisation' ? keys.organisation(scope.id) : keys.project(scope.id);
     if (!(await getOne(target))) throw new AdministrationRefusedError('not_found', `no ${scope.kind} ${scope.id}`);
   }
-  const stored = [...new Set(permissions)].filter((p) => isPermission(p) || (CONSOLE_PERMISSIONS as readonly string[]).includes(p));
-  await grantAccess(userId, scope, stored as Permission[], now);
+  const stored = [...new Set(permissions)].filter((p) => isPermission(p) || isConsolePermission(p));
+  await grantAccess(userId, scope, stored, now);
   await audit(ctx, admin, { kind: 'ACCESS_GRANTED', target: targetOf(userId, scope), details: { permissions: stored.join(',') } }, now);
 }
 

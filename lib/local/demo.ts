@@ -5,10 +5,12 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { issueToken } from '../auth/issue.js';
 import { tokenHashSecret } from '../auth/secret.js';
 import { verifiedClaims } from '../auth/tokens.js';
-import { CATALOGUE, permissionsOf } from '../domain/permissions.js';
+import { reEnrolAs } from '../auth/administration.js';
+import { consoleConfig, enrolmentUrl } from '../console/config.js';
+import { CATALOGUE, CONSOLE_PERMISSIONS, permissionsOf } from '../domain/permissions.js';
 import { ddb, tableName } from '../store/client.js';
 import { conditionFields, itemAbsent } from '../store/conditions.js';
-import { createUser, grantAccess } from '../store/identity.js';
+import { createUser, getUser, grantAccess } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
 import { commit } from '../store/transact.js';
@@ -30,6 +32,8 @@ export interface DemoCredentials {
   administration_token: string;
   organisation_token: string;
   expires_at: string;
+  /** While the operator has no passkey: the one-time console link that registers one. */
+  enrolment_url?: string;
 }
 
 const DEMO_MARKER = keys.installationMarker('DEMO');
@@ -39,30 +43,44 @@ const DEMO_MARKER = keys.installationMarker('DEMO');
  * a demo organisation, an Administration token and an organisation token. Tokens are reissued
  * when the stored ones have expired or no longer verify (an earlier token format).
  */
-export async function ensureDemo(dataDir: string, now: Date): Promise<{ created: boolean; path: string }> {
+export async function ensureDemo(dataDir: string, now: Date): Promise<{ created: boolean; path: string; enrolment: boolean }> {
   const path = join(dataDir, 'demo-credentials.json');
   const marker = await getOne(DEMO_MARKER);
   if (marker && existsSync(path)) {
     const stored = JSON.parse(readFileSync(path, 'utf8')) as DemoCredentials;
     const key = await tokenHashSecret();
     const usable = [stored.administration_token, stored.organisation_token].every((t) => verifiedClaims(t, key));
-    if (usable && Date.parse(stored.expires_at) > now.getTime()) return { created: false, path };
-    writeFileSync(path, JSON.stringify(await issueDemoTokens(stored.user_id, stored.organisation_id, now), null, 2), { mode: 0o600 });
-    return { created: false, path };
+    const tokens = usable && Date.parse(stored.expires_at) > now.getTime() ? stored : await issueDemoTokens(stored.user_id, stored.organisation_id, now);
+    const credentials = { ...tokens, enrolment_url: await demoEnrolment(stored.user_id, now) };
+    writeFileSync(path, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+    return { created: false, path, enrolment: credentials.enrolment_url !== undefined };
   }
   const userId = marker
     ? String(marker.user_id)
     : (await createUser({ email: `operator+${ulid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
   const organisationId = marker ? String(marker.organisation_id) : await createDemoOrganisation(userId, now);
   if (!marker) {
-    await grantAccess(userId, { kind: 'installation' }, permissionsOf('administration'), now);
+    // The demo operator also administers users in the console (the console's own installation permissions).
+    await grantAccess(userId, { kind: 'installation' }, [...permissionsOf('administration'), ...CONSOLE_PERMISSIONS], now);
     await grantAccess(userId, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), now);
     await ddb().send(
       new PutCommand({ TableName: tableName(), Item: { ...DEMO_MARKER, user_id: userId, organisation_id: organisationId }, ...conditionFields(itemAbsent()) }),
     );
   }
-  writeFileSync(path, JSON.stringify(await issueDemoTokens(userId, organisationId, now), null, 2), { mode: 0o600 });
-  return { created: true, path };
+  const credentials = { ...(await issueDemoTokens(userId, organisationId, now)), enrolment_url: await demoEnrolment(userId, now) };
+  writeFileSync(path, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return { created: true, path, enrolment: credentials.enrolment_url !== undefined };
+}
+
+/**
+ * A fresh enrolment link at each start until the demo operator has registered a passkey, so that
+ * the console can be opened from a first start without the CLI; none once a passkey exists.
+ */
+async function demoEnrolment(userId: string, now: Date): Promise<string | undefined> {
+  const user = await getUser(userId);
+  if (user?.status !== 'active' || (user.passkeys ?? 0) > 0) return undefined;
+  const enrolment = await reEnrolAs({ kind: 'operator' }, userId, { request_id: `local-${ulid()}`, method: 'LOCAL', route: 'npm start' }, now);
+  return enrolmentUrl(consoleConfig(), enrolment.secret);
 }
 
 async function createDemoOrganisation(userId: string, now: Date): Promise<string> {

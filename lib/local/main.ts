@@ -80,6 +80,8 @@ async function main(): Promise<void> {
 
     console.log(`Assessment Operations API listening on http://localhost:${PORT}/api/v1`);
     console.log(`OpenAPI document: http://localhost:${PORT}/api/v1/openapi.json`);
+    console.log(`Console (passkey sign-in, tokens, users): http://localhost:${PORT}/console/`);
+    if (demo.enrolment) console.log(`  Register the demo operator's passkey: open the enrolment_url in ${demo.path} in a browser on this machine.`);
     console.log(`${demo.created ? 'Demo installation created.' : 'Demo installation found.'} Its tokens are in ${demo.path}:`);
     console.log(`  curl -H "Authorization: Bearer $(node -p 'require("${demo.path}").administration_token')" http://localhost:${PORT}/api/v1/organisations`);
     if (catalogue)

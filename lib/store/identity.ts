@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CredentialType, Permission } from '../domain/permissions.js';
+import type { ConsolePermission, CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { absentOrBefore, and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';
 import { gsi1, keys, prefixes, type Key } from './keys.js';
@@ -116,7 +116,7 @@ export function accessKey(userId: string, scope: AccessScope): Key {
  * organisation or one of its projects makes an active user a member of that organisation, in the
  * same transaction as the access item.
  */
-export async function grantAccess(userId: string, scope: AccessScope, permissions: Permission[], now: Date): Promise<void> {
+export async function grantAccess(userId: string, scope: AccessScope, permissions: readonly (Permission | ConsolePermission)[], now: Date): Promise<void> {
   const organisationId = scope.kind === 'organisation' ? scope.id : scope.kind === 'project' ? await projectOrganisation(scope.id) : undefined;
   const item = {
     ...accessKey(userId, scope),

@@ -47,6 +47,24 @@ describe('operator CLI', () => {
     expect(JSON.stringify(stored)).not.toContain(token.slice(-40));
   });
 
+  it('prints a one-time console enrolment link with a new user, and a new one on re-enrolment', async () => {
+    const created = admin('user', 'create', '--email', `${ulid().toLowerCase()}@cli.test`, '--name', 'Linked User').json();
+    expect(created.enrolment_url).toMatch(new RegExp(`^http://localhost:\\d+/console/enrol#${created.id}\\.[A-Za-z0-9_-]{43}$`));
+    expect(Date.parse(created.enrolment_expires_at) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const again = admin('user', 'enrol', '--user', created.id).json();
+    expect(again.enrolment_url).not.toBe(created.enrolment_url);
+    expect((await getOne(keys.enrolmentLink(created.id)))?.link_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('grants the console permissions at installation scope only', async () => {
+    const userId = await fixtures.user();
+    expect(admin('access', 'grant', '--user', userId, '--installation', '--permissions', 'manage-users').code).toBe(0);
+    const organisationId = await fixtures.organisation(userId);
+    const refused = admin('access', 'grant', '--user', userId, '--organisation', organisationId, '--permissions', 'manage-users');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('not organisation permissions: manage-users');
+  });
+
   it('revokes a token', async () => {
     const userId = await fixtures.user();
     await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);

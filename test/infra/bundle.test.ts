@@ -17,6 +17,7 @@ const ENTRIES = {
   meta: 'http/meta',
   organisations: 'http/organisations',
   downloads: 'http/downloads',
+  console: 'http/console',
   scan: 'workers/scan',
   verdict: 'workers/scan-verdict',
 } as const;
@@ -73,6 +74,33 @@ describe('bundled HTTP functions', () => {
     expect(result?.statusCode).toBe(404);
     expect(result?.headers?.['Content-Type']).toBe('application/problem+json');
     expect(JSON.parse(result!.body)).toMatchObject({ status: 404, detail: 'The logo is not ready.' });
+  }, 30_000);
+
+  it('serves the console sign-in page from the console bundle, with its security headers', async () => {
+    const { result } = await load('console', event('GET', '/console/sign-in'));
+    expect(result?.statusCode).toBe(200);
+    expect(result?.headers?.['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(result?.headers?.['Content-Security-Policy']).toContain("script-src 'self'");
+    expect(result!.body).toContain('Sign in with a passkey');
+  }, 30_000);
+
+  it('serves the WebAuthn browser library from the files copied beside the console bundle', async () => {
+    const { result } = await load('console', event('GET', '/console/assets/webauthn.js'));
+    expect(result?.statusCode).toBe(200);
+    expect(result?.isBase64Encoded).toBe(true);
+    expect(Buffer.from(result!.body, 'base64').toString('utf8')).toContain('SimpleWebAuthnBrowser');
+  }, 30_000);
+
+  it('begins a passkey sign-in from the console bundle for the configured relying party', async () => {
+    const origin = { CONSOLE_ORIGIN: 'https://console.example', CONSOLE_RP_ID: 'console.example' };
+    const { result } = await loadBundle<APIGatewayProxyResult>(
+      'console',
+      { ...services, ...origin },
+      event('POST', '/console/sign-in/options', { headers: { Origin: 'https://console.example', 'Content-Type': 'application/json' }, body: {} }),
+    );
+    expect(result?.statusCode).toBe(200);
+    expect(JSON.parse(result!.body)).toMatchObject({ rpId: 'console.example', userVerification: 'required' });
+    expect(result?.multiValueHeaders?.['Set-Cookie']?.[0]).toMatch(/^__Host-aop_ceremony=/);
   }, 30_000);
 
   it('answers 401 from the organisations bundle without a credential', async () => {

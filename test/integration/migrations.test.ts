@@ -4,7 +4,7 @@ import { controlWorkflow } from '../../lib/config.js';
 import type { CatalogueEntry } from '../../lib/domain/oscal.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { newControlItem, SUMMARY_PREFIX } from '../../lib/store/controls.js';
-import { setUserStatus } from '../../lib/store/identity.js';
+import { listUsers, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { memberCount, membersPage } from '../../lib/store/members.js';
 import { MIGRATIONS, registerStep, runMigrations, type MigrationOutcome, type MigrationStep } from '../../lib/admin/migrations.js';
@@ -70,6 +70,7 @@ let oldMember: string;
 let newMember: string;
 let disabledUser: string;
 let firstRun: MigrationOutcome[];
+let unlistedUser: string;
 
 beforeAll(async () => {
   await useTestServices();
@@ -89,10 +90,17 @@ beforeAll(async () => {
   await fixtures.grant(newMember, { kind: 'organisation', id: organisationA }, ['view-projects']);
   await setUserStatus(disabledUser, 'disabled');
   await oldAccess(disabledUser, { organisation: organisationA });
+  unlistedUser = await fixtures.user();
+  const { GSI1PK: _pk, GSI1SK: _sk, ...beforeTheConsole } = (await getOne(keys.user(unlistedUser)))!;
+  await put(beforeTheConsole);
   firstRun = await runMigrations(new Date());
 });
 
 describe('data migrations', () => {
+  it("lists users from before the console in the console's users index", async () => {
+    expect((await listUsers()).map((u) => u.id)).toContain(unlistedUser);
+  });
+
   it('applies every step on an installation that has recorded none', () => {
     expect(firstRun.map((o) => [o.name, o.status])).toEqual(MIGRATIONS.map((s) => [s.name, 'applied']));
   });

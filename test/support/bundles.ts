@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions } from '../../infra/bundling.js';
+import { CONSOLE_ASSET_FILES, esbuildOptions } from '../../infra/bundling.js';
 
 const run = promisify(execFile);
 const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * Loads a bundle in a plain Node process, outside vitest's module runner and away from the
@@ -74,6 +75,11 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
     Object.entries(entries).map(async ([name, entry]) => {
       const { metafile } = await build({ ...esbuildOptions(`${FUNCTIONS}${entry}.ts`, outfile(name)), metafile: true });
       metafiles.set(name, metafile);
+      // What the CDK bundling's command hooks copy beside the console's bundle.
+      if (entry === 'http/console') {
+        await mkdir(join(dir, name, 'assets'));
+        await Promise.all(CONSOLE_ASSET_FILES.map(({ name: asset, from }) => copyFile(join(ROOT, from), join(dir, name, 'assets', asset))));
+      }
     }),
   );
   return {
