@@ -6,9 +6,10 @@ const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVE
 const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts'] };
 
 /**
- * Four projects (DESIGN.md section 9). Integration, API and infrastructure tests (the bundled
- * functions) share one DynamoDB Local, one s3rver and one SQS emulator, started once per run by
- * the root's global setup; each test file works in a table of its own.
+ * Five projects (DESIGN.md section 9). Integration, API, browser and infrastructure tests (the
+ * bundled functions) share one DynamoDB Local, one s3rver and one SQS emulator, started once per
+ * run by the root's global setup; each test file works in a table of its own. Browser tests drive
+ * the console in Debian's Chromium (test/support/browser.ts).
  */
 export default defineConfig({
   test: {
@@ -31,6 +32,17 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/api/**/*.test.ts'],
+          globalSetup: recordedCommands.globalSetup,
+          setupFiles: recordedCommands.setupFiles,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          env,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
           globalSetup: recordedCommands.globalSetup,
           setupFiles: recordedCommands.setupFiles,
           testTimeout: 60_000,

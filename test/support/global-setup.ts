@@ -13,7 +13,7 @@ declare module 'vitest' {
 }
 
 /** The projects whose tests reach the emulators through inject(). */
-const EMULATOR_PROJECTS = new Set(['integration', 'api', 'infra']);
+const EMULATOR_PROJECTS = new Set(['integration', 'api', 'browser', 'infra']);
 
 /**
  * The root project's global setup: one DynamoDB Local (in memory), one s3rver and one local SQS

@@ -6,7 +6,7 @@ import { missingFrom, readManifest, REGENERATE_HINT } from '../../infra/recorded
 import { recordedCommands, startRecording } from '../../lib/command-recording.js';
 
 /**
- * Setup file of the integration and API projects: records the AWS commands each function issues
+ * Setup file of the integration, API and browser projects: records the AWS commands each function issues
  * in this test file. When recording (RECORD_COMMANDS=1) they go to the run's directory for
  * test/support/recorded-commands-setup.ts to merge; otherwise the file fails if a function issued
  * a command that infra/recorded-commands.json, and with it the function's role, does not allow.

@@ -16,7 +16,7 @@ declare module 'vitest' {
 const RECORDED_PROJECTS = ['integration', 'api'];
 
 /**
- * Global setup of the integration and API projects. With RECORD_COMMANDS=1, the test files'
+ * Global setup of the integration, API and browser projects. With RECORD_COMMANDS=1, the test files'
  * recordings go to one directory per run (the projects' setups share the main process), and the
  * first teardown, after every file has run, merges them into infra/recorded-commands.json.
  */
