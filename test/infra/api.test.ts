@@ -23,7 +23,8 @@ describe('ApiStack', () => {
 
   it('runs every function on Node.js 22 on arm64', () => {
     const functions = Object.values(resourcesOf(s.apiTemplate, 'AWS::Lambda::Function'));
-    expect(functions).toHaveLength(activeFunctions().length + 1);
+    // The groups, the meta function and the console.
+    expect(functions).toHaveLength(activeFunctions().length + 2);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -167,14 +168,14 @@ describe('ApiStack', () => {
     expect(JSON.stringify(association[0]!.Properties.ResourceArn)).toContain(`"/stages/",{"Ref":"${stageId}"}`);
   });
 
-  it('alarms on each group function error and on API 5XX', () => {
+  it('alarms on each group function and console error and on API 5XX', () => {
     const alarms = Object.values(resourcesOf(s.apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    for (const fn of s.api.groupFunctions.values()) {
+    for (const fn of [...s.api.groupFunctions.values(), s.api.consoleFunction]) {
       expect(alarms).toContainEqual(
         expect.objectContaining({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }),
       );
     }
     expect(alarms).toContainEqual(expect.objectContaining({ MetricName: '5XXError', Namespace: 'AWS/ApiGateway' }));
-    expect(alarms).toHaveLength(s.api.groupFunctions.size + 1);
+    expect(alarms).toHaveLength(s.api.groupFunctions.size + 2);
   });
 });

@@ -20,7 +20,10 @@ function routesOf(s: Synthesized): Route[] {
     if (!resource) throw new Error(`unknown resource ${id}`);
     return `${pathOf(resource.Properties.ParentId)}/${String(resource.Properties.PathPart)}`;
   };
-  const targets = new Map<string, string>([[logicalIdOf(s.api.metaFunction), 'meta']]);
+  const targets = new Map<string, string>([
+    [logicalIdOf(s.api.metaFunction), 'meta'],
+    [logicalIdOf(s.api.consoleFunction), 'console'],
+  ]);
   for (const [group, fn] of s.api.groupFunctions) targets.set(logicalIdOf(fn), group);
 
   const methods: Resources = resourcesOf(s.apiTemplate, 'AWS::ApiGateway::Method');
@@ -46,7 +49,7 @@ describe('ApiStack routes', () => {
 
   it('sends ANY on each registry path to the one function that serves its operations: its group function, or the downloads function for files', () => {
     const expected = new Set(OPERATIONS.map((op) => `ANY ${API_PREFIX}${op.path} -> ${functionOf(op)}`));
-    const actual = routes.filter((r) => r.target !== 'meta').map((r) => `${r.method} ${r.path} -> ${r.target}`);
+    const actual = routes.filter((r) => r.target !== 'meta' && r.target !== 'console').map((r) => `${r.method} ${r.path} -> ${r.target}`);
     expect(new Set(actual)).toEqual(expected);
     expect(actual).toHaveLength(expected.size);
   });

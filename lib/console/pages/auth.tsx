@@ -58,6 +58,7 @@ export const ReferencePage = ({ ctx }: { ctx: PageContext }) => (
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>API reference · Assessment Operations</title>
+      <link rel="stylesheet" href={href(ctx, '/assets/console.css')} />
     </head>
     <body>
       <p>
