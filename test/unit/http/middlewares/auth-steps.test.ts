@@ -29,7 +29,11 @@ beforeEach(() => {
 });
 
 const countersTouched = () =>
-  ddb.commandCalls(UpdateCommand).map((c) => [String(c.args[0].input.Key!.PK).split('#')[1], c.args[0].input.ExpressionAttributeValues![':d']]);
+  ddb
+    .commandCalls(UpdateCommand)
+    .filter((c) => String(c.args[0].input.Key!.PK).startsWith('RATE#'))
+    .map((c) => [String(c.args[0].input.Key!.PK).split('#')[1], c.args[0].input.ExpressionAttributeValues![':d']]);
+const lastUseWrites = () => ddb.commandCalls(UpdateCommand).filter((c) => String(c.args[0].input.Key!.PK).startsWith('TOKEN#'));
 
 const userId = ulid();
 const organisationId = ulid();
@@ -89,6 +93,30 @@ describe('authenticate step', () => {
   it('charges nothing again when the load step counted the caller budgets already', async () => {
     await authenticate().before!(request(world(), getOrganisation, { organisation: organisationId }, undefined, new Date()));
     expect(countersTouched()).toEqual([]);
+  });
+
+  it("writes a token's first use", async () => {
+    await authenticate().before!(request(world()));
+    expect(lastUseWrites()).toHaveLength(1);
+  });
+
+  it('writes no last use within the hour of the stored one: most requests cost no write', async () => {
+    const r = request(world());
+    r.state.items!.get(keyString(keys.token(r.state.claims!.tokenId)))!.last_used_at = new Date(r.state.startedAt.getTime() - 30 * 60_000).toISOString();
+    await authenticate().before!(r);
+    expect(lastUseWrites()).toEqual([]);
+  });
+
+  it('writes the last use again once the stored one is an hour old', async () => {
+    const r = request(world());
+    r.state.items!.get(keyString(keys.token(r.state.claims!.tokenId)))!.last_used_at = new Date(r.state.startedAt.getTime() - 61 * 60_000).toISOString();
+    await authenticate().before!(r);
+    expect(lastUseWrites()).toHaveLength(1);
+  });
+
+  it('writes no last use for a credential that fails', async () => {
+    await thrownBy(() => authenticate().before!(request(world({ user: { status: 'disabled' } }))));
+    expect(lastUseWrites()).toEqual([]);
   });
 
   it('charges no caller budget for a credential that fails', async () => {
