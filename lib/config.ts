@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as z from 'zod';
 import { CLASSIFICATION_CODES } from './domain/classifications.js';
 import { DEFAULT_WORKFLOW, isWorkflowJson, parseWorkflow, type WorkflowConfig } from './domain/workflow.js';
@@ -76,6 +77,19 @@ export const SETTINGS = {
   },
   CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE: { schema: positive(10), doc: 'Sign-in and enrolment attempts per minute per client IP.' },
   ENROLMENT_LINK_HOURS: { schema: positive(24), doc: 'How long a one-time enrolment link stays valid.' },
+  TEST_ONLY_ALLOWED_REPOSITORY_ADDRESSES: {
+    schema: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((a) => a.trim())
+          .filter((a) => a !== ''),
+      )
+      .pipe(z.array(z.string().refine((a) => isIP(a) !== 0, 'must be IP addresses, comma-separated'))),
+    doc: 'Tests only, never in an installation: IP addresses (each exactly, comma-separated) that repository connections may reach although the address rule refuses them, as the GitHub stub on 127.0.0.1.',
+  },
   LOG_LEVEL: { schema: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'), doc: 'Structured log level (Powertools logger).' },
 } as const;
 

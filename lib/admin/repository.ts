@@ -3,6 +3,7 @@ import { basename, isAbsolute, normalize } from 'node:path';
 import { ulid } from 'ulid';
 import { githubRepositoryOf, REPOSITORY_PROVIDERS, type RepositoryConnection, type RepositoryProvider } from '../domain/repositories.js';
 import { singleLine } from '../domain/validation.js';
+import { hostRefusal } from '../repositories/addresses.js';
 import { sealToken } from '../repositories/credentials.js';
 import { gitDirOf } from '../repositories/local.js';
 import { writeAudit } from '../store/audit.js';
@@ -45,6 +46,8 @@ async function locationOf(provider: RepositoryProvider, url: string, tokenFile: 
   if (provider === 'github') {
     const repository = githubRepositoryOf(url);
     if (!repository) throw new RepositoryRefusedError('--url must be https://github.com/<owner>/<repo> or the same form on a GitHub Enterprise host');
+    const refusal = await hostRefusal(new URL(repository.api_url).hostname);
+    if (refusal) throw new RepositoryRefusedError(`--url host ${refusal}: repositories are reached across the internet only`);
     return { url: repository.url, api_url: repository.api_url, name: `${repository.owner}/${repository.repo}` };
   }
   if (tokenFile !== undefined) throw new RepositoryRefusedError('--token-file is for github connections only');
@@ -56,8 +59,9 @@ async function locationOf(provider: RepositoryProvider, url: string, tokenFile: 
 
 /**
  * A connection as the operator configures it. The organisation must exist and the location must be
- * one the provider can read; a GitHub repository is not contacted here (the CLI may run where
- * GitHub is out of reach), so a wrong token shows as a 502 on the first content read.
+ * one the provider can read; a GitHub host inside the network is refused (../repositories/addresses.ts).
+ * A GitHub repository is not contacted here (the CLI may run where GitHub is out of reach), so a
+ * wrong token shows as a 502 on the first content read.
  */
 export async function connectRepository(
   input: { organisationId: string; provider: string; url: string; tokenFile?: string; name?: string },

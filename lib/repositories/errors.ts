@@ -27,6 +27,11 @@ export class RepositoryUpstreamError extends Error {
   override readonly name = 'RepositoryUpstreamError';
 }
 
+/** The provider's host is, or resolves to, an address inside the network (./addresses.ts): the operator must connect the repository again. */
+export class RepositoryAddressRefusedError extends Error {
+  override readonly name = 'RepositoryAddressRefusedError';
+}
+
 /** The ref names no commit, or the path no file in it (a directory, a submodule and a symlink are not files). */
 export class RepositoryFileNotFoundError extends Error {
   override readonly name = 'RepositoryFileNotFoundError';
@@ -58,6 +63,13 @@ export function repositoryProblem(error: unknown): ApiError | undefined {
     );
   if (error instanceof RepositoryUpstreamError)
     return new ApiError(502, 'repository_upstream_error', 'Bad Gateway', 'The repository provider failed or gave an answer this service cannot use.');
+  if (error instanceof RepositoryAddressRefusedError)
+    return new ApiError(
+      502,
+      'repository_address_not_allowed',
+      'Bad Gateway',
+      'The repository provider’s host is, or resolves to, an address this service may not reach (loopback, link-local, private, unique-local or cloud metadata).',
+    );
   if (error instanceof RepositoryFileNotFoundError)
     return new ApiError(404, 'repository_file_not_found', 'Not Found', 'The ref names no commit of the repository, or the path no file at that commit.');
   if (error instanceof RepositoryFileTooLargeError)

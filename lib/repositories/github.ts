@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { githubRepositoryOf, type RepositoryConnection } from '../domain/repositories.js';
 import { openToken } from './credentials.js';
 import {
+  RepositoryAddressRefusedError,
   RepositoryFileNotFoundError,
   RepositoryFileTooLargeError,
   RepositoryTimeoutError,
@@ -9,9 +10,10 @@ import {
   RepositoryUpstreamError,
 } from './errors.js';
 import { fileOf, type RepositoryFile } from './file.js';
+import { type Answer, get as send } from './transport.js';
 
 /**
- * The `github` provider: GitHub's REST API with Node's fetch. Three requests at most, under one
+ * The `github` provider: GitHub's REST API over ./transport.ts. Three requests at most, under one
  * deadline: the commit the ref names (sha media type), the file's entry at that commit (its size
  * is checked before any content moves; files up to 1 MB come inline), and, above 1 MB, the raw
  * blob. The bytes must hash to the blob id GitHub named, so a truncated or altered answer is a 502.
@@ -85,39 +87,39 @@ const segments = (value: string) => value.split('/').map(encodeURIComponent).joi
 
 const gitBlobId = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 
-async function get(call: Call, resource: string, accept: string): Promise<Response> {
-  let response: Response;
+async function get(call: Call, resource: string, accept: string): Promise<Answer> {
+  let response: Answer;
   try {
-    response = await fetch(call.base + resource, {
-      headers: {
+    response = await send(
+      call.base + resource,
+      {
         Accept: accept,
         'User-Agent': 'assessment-operations-api',
         'X-GitHub-Api-Version': API_VERSION,
         ...(call.token ? { Authorization: `Bearer ${call.token}` } : {}),
       },
-      // A moved repository is reconnected by the operator: the token never follows a redirect.
-      redirect: 'manual',
-      signal: call.signal,
-    });
+      call.signal,
+    );
   } catch (error) {
     throw transportFailure(error, call.signal);
   }
-  if (response.ok) return response;
+  if (response.status >= 200 && response.status < 300) return response;
   throw await statusFailure(response, call);
 }
 
 function transportFailure(error: unknown, signal: AbortSignal): Error {
+  if (error instanceof RepositoryAddressRefusedError) return error;
   if (signal.aborted) return new RepositoryTimeoutError('GitHub did not answer before the deadline', { cause: error });
   return new RepositoryUnavailableError('GitHub could not be reached', undefined, { cause: error });
 }
 
-async function statusFailure(response: Response, call: Call): Promise<Error> {
-  const { status, headers } = response;
+async function statusFailure(response: Answer, call: Call): Promise<Error> {
+  const { status, header } = response;
   const message = status === 403 ? await messageOf(response, call) : '';
-  if (!response.bodyUsed) await response.body?.cancel();
+  response.body.destroy();
   if (status === 404 || status === 409 || status === 422) return new RepositoryFileNotFoundError(`GitHub answered ${status}: no such repository, ref or path`);
-  const exhausted = headers.get('x-ratelimit-remaining') === '0';
-  const delay = retryAfterOf(headers);
+  const exhausted = header('x-ratelimit-remaining') === '0';
+  const delay = retryAfterOf(header);
   if (status === 429 || (status === 403 && (exhausted || delay !== undefined || /rate limit/i.test(message))))
     return new RepositoryUnavailableError(`GitHub answered ${status}: rate limited`, delay ?? SECONDARY_LIMIT_WAIT);
   if (status === 502 || status === 503 || status === 504) return new RepositoryUnavailableError(`GitHub answered ${status}`, delay);
@@ -125,7 +127,7 @@ async function statusFailure(response: Response, call: Call): Promise<Error> {
 }
 
 /** The `message` of a 403, read only to tell a secondary rate limit from a refusal; never passed on. */
-async function messageOf(response: Response, call: Call): Promise<string> {
+async function messageOf(response: Answer, call: Call): Promise<string> {
   try {
     const parsed = JSON.parse(await text(response, SMALL_CAP, call)) as { message?: unknown };
     return typeof parsed.message === 'string' ? parsed.message : '';
@@ -135,28 +137,28 @@ async function messageOf(response: Response, call: Call): Promise<string> {
 }
 
 /** Seconds to wait: retry-after (seconds or an HTTP date), else the primary limit's reset when it is spent. */
-function retryAfterOf(headers: Headers): number | undefined {
-  const retryAfter = headers.get('retry-after');
-  const reset = headers.get('x-ratelimit-remaining') === '0' ? headers.get('x-ratelimit-reset') : null;
+function retryAfterOf(header: Answer['header']): number | undefined {
+  const retryAfter = header('retry-after');
+  const reset = header('x-ratelimit-remaining') === '0' ? header('x-ratelimit-reset') : undefined;
   let seconds: number | undefined;
-  if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) seconds = Number(retryAfter);
-  else if (retryAfter !== null && !Number.isNaN(Date.parse(retryAfter))) seconds = (Date.parse(retryAfter) - Date.now()) / 1000;
-  else if (reset !== null && /^\d+$/.test(reset)) seconds = Number(reset) - Date.now() / 1000;
+  if (retryAfter !== undefined && /^\d+$/.test(retryAfter.trim())) seconds = Number(retryAfter);
+  else if (retryAfter !== undefined && !Number.isNaN(Date.parse(retryAfter))) seconds = (Date.parse(retryAfter) - Date.now()) / 1000;
+  else if (reset !== undefined && /^\d+$/.test(reset)) seconds = Number(reset) - Date.now() / 1000;
   return seconds === undefined ? undefined : Math.min(MAX_WAIT, Math.max(1, Math.ceil(seconds)));
 }
 
-const text = async (response: Response, cap: number, call: Call) => (await body(response, cap, call)).toString('utf8');
+const text = async (response: Answer, cap: number, call: Call) => (await body(response, cap, call)).toString('utf8');
 
 /** The body, refused past `cap` bytes without reading further. */
-async function body(response: Response, cap: number, call: Call): Promise<Buffer> {
+async function body(response: Answer, cap: number, call: Call): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
-    for await (const chunk of response.body ?? []) {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
       total += chunk.length;
       // Leaving the loop cancels the stream: nothing past the cap is read.
       if (total > cap) throw new RepositoryUpstreamError(`GitHub sent more than the ${cap} bytes expected`);
-      chunks.push(Buffer.from(chunk));
+      chunks.push(chunk);
     }
   } catch (error) {
     if (error instanceof RepositoryUpstreamError) throw error;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToken } from '../../lib/repositories/credentials.js';
 import { resolveLocalFile } from '../../lib/repositories/local.js';
 import { resolveFile, useLocalRepositories } from '../../lib/repositories/resolve.js';
-import { getRepositoryConnection } from '../../lib/store/repositories.js';
+import { getRepositoryConnection, listRepositoryConnections } from '../../lib/store/repositories.js';
 import { fixtures } from '../support/api.js';
 import { operatorCli, type CliResult } from '../support/cli.js';
 import { testRepository, type TestRepository } from '../support/git.js';
@@ -96,6 +96,21 @@ describe('operator CLI: repository connect', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(message);
     expect(out.stderr.split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    'https://169.254.169.254/acme/widgets',
+    'https://localhost/acme/widgets',
+    'https://[::ffff:127.0.0.1]/acme/widgets',
+    'https://[fd00:ec2::254]/acme/widgets',
+    'https://2130706433/acme/widgets',
+  ])('refuses the GitHub Enterprise host of %s, an address inside the network, storing nothing', async (url) => {
+    const before = await listRepositoryConnections(organisationId);
+    const out = connect('--provider', 'github', '--url', url);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^--url host .+ (is|resolves to) .+ address: repositories are reached across the internet only$/);
+    expect(await listRepositoryConnections(organisationId)).toEqual(before);
   });
 
   it('refuses a token file of more than one token without quoting it', () => {

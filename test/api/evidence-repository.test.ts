@@ -7,7 +7,10 @@ import { testRepository, type TestRepository } from '../support/git.js';
 import { OWNER_REPO, startGitHubStub, type GitHubStub } from '../support/github-stub.js';
 import { startProjectWorld, type World } from '../support/projects.js';
 
-/** The content and download of repository evidence links, against a local repository and a GitHub stub on 127.0.0.1. */
+/**
+ * The content and download of repository evidence links, against a local repository and a GitHub
+ * stub on 127.0.0.1, which the test-only setting allows.
+ */
 let api: Api;
 let world: World;
 let repo: TestRepository;
@@ -17,7 +20,7 @@ const POLICY = '# Access control\n\nReviewed quarterly.\n';
 const STUB_COMMIT = 'c'.repeat(40);
 
 beforeAll(async () => {
-  ({ api, world } = await startProjectWorld());
+  ({ api, world } = await startProjectWorld({ TEST_ONLY_ALLOWED_REPOSITORY_ADDRESSES: '127.0.0.1' }));
   repo = await testRepository();
   await repo.commit('main', { 'policies/access.md': '# Draft\n' }, 'draft');
   head = await repo.commit('main', { 'policies/access.md': POLICY, 'images/logo.bin': Buffer.from([0xff, 0xfe, 0x00, 0x01]) }, 'policy');
@@ -99,6 +102,15 @@ describe('repository evidence content', () => {
     expect(JSON.stringify(throttled.body)).not.toMatch(/github_pat|secondary/);
     expect(failed.status).toBe(502);
     expect(failed.body.code).toBe('repository_upstream_error');
+  });
+
+  it('is 502 repository_address_not_allowed when the GitHub host is an address inside the network', async () => {
+    const { read } = await linked('SECURITY.md', { ...github(), api_url: 'https://169.254.169.254/api/v3' });
+    const res = await read('content');
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.body.code).toBe('repository_address_not_allowed');
+    expect(JSON.stringify(res.body)).not.toContain('169.254');
   });
 
   it('is 404 once the connection is gone', async () => {

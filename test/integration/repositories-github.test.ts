@@ -27,6 +27,7 @@ let connection: RepositoryConnection;
 
 beforeAll(async () => {
   process.env.TOKEN_HASH_SECRET = randomBytes(32).toString('hex');
+  process.env.TEST_ONLY_ALLOWED_REPOSITORY_ADDRESSES = '127.0.0.1';
   resetSettings();
   resetTokenHashSecret();
   stub = await startGitHubStub();
@@ -64,6 +65,7 @@ afterEach(() => {
 afterAll(async () => {
   await stub?.close();
   delete process.env.TOKEN_HASH_SECRET;
+  delete process.env.TEST_ONLY_ALLOWED_REPOSITORY_ADDRESSES;
   resetSettings();
   resetTokenHashSecret();
 });

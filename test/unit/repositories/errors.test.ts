@@ -3,6 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorMapper } from '../../../lib/http/middlewares/error-mapper.js';
 import {
+  RepositoryAddressRefusedError,
   RepositoryFileNotFoundError,
   RepositoryFileTooLargeError,
   RepositoryTimeoutError,
@@ -54,6 +55,13 @@ describe('error-mapper: repository providers', () => {
     const { response, body } = await mapped(new RepositoryUpstreamError('GitHub answered 500'));
     expect(response.statusCode).toBe(502);
     expect(body.code).toBe('repository_upstream_error');
+  });
+
+  it('answers a host inside the network as 502 repository_address_not_allowed, without naming the address', async () => {
+    const { response, body } = await mapped(new RepositoryAddressRefusedError('the repository host git.example resolves to 10.0.0.7, a private address'));
+    expect(response.statusCode).toBe(502);
+    expect(body.code).toBe('repository_address_not_allowed');
+    expect(response.body).not.toContain('10.0.0.7');
   });
 
   it('answers a missing ref or path as 404 repository_file_not_found', async () => {
