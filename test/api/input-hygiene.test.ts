@@ -42,6 +42,31 @@ describe('text', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/description', code: 'forbidden_character' })]);
   });
 
+  it('refuses a right-to-left mark in a contact name (422, pointer and code)', async () => {
+    const res = await post(`${systems()}/${system}/contacts`, { name: 'Ada\u200F Lovelace' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/name', code: 'forbidden_character' })]);
+  });
+
+  it('refuses a C1 next-line character (U+0085) in a description', async () => {
+    const res = await post(systems(), { name: 'Next line', short_code: 'NEL', description: 'one\u0085two' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/description', code: 'forbidden_character' })]);
+  });
+
+  it('keeps the right-to-left and Arabic letter marks in a description', async () => {
+    const description = 'نظام الرواتب\u061C 2\u200F\nשכר';
+    const res = await post(systems(), { name: 'Right to left', short_code: 'RTL', description });
+    expect(res.status).toBe(201);
+    expect((await api.request('GET', `${systems()}/${res.body.data.id}`, { token: op.org })).body.data.description).toBe(description);
+  });
+
+  it('refuses an Arabic letter mark in a single-line register row value', async () => {
+    const res = await post(assets(), { data: { asset_tag: 'A-2\u061C', name: 'Server' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/asset_tag', code: 'forbidden_character' })]);
+  });
+
   it('refuses a control character in a register row value, by pointer', async () => {
     const res = await post(assets(), { data: { asset_tag: 'A-1\u0000', name: 'Server' } });
     expect(res.status).toBe(422);
