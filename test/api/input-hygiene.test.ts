@@ -104,6 +104,19 @@ describe('encoding', () => {
   });
 });
 
+describe('duplicate keys', () => {
+  it('answer 400 malformed_json naming the key, and store nothing', async () => {
+    const res = await postRaw(systems(), '{"name":"Twice","short_code":"TWC","name":"Twice again"}');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.body).toMatchObject({ code: 'malformed_json', detail: expect.stringContaining('"name"') });
+    const listed = await api.request('GET', `${systems()}?page[size]=100`, { token: op.org });
+    const codes = listed.body.data.map((s: { short_code: string }) => s.short_code);
+    expect(codes).toContain('HYG');
+    expect(codes).not.toContain('TWC');
+  });
+});
+
 describe('unknown keys', () => {
   it('refuses __proto__ at the top of a body, with its pointer', async () => {
     const res = await postRaw(systems(), '{"name":"Proto","short_code":"PRO","__proto__":{"admin":true}}');
