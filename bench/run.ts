@@ -17,6 +17,7 @@ import { runTasksWorkload } from './tasks.js';
 import { runRegistersWorkload } from './registers.js';
 import { counterWrites, formatCounters } from './counters.js';
 import { benchIdempotency, formatIdempotency } from './idempotency.js';
+import { benchJsonBody, formatJsonBody } from './json-body.js';
 import { runLibraryWorkload } from './library.js';
 import { benchPopulation, formatPopulation } from './population.js';
 import { benchCcmImport, formatCcmImport } from './ccm-import.js';
@@ -102,6 +103,7 @@ async function main(): Promise<number> {
     }
 
     const ccmImport = await benchCcmImport(log);
+    const jsonBody = benchJsonBody();
 
     log(`idempotent creates: ${COUNTS.create} with a receipt, ${COUNTS.create} with Powertools idempotency`);
     const idempotency = await benchIdempotency(credentials.user_id, COUNTS.create);
@@ -118,6 +120,7 @@ async function main(): Promise<number> {
     console.log(formatCounters(counters));
     if (population) console.log(formatPopulation(population));
     if (ccmImport) console.log(formatCcmImport(ccmImport));
+    console.log(formatJsonBody(jsonBody));
     if (selection) console.log(formatProviderSelection(selection));
     if (evidenceFiles) console.log(formatEvidenceFiles(evidenceFiles));
     if (documents) console.log(formatDocuments(documents));
@@ -130,6 +133,7 @@ async function main(): Promise<number> {
         budget_counters: counters,
         ...(population ? { population } : {}),
         ...(ccmImport ? { ccm_import: ccmImport } : {}),
+        json_body: jsonBody,
         ...(selection ? { provider_selection: selection } : {}),
         ...(evidenceFiles ? { evidence_files: evidenceFiles } : {}),
         ...(documents ? { documents } : {}),

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ulid } from 'ulid';
+import { readJsonBody } from '../domain/json-body.js';
 
 /** A console request as the handlers see it: the gateway event, parsed once. */
 export interface ConsoleRequest {
@@ -62,12 +63,12 @@ export function formOf(request: ConsoleRequest): URLSearchParams {
   return new URLSearchParams(request.body.toString('utf8'));
 }
 
-/** A JSON object body, or undefined (the ceremony endpoints answer that 400). */
+/** A JSON object body, read by the API's rule (no key named twice), or undefined (the ceremony endpoints answer that 400). */
 export function jsonOf(request: ConsoleRequest): Record<string, unknown> | undefined {
   const type = request.headers['content-type'] ?? '';
   if (!type.toLowerCase().startsWith('application/json')) return undefined;
   try {
-    const value: unknown = JSON.parse(request.body.toString('utf8'));
+    const value = readJsonBody(request.body);
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

@@ -2,15 +2,19 @@ import * as z from 'zod';
 import type { FieldError } from '../errors.js';
 
 /*
- * Text hygiene, one rule for every string a caller can send. Control characters, bidirectional
- * embeddings, overrides and isolates (which make text display as something else: "report\u202Efdp.exe"
- * shows as "reportexe.pdf") and unpaired surrogates (which UTF-8 cannot encode) are refused;
- * multi-line text keeps tab, line feed and CR LF.
+ * Text hygiene, one rule for every string a caller can send. C0 and C1 control characters (U+0085,
+ * NEXT LINE, breaks lines that look whole), bidirectional embeddings, overrides and isolates (which
+ * make text display as something else: "report\u202Efdp.exe" shows as "reportexe.pdf") and unpaired
+ * surrogates (which UTF-8 cannot encode) are refused. A single line also refuses the bidirectional
+ * marks (U+200E, U+200F, U+061C), invisible and never needed in a name or an identifier; text that
+ * may span lines keeps them for right-to-left writing, and keeps tab, line feed and CR LF.
  */
 const UNPAIRED_SURROGATE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
+const DEL_AND_C1 = '\\u007F-\\u009F';
+const BIDI_MARK = '\\u061C\\u200E\\u200F';
 const BIDI_CONTROL = '\\u202A-\\u202E\\u2066-\\u2069';
-const SINGLE_LINE_REFUSED = new RegExp(`[\\u0000-\\u001F\\u007F${BIDI_CONTROL}]|${UNPAIRED_SURROGATE}`);
-const MULTI_LINE_REFUSED = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F${BIDI_CONTROL}]|\\r(?!\\n)|${UNPAIRED_SURROGATE}`);
+const SINGLE_LINE_REFUSED = new RegExp(`[\\u0000-\\u001F${DEL_AND_C1}${BIDI_MARK}${BIDI_CONTROL}]|${UNPAIRED_SURROGATE}`);
+const MULTI_LINE_REFUSED = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F${DEL_AND_C1}${BIDI_CONTROL}]|\\r(?!\\n)|${UNPAIRED_SURROGATE}`);
 
 /** The stable error code of a refused character, for clients that branch on it. */
 const FORBIDDEN_CHARACTER = 'forbidden_character';
@@ -30,7 +34,10 @@ function textRule(refused: RegExp, allowed: string) {
 }
 
 const SINGLE_LINE = textRule(SINGLE_LINE_REFUSED, 'no control, bidirectional formatting or unpaired surrogate characters');
-const MULTI_LINE = textRule(MULTI_LINE_REFUSED, 'of the control characters only tab, line feed and CR LF');
+const MULTI_LINE = textRule(
+  MULTI_LINE_REFUSED,
+  'of the control characters only tab, line feed and CR LF; of the bidirectional formatting characters only the marks U+200E, U+200F and U+061C',
+);
 
 type StringParams = Parameters<typeof z.string>[0];
 

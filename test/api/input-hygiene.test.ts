@@ -42,6 +42,31 @@ describe('text', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/description', code: 'forbidden_character' })]);
   });
 
+  it('refuses a right-to-left mark in a contact name (422, pointer and code)', async () => {
+    const res = await post(`${systems()}/${system}/contacts`, { name: 'Ada\u200F Lovelace' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/name', code: 'forbidden_character' })]);
+  });
+
+  it('refuses a C1 next-line character (U+0085) in a description', async () => {
+    const res = await post(systems(), { name: 'Next line', short_code: 'NEL', description: 'one\u0085two' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/description', code: 'forbidden_character' })]);
+  });
+
+  it('keeps the right-to-left and Arabic letter marks in a description', async () => {
+    const description = 'نظام الرواتب\u061C 2\u200F\nשכר';
+    const res = await post(systems(), { name: 'Right to left', short_code: 'RTL', description });
+    expect(res.status).toBe(201);
+    expect((await api.request('GET', `${systems()}/${res.body.data.id}`, { token: op.org })).body.data.description).toBe(description);
+  });
+
+  it('refuses an Arabic letter mark in a single-line register row value', async () => {
+    const res = await post(assets(), { data: { asset_tag: 'A-2\u061C', name: 'Server' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/asset_tag', code: 'forbidden_character' })]);
+  });
+
   it('refuses a control character in a register row value, by pointer', async () => {
     const res = await post(assets(), { data: { asset_tag: 'A-1\u0000', name: 'Server' } });
     expect(res.status).toBe(422);
@@ -76,6 +101,19 @@ describe('encoding', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(problem.code).toBe('malformed_json');
     expect(res.headers.get('x-request-id')).toBe(problem.request_id);
+  });
+});
+
+describe('duplicate keys', () => {
+  it('answer 400 malformed_json naming the key, and store nothing', async () => {
+    const res = await postRaw(systems(), '{"name":"Twice","short_code":"TWC","name":"Twice again"}');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.body).toMatchObject({ code: 'malformed_json', detail: expect.stringContaining('"name"') });
+    const listed = await api.request('GET', `${systems()}?page[size]=100`, { token: op.org });
+    const codes = listed.body.data.map((s: { short_code: string }) => s.short_code);
+    expect(codes).toContain('HYG');
+    expect(codes).not.toContain('TWC');
   });
 });
 

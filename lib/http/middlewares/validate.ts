@@ -1,6 +1,7 @@
-import { ApiError, unsupportedMediaType, validationFailed, type FieldError } from '../../errors.js';
+import { unsupportedMediaType, validationFailed, type FieldError } from '../../errors.js';
 import { header, mediaType, queryParams, rawBody } from '../event.js';
 import { matched, type Middleware } from '../state.js';
+import { readJsonBody } from '../../domain/json-body.js';
 import { bodyErrors, parameterErrors, pointerSegment } from '../../domain/validation.js';
 
 /** Step 7: path, query and body against the operation's zod schemas; 422 names every offence. */
@@ -33,7 +34,7 @@ export function validate(): Middleware {
         body = op.body.schema.parse({});
       } else if (op.body) {
         if (mediaType(event) !== op.body.mediaType) throw unsupportedMediaType([op.body.mediaType]);
-        body = op.body.mediaType === 'multipart/form-data' ? await op.body.read(raw, header(event, 'content-type')!) : readJson(raw);
+        body = op.body.mediaType === 'multipart/form-data' ? await op.body.read(raw, header(event, 'content-type')!) : readJsonBody(raw);
         const parsed = op.body.schema.safeParse(body);
         const hidden = prototypeKeys(body);
         const errors = parsed.success ? [] : bodyErrors(parsed.error).filter((e) => !hidden.some((h) => h.pointer === e.pointer));
@@ -45,36 +46,6 @@ export function validate(): Middleware {
       state.input = { params: params.data, query: query.data, body };
     },
   };
-}
-
-/** Deeper than any body of this API: recursive work on it (payload hashing) stays bounded. */
-const MAX_DEPTH = 32;
-
-/** Fatal, so that bytes that are not UTF-8 are malformed JSON (RFC 8259 section 8.1), not U+FFFD. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-function readJson(raw: Buffer | undefined): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(UTF8.decode(raw));
-  } catch {
-    throw new ApiError(400, 'malformed_json', 'Bad Request', 'The request body is not valid JSON.');
-  }
-  if (depthOf(value) > MAX_DEPTH) throw validationFailed([{ pointer: '', detail: `nests deeper than ${MAX_DEPTH} levels`, code: 'too_deep' }]);
-  return value;
-}
-
-function depthOf(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_DEPTH) break;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return deepest;
 }
 
 /**

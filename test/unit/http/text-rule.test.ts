@@ -8,6 +8,9 @@ const REFUSED_EVERYWHERE = [
   ['ESC', '\u001B'],
   ['unit separator', '\u001F'],
   ['DEL', '\u007F'],
+  ['padding character (C1)', '\u0080'],
+  ['next line (C1)', '\u0085'],
+  ['application program command (C1)', '\u009F'],
   ['left-to-right embedding', '\u202A'],
   ['right-to-left override', '\u202E'],
   ['left-to-right isolate', '\u2066'],
@@ -26,12 +29,15 @@ describe('singleLine', () => {
     ['tab', '\t'],
     ['line feed', '\n'],
     ['CR LF', '\r\n'],
-  ])('refuses %s', (_name, char) => {
+    ['left-to-right mark', '\u200E'],
+    ['right-to-left mark', '\u200F'],
+    ['Arabic letter mark', '\u061C'],
+  ])('refuses %s, which multi-line text keeps', (_name, char) => {
     expect(singleLine().safeParse(`a${char}b`).success).toBe(false);
   });
 
-  it('accepts accents, CJK, emoji (a surrogate pair) and the marks U+200E/U+200F', () => {
-    expect(singleLine().safeParse('Ærø 東京 \u{1F512} a\u200Eb\u200F').success).toBe(true);
+  it('accepts accents, CJK, emoji (a surrogate pair), right-to-left letters and U+00A0', () => {
+    expect(singleLine().safeParse('Ærø 東京 \u{1F512} שלום مرحبا\u00A0!').success).toBe(true);
   });
 
   it('names the code point and where it is, with the stable code forbidden_character', () => {
@@ -52,6 +58,15 @@ describe('singleLine', () => {
 describe('multiLine', () => {
   it('accepts tab, line feed and CR LF', () => {
     expect(multiLine().safeParse('Line one\n\tLine two\r\nLine three').success).toBe(true);
+  });
+
+  it('accepts the marks U+200E, U+200F and U+061C that right-to-left text needs', () => {
+    expect(multiLine().safeParse('Version 2.1\u200F שלום\nالعدد\u061C 3\u200E').success).toBe(true);
+  });
+
+  it('names the code point of a refused C1 control', () => {
+    const result = z.strictObject({ notes: multiLine() }).safeParse({ notes: 'one\u0085two' });
+    expect(bodyErrors(result.error!)).toEqual([{ pointer: '/notes', code: 'forbidden_character', detail: expect.stringContaining('U+0085 at character 4') }]);
   });
 
   it.each(REFUSED_EVERYWHERE)('refuses %s', (_name, char) => {

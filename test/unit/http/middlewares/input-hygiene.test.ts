@@ -41,6 +41,13 @@ describe('JSON bodies', () => {
     expect(await refusal(json(createOrganisation, body))).toMatchObject({ status: 400, code: 'malformed_json' });
   });
 
+  it('are 400 malformed_json when an object names a key twice, instead of keeping the last', async () => {
+    const res = await refusal(
+      json(createSystemRegisterRow, '{"data":{"name":"Server","name":"Other"}}', { organisation: ULID, system: ULID, definition: ULID }),
+    );
+    expect(res).toMatchObject({ status: 400, code: 'malformed_json' });
+  });
+
   it('refuse a lone surrogate sent as a JSON escape, by pointer', async () => {
     const res = await refusal(json(createOrganisation, '{"name":"A\\ud800","timezone":"UTC"}'));
     expect(res).toMatchObject({ status: 422, errors: [{ pointer: '/name', code: 'forbidden_character' }] });
