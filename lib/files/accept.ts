@@ -4,8 +4,10 @@ import type { Permission } from '../domain/permissions.js';
 import type { AccessScope } from '../store/identity.js';
 import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
+import { ApiError } from '../errors.js';
 import { sendJob } from '../jobs/sqs.js';
-import { PROFILES, type ProfileId } from './profiles.js';
+import { typeMismatch, type TypeMismatch } from './inspect.js';
+import { extensionFits, PROFILES, type ProfileId } from './profiles.js';
 import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';
 import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
@@ -34,12 +36,32 @@ export interface AcceptRequest {
   now: Date;
 }
 
+/** 422 file_type_mismatch, naming what the bytes are and what the uploader said they are (null where it said nothing). */
+function mismatchProblem(m: TypeMismatch): ApiError {
+  const claims = [
+    ...(m.declaredType !== undefined && m.declaredType !== m.detectedType ? [`it is sent as ${m.declaredType}`] : []),
+    ...(!extensionFits(m.detectedType, m.extension) ? [`its name ends in .${m.extension}`] : []),
+  ];
+  const detail = `The file is ${m.detectedType}, but ${claims.join(' and ')}; send it as what it is, under a name that says so.`;
+  return new ApiError(422, 'file_type_mismatch', 'Unprocessable Content', detail, {
+    errors: [{ pointer: '/file', code: 'file_type_mismatch', detail }],
+    members: { detected_type: m.detectedType, claimed: { media_type: m.declaredType ?? null, extension: m.extension ?? null } },
+  });
+}
+
 /**
  * Takes an upload into the scan pipeline (DESIGN.md section 6): hash it, reuse an identical
  * released file where the seed allows, otherwise keep it in quarantine and queue its scan. Returns
  * the record and the writes for the caller's transaction.
  */
 export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRecord; writes: WriteItem[] }> {
+  // A part's bytes came with the request, so its claim is checked before anything is stored. A
+  // session's object stays writable by its client: its claim is checked by the scan, on the copy
+  // only this service writes, as the rest of its content is.
+  if (!r.session) {
+    const mismatch = await typeMismatch(r.file.bytes, PROFILES[r.profile], { declaredType: r.file.declared_type, fileName: r.file.file_name });
+    if (mismatch) throw mismatchProblem(mismatch);
+  }
   const id = r.session?.id ?? ulid(r.now.getTime());
   const hash = sha256(r.file.bytes);
   const base = {

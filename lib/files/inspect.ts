@@ -1,9 +1,16 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { claimedTextType, type Claim, type TextType, type ValidationProfile } from './profiles.js';
+import { claimedTextType, declaredMediaType, extensionFits, extensionOf, type Claim, type TextType, type ValidationProfile } from './profiles.js';
 
 /** Reasons a file is refused: safe codes, never raw errors. */
-export type RejectionCode = 'file_too_large' | 'empty_file' | 'unsupported_type' | 'image_unreadable' | 'image_dimensions_out_of_range' | 'malware_detected';
+export type RejectionCode =
+  | 'file_too_large'
+  | 'empty_file'
+  | 'unsupported_type'
+  | 'file_type_mismatch'
+  | 'image_unreadable'
+  | 'image_dimensions_out_of_range'
+  | 'malware_detected';
 
 export interface Inspection {
   detectedType: string;
@@ -50,16 +57,45 @@ function textType(bytes: Buffer, profile: ValidationProfile, claim: Claim | unde
   }
 }
 
-/** Checks a file against its profile by content: never by the name or declared type alone. */
+/** The profile's type the bytes are: by magic bytes, or by the text rule for types that have none. */
+async function detectType(bytes: Buffer, profile: ValidationProfile, claim: Claim | undefined): Promise<string | undefined> {
+  const detected = await fileTypeFromBuffer(bytes);
+  if (detected && profile.types.includes(detected.mime)) return detected.mime;
+  return textType(bytes, profile, claim);
+}
+
+/** What the uploader said a file is, each undefined when it says nothing. */
+export interface TypeMismatch {
+  detectedType: string;
+  declaredType: string | undefined;
+  extension: string | undefined;
+}
+
+/**
+ * A file the profile takes whose declared media type or name's extension says another type: served
+ * as what it is under the name it came with, it would open as something else once downloaded
+ * (PDF bytes named x.png). A type the profile refuses is unsupported_type, whatever it is called.
+ */
+export async function typeMismatch(bytes: Buffer, profile: ValidationProfile, claim: Claim): Promise<TypeMismatch | undefined> {
+  const detectedType = await detectType(bytes, profile, claim);
+  return detectedType ? mismatchOf(detectedType, claim) : undefined;
+}
+
+function mismatchOf(detectedType: string, claim: Claim): TypeMismatch | undefined {
+  const declaredType = declaredMediaType(claim);
+  const extension = extensionOf(claim.fileName);
+  if ((declaredType === undefined || declaredType === detectedType) && extensionFits(detectedType, extension)) return undefined;
+  return { detectedType, declaredType, extension };
+}
+
+/** Checks a file against its profile by content, and against what the uploader says it is. */
 export async function inspect(bytes: Buffer, profile: ValidationProfile, claim?: Claim): Promise<Inspection | { rejected: RejectionCode }> {
   if (bytes.length === 0) return { rejected: 'empty_file' };
   if (bytes.length > profile.maxBytes) return { rejected: 'file_too_large' };
-  const detected = await fileTypeFromBuffer(bytes);
-  if (!detected || !profile.types.includes(detected.mime)) {
-    const text = textType(bytes, profile, claim);
-    return text ? { detectedType: text } : { rejected: 'unsupported_type' };
-  }
-  if (!profile.image) return { detectedType: detected.mime };
+  const detectedType = await detectType(bytes, profile, claim);
+  if (!detectedType) return { rejected: 'unsupported_type' };
+  if (claim && mismatchOf(detectedType, claim)) return { rejected: 'file_type_mismatch' };
+  if (!profile.image) return { detectedType };
   let size: { width?: number; height?: number };
   try {
     size = imageSize(bytes);
@@ -70,5 +106,5 @@ export async function inspect(bytes: Buffer, profile: ValidationProfile, claim?:
   if (!width || !height) return { rejected: 'image_unreadable' };
   const { minSide, maxSide } = profile.image;
   if (Math.min(width, height) < minSide || Math.max(width, height) > maxSide) return { rejected: 'image_dimensions_out_of_range' };
-  return { detectedType: detected.mime, width, height };
+  return { detectedType, width, height };
 }

@@ -22,13 +22,47 @@ export interface Claim {
   fileName: string;
 }
 
-const BY_EXTENSION = new Map<string, TextType>([
-  ['txt', 'text/plain'],
-  ['log', 'text/plain'],
-  ['csv', 'text/csv'],
-  ['json', 'application/json'],
-]);
+/**
+ * The extensions a file of each accepted type may be named with. A download keeps the name it was
+ * uploaded with, and a desktop opens a file by its extension, so a name that says another type
+ * (a PDF named x.png, or x.html) is refused rather than served (inspect.ts).
+ */
+const EXTENSIONS: Record<string, readonly string[]> = {
+  'application/pdf': ['pdf'],
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg', 'jpe', 'jfif'],
+  'image/webp': ['webp'],
+  'image/gif': ['gif'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['docx'],
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': ['pptx'],
+  'text/plain': ['txt', 'log'],
+  'text/csv': ['csv'],
+  'application/json': ['json'],
+};
+const BY_EXTENSION = new Map<string, TextType>(TEXT_TYPES.flatMap((t) => EXTENSIONS[t]!.map((ext) => [ext, t] as const)));
 const GENERIC = new Set(['', 'application/octet-stream']);
+/** Names some clients send for JPEG. */
+const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg' };
+
+/** The media type the uploader declared, without parameters; undefined when it says nothing (upload sessions never carry one). */
+export function declaredMediaType(claim: Claim): string | undefined {
+  const declared = claim.declaredType.split(';')[0]!.trim().toLowerCase();
+  return GENERIC.has(declared) ? undefined : (ALIASES[declared] ?? declared);
+}
+
+/**
+ * The file name's extension, lower case; undefined without a dot. Trailing dots and spaces do not
+ * count: Windows drops them, so x.html. is saved as x.html.
+ */
+export function extensionOf(fileName: string): string | undefined {
+  const name = fileName.replace(/[. ]+$/, '');
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? undefined : name.slice(dot + 1).toLowerCase();
+}
+
+/** Whether a name with this extension may hold a file of this type; a name without one says nothing. */
+export const extensionFits = (type: string, extension: string | undefined) => extension === undefined || (EXTENSIONS[type] ?? []).includes(extension);
 
 /**
  * The text type the uploader claims, if the profile takes it: the declared media type when it
@@ -37,9 +71,9 @@ const GENERIC = new Set(['', 'application/octet-stream']);
  */
 export function claimedTextType(profile: ValidationProfile, claim: Claim): TextType | undefined {
   if (!profile.text) return undefined;
-  const declared = claim.declaredType.split(';')[0]!.trim().toLowerCase();
-  const dot = claim.fileName.lastIndexOf('.');
-  const named = GENERIC.has(declared) ? (dot < 0 ? undefined : BY_EXTENSION.get(claim.fileName.slice(dot + 1).toLowerCase())) : declared;
+  const declared = declaredMediaType(claim);
+  const extension = extensionOf(claim.fileName);
+  const named = declared ?? (extension === undefined ? undefined : BY_EXTENSION.get(extension));
   return profile.text.find((t) => t === named);
 }
 

@@ -9,6 +9,7 @@ import { RetryableConflict } from '../errors.js';
 import { header } from './event.js';
 import { receiptConflict } from './middlewares/receipt.js';
 import { matched, type PipelineRequest } from './state.js';
+import { fileHeaders } from './file-headers.js';
 import { withStream } from './streaming.js';
 
 /** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
@@ -102,14 +103,8 @@ async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult>
   return respond(request, { status, data: result.data, etag: result.etag, location: result.location, total: result.total, replayed: false });
 }
 
-/** Files are private to the caller and never cached (seed: Cache-Control private, no-store). */
 function fileResponse(file: FileAnswer): APIGatewayProxyResult {
-  const headers = {
-    ...file.headers,
-    'Content-Type': file.contentType,
-    'Cache-Control': 'private, no-store',
-    'Content-Disposition': file.disposition ?? 'inline',
-  };
+  const headers = fileHeaders(file);
   if ('stream' in file) return withStream({ statusCode: 200, headers: { ...headers, 'Content-Length': String(file.length) }, body: '' }, file.stream);
   return { statusCode: 200, headers, body: file.bytes.toString('base64'), isBase64Encoded: true };
 }

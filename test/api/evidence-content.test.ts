@@ -12,7 +12,7 @@ import { commit } from '../../lib/store/transact.js';
 import type { Api } from '../support/api.js';
 import { EXTERNAL, TEXT } from '../support/evidence.js';
 import { arrangeUploads, pdfForm, sessionForm } from '../support/evidence-files.js';
-import { form, officeDocument, PDF } from '../support/files.js';
+import { form, officeDocument, PDF, png } from '../support/files.js';
 import { operationContext } from '../support/operation-context.js';
 import { startProjectWorld, type World } from '../support/projects.js';
 
@@ -52,14 +52,15 @@ const without = (...held: string[]) => permissionsOf('project').filter((p) => !h
 describe('getEvidenceContent and downloadEvidence of uploaded files', () => {
   it('answers a ready file inline from the content endpoint: private, never cached, never sniffed', async () => {
     const a = await arrange();
-    const item = await a.uploaded(pdfForm('firewall-review.pdf'));
+    const image = png(20, 20);
+    const item = await a.uploaded(form(image, 'firewall-review.png', 'image/png'));
     const res = await a.content(item.id);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename="firewall-review.pdf"; filename*=UTF-8''firewall-review.pdf`);
-    expect(res.bytes.equals(PDF)).toBe(true);
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="firewall-review.png"; filename*=UTF-8''firewall-review.png`);
+    expect(res.bytes.equals(image)).toBe(true);
   });
 
   it('answers the file as an attachment from the download endpoint, its name safe in both forms', async () => {
