@@ -2,6 +2,7 @@ import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dyn
 import { putAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
 import { absentOrZero, and, attributeEquals, itemPresent } from '../store/conditions.js';
+import { moveLegacyAssertion } from '../store/assertions.js';
 import { usersIndex } from '../store/identity.js';
 import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
 import { runningIndexKeys } from '../store/imports.js';
@@ -216,6 +217,27 @@ export async function indexUsers(): Promise<string> {
 }
 
 /**
+ * Assertions stored before they had ULIDs (ids `<release>-ism-1691`), each moved to the key of its
+ * ULID; then, as `deleted-provider-data` does, a purge marker for what releases deleted since the
+ * deploy left behind (their purge read the new keys before the move).
+ */
+export async function moveAssertionsToUlids(now: Date): Promise<string> {
+  const outcomes = { moved: 0, superseded: 0, gone: 0 };
+  await scanEach(
+    {
+      FilterExpression: '#e = :assertion AND contains(#id, :legacy)',
+      ExpressionAttributeNames: { '#e': 'entity', '#id': 'id' },
+      ExpressionAttributeValues: { ':assertion': 'assertion', ':legacy': '-ism-' },
+    },
+    async (item) => {
+      outcomes[await moveLegacyAssertion(item)]++;
+    },
+  );
+  const marked = await markDeletedProviderData(now);
+  return `moved ${outcomes.moved} assertions to their ULIDs and dropped ${outcomes.superseded} that an import had replaced; ${marked}`;
+}
+
+/**
  * The steps, oldest first: a new step is one entry at the end, under a name never used before
  * (the name is what the installation marker records).
  */
@@ -227,6 +249,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'deleted-provider-data', run: markDeletedProviderData },
   { name: 'import-runs-revision', run: reviseImportRuns },
   { name: 'console-users-index', run: indexUsers },
+  { name: 'assertion-ulids', run: moveAssertionsToUlids },
 ];
 
 /** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */

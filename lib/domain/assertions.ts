@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { REVIEW_REASONS, type ReviewReason } from './imports/exactness.js';
 import { IMPLEMENTATION_STATUSES, type ImportedRow, RESPONSIBILITIES } from './imports/rows.js';
+import { base32, digestBase32, Ulid } from './ids.js';
 import { singleLine } from './validation.js';
 
 /**
@@ -35,16 +36,31 @@ export interface StoredAssertion extends AssertionContent {
 }
 
 /**
- * An assertion's id names its release and control (`<release>-ism-1691`): one assertion per
- * release and control, so the id finds its item without an index.
+ * The part of an assertion's id that names its release: the release's timestamp, then a digest of
+ * the release's id (40 bits: two releases of a provider would have to be created in the same
+ * millisecond and then share it), so that a release's assertions are one key range.
  */
-export const assertionId = (releaseId: string, controlId: string) => `${releaseId}-${controlId}`;
+export const releaseAssertionIds = (releaseId: string) => `${releaseId.slice(0, 10)}${digestBase32(releaseId, 8)}`;
+
+/**
+ * An assertion's ULID, derived rather than drawn, like a control's: its release's part, the ISM
+ * control's number (ism-1691) in four base-32 characters, then a digest of release and control. One
+ * release and control give one id, so an import that writes a control again, a redelivery and the
+ * migration of older assertions all land on the same item, and a release's assertions sort by
+ * control. The number alone keeps the controls of a release apart; the digest keeps apart any id
+ * that is not `ism-<number>` (test fixtures' made-up controls).
+ */
+export function assertionId(releaseId: string, controlId: string): string {
+  const number = Number(/^ism-(\d{1,5})$/.exec(controlId)?.[1] ?? 0);
+  return `${releaseAssertionIds(releaseId)}${base32(number, 4)}${digestBase32(`${releaseId}\n${controlId}`, 4)}`;
+}
+
+/** Ids before assertions had ULIDs (`<release id>-ism-1691`): accepted in paths so that they answer 404, not 422. */
+const LEGACY_ASSERTION_ID = /^[0-9A-HJKMNP-TV-Z]{26}-ism-\d{4,5}$/;
 
 export const AssertionId = singleLine()
-  .regex(/^[0-9A-HJKMNP-TV-Z]{26}-ism-\d{4,5}$/, 'must be an assertion id (<release>-ism-<number>)')
-  .meta({ description: 'The release and the ISM control: <release id>-ism-1691.' });
-
-export const parseAssertionId = (id: string) => ({ release_id: id.slice(0, 26), control_id: id.slice(27) });
+  .refine((s) => Ulid.safeParse(s).success || LEGACY_ASSERTION_ID.test(s), 'must be a ULID')
+  .meta({ description: 'ULID', examples: ['01JD3Q5Z8X6Y7W2V9T4S3R2P1N'] });
 
 export const Assertion = z
   .object({

@@ -1,13 +1,15 @@
 import type * as z from 'zod';
-import { Assertion, AssertionId, assertionView, parseAssertionId, ReviewAssertion, type StoredAssertion } from '../domain/assertions.js';
+import { Assertion, AssertionId, assertionView, ReviewAssertion, type StoredAssertion } from '../domain/assertions.js';
 import { notFound, preconditionFailed } from '../errors.js';
 import { assertionWrites } from '../store/assertions.js';
 import { attributeEquals, versionIs } from '../store/conditions.js';
 import { keys, withoutKeys } from '../store/keys.js';
+import { toRelease } from '../store/providers.js';
+import { getOne } from '../store/read.js';
 import { NoQuery } from './common.js';
 import { etagFor, requireVersion } from './etag.js';
 import { type OperationContext, operation } from './operation.js';
-import { PROVIDER_PATH, ProviderParams, providerOf, releaseOf, releasePublished, requireDraft } from './provider-access.js';
+import { PROVIDER_PATH, ProviderParams, providerOf, releasePublished, requireDraft } from './provider-access.js';
 
 /** Seed: assertion review needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
 export const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
@@ -19,17 +21,18 @@ type AssertionParams = z.output<typeof AssertionParams>;
 const ASSERTION_KIND = 'provider-assertion';
 export const assertionEtag = (a: StoredAssertion) => etagFor(ASSERTION_KIND, a.id, a.version, a.status);
 
-const prefetch = (p: AssertionParams) => {
-  const { release_id, control_id } = parseAssertionId(p.assertion);
-  return [keys.externalProvider(p.provider), keys.assuranceRelease(p.provider, release_id), keys.assertion(p.provider, release_id, control_id)];
-};
+// An id from before assertions had ULIDs names no item (their keys held `<release>#<control>`): 404.
+const prefetch = (p: AssertionParams) => [keys.externalProvider(p.provider), keys.assertion(p.provider, p.assertion)];
 
-function assertionOf(ctx: OperationContext, p: AssertionParams) {
-  const { release_id, control_id } = parseAssertionId(p.assertion);
+/** The assertion, and its release read by key after it (404 once the release is deleted, before the purge removes the assertion). */
+async function assertionOf(ctx: OperationContext, p: AssertionParams) {
   providerOf(ctx, p.provider);
-  const item = ctx.prefetched(keys.assertion(p.provider, release_id, control_id));
+  const item = ctx.prefetched(keys.assertion(p.provider, p.assertion));
   if (!item) throw notFound();
-  return { assertion: withoutKeys(item) as unknown as StoredAssertion, release: releaseOf(ctx, { provider: p.provider, package: release_id }) };
+  const assertion = withoutKeys(item) as unknown as StoredAssertion;
+  const release = await getOne(keys.assuranceRelease(p.provider, assertion.release_id));
+  if (!release) throw notFound();
+  return { assertion, release: toRelease(release) };
 }
 
 export const getAssertion = operation({
@@ -50,7 +53,7 @@ export const getAssertion = operation({
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
-    const { assertion } = assertionOf(ctx, params);
+    const { assertion } = await assertionOf(ctx, params);
     return { data: assertionView(assertion), etag: assertionEtag(assertion) };
   },
 });
@@ -88,7 +91,7 @@ function review(status: 'confirmed' | 'rejected') {
     ],
     prefetch,
     handle: async (ctx, { params }) => {
-      const { assertion, release } = assertionOf(ctx, params);
+      const { assertion, release } = await assertionOf(ctx, params);
       requireDraft(release);
       requireVersion(ctx.ifMatch, ASSERTION_KIND, assertion.id, assertion.version, assertion.status);
       const next: StoredAssertion = {

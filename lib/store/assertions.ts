@@ -1,19 +1,26 @@
-import { isConfirmed, type StoredAssertion } from '../domain/assertions.js';
+import { assertionId, isConfirmed, releaseAssertionIds, type StoredAssertion } from '../domain/assertions.js';
 import type { SelectedAssertion } from '../domain/provider-effects.js';
-import type { Condition } from './conditions.js';
+import { type Condition, itemAbsent, itemPresent, versionIs } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
-import { getMany, keyString, queryAll } from './read.js';
-import type { WriteItem } from './transact.js';
+import { getMany, type Item, keyString, queryAll } from './read.js';
+import { commit, type WriteItem } from './transact.js';
 
 /**
- * Assertions live in their provider's partition, one per release and control
- * (`SK=ASSERTION#<release>#<control>`), so a release's assertions are one Query. A confirmed
- * assertion also holds a small index item in its control's partition (`PK=ASSERTED#<control>`,
- * `SK=RELEASE#<provider>#<release>`), written and removed in the assertion's own writes, so that
- * the releases asserting a control are one Query of index items instead of every assertion.
- * GSI1 stays free for the assertion's other access patterns.
+ * Assertions live in their provider's partition under their ULID (`SK=ASSERTION#<assertion>`),
+ * which is derived from the release and the control (assertionId). So the key alone keeps one
+ * assertion per release and control (an import's put of a new one is conditional on the item being
+ * absent), `GET …/assertions/{assertion}` reads it by key in the authentication BatchGetItem, and
+ * a release's assertions, whose ids share their first 18 characters, are one Query. A drawn ULID
+ * would have needed a second item (or a GSI1 key, eventually consistent) to keep either the
+ * uniqueness or the look-up by id. A confirmed assertion also holds a small index item in its
+ * control's partition (`PK=ASSERTED#<control>`, `SK=RELEASE#<provider>#<release>`), written and
+ * removed in the assertion's own writes, so that the releases asserting a control are one Query of
+ * index items instead of every assertion. GSI1 stays free for the assertion's other access patterns.
  */
-const assertionItem = (a: StoredAssertion) => ({ ...keys.assertion(a.provider_id, a.release_id, a.control_id), entity: 'assertion', ...a });
+const assertionItem = (a: StoredAssertion) => ({ ...keys.assertion(a.provider_id, a.id), entity: 'assertion', ...a });
+
+/** The sort-key prefix of a release's assertions. */
+export const releaseAssertionPrefix = (releaseId: string) => `${prefixes.assertion}${releaseAssertionIds(releaseId)}`;
 
 /** A write's condition and the error its failure means. */
 export interface Guard {
@@ -82,7 +89,7 @@ export async function releaseAssertions(providerId: string, releaseId: string): 
   const items = await queryAll(
     {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.externalProvider(providerId).PK, ':sk': `${prefixes.assertion}${releaseId}#` },
+      ExpressionAttributeValues: { ':pk': keys.externalProvider(providerId).PK, ':sk': releaseAssertionPrefix(releaseId) },
       ConsistentRead: true,
     },
     20_000,
@@ -115,7 +122,7 @@ export async function selectedAssertions(selections: readonly { provider_id: str
           ExpressionAttributeNames: { '#s': 'status' },
           ExpressionAttributeValues: {
             ':pk': keys.externalProvider(s.provider_id).PK,
-            ':sk': `${prefixes.assertion}${s.release_id}#`,
+            ':sk': releaseAssertionPrefix(s.release_id),
             ':confirmed': 'confirmed',
           },
           ProjectionExpression:
@@ -135,4 +142,62 @@ export async function selectedAssertions(selections: readonly { provider_id: str
     // An artefact gone is no evidence that its material was open: treat it as restricted.
     restricted: found.get(keyString(keys.providerArtefact(String(a.provider_id), String(artefact_id))))?.restricted !== false,
   }));
+}
+
+class Gone extends Error {
+  override readonly name = 'Gone';
+}
+class Superseded extends Error {
+  override readonly name = 'Superseded';
+  constructor(readonly current: StoredAssertion) {
+    super('an assertion is stored under the ULID already');
+  }
+}
+
+/** Whether the writes committed; false when an item they need is gone. */
+async function committed(writes: WriteItem[]): Promise<boolean> {
+  try {
+    await commit(writes);
+    return true;
+  } catch (error) {
+    if (error instanceof Gone) return false;
+    throw error;
+  }
+}
+
+/**
+ * An assertion stored before assertions had ULIDs (`SK=ASSERTION#<release>#<control>`), moved to
+ * the key of its ULID: the put conditional on nothing being there, the delete on the old item
+ * still being there (else a second runner moved it). Its control index item names the release,
+ * not the assertion, and stays. When an import since the deploy has written the control under its
+ * ULID already (counting it as a new assertion), the old one is dropped and uncounted, and so is its
+ * index item unless the new one is confirmed (checked at the version read).
+ */
+export async function moveLegacyAssertion(item: Item): Promise<'moved' | 'superseded' | 'gone'> {
+  const old = withoutKeys(item) as unknown as StoredAssertion;
+  const id = assertionId(old.release_id, old.control_id);
+  const drop: WriteItem = { kind: 'delete', key: { PK: item.PK, SK: item.SK }, condition: itemPresent(), onConditionFailed: () => new Gone() };
+  let current: StoredAssertion;
+  try {
+    const put: WriteItem = {
+      kind: 'put',
+      item: assertionItem({ ...old, id }),
+      condition: itemAbsent(),
+      onConditionFailed: (c) => new Superseded(c as unknown as StoredAssertion),
+    };
+    return (await committed([put, drop])) ? 'moved' : 'gone';
+  } catch (error) {
+    if (!(error instanceof Superseded)) throw error;
+    current = error.current;
+  }
+  const index: WriteItem[] =
+    isConfirmed(old) && !isConfirmed(current) ? [{ kind: 'delete', key: keys.controlAssertion(old.control_id, old.provider_id, old.release_id) }] : [];
+  const unchanged: WriteItem = { kind: 'check', key: keys.assertion(old.provider_id, id), condition: versionIs(current.version) };
+  const uncount = countWrites(old.provider_id, old.release_id, -1, -Number(isConfirmed(old)), {
+    condition: itemPresent(),
+    onConditionFailed: () => new Gone(),
+  });
+  if (await committed([drop, ...uncount, ...index, unchanged])) return 'superseded';
+  // The release is gone too (its purge takes the new assertion): nothing left to count.
+  return (await committed([drop, ...index])) ? 'superseded' : 'gone';
 }

@@ -93,8 +93,8 @@ export const keys = {
   assuranceRelease: (providerId: string, releaseId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `RELEASE#${releaseId}` }),
   /** An artefact of a provider (a link or a file, of one of its releases or of the provider alone). */
   providerArtefact: (providerId: string, artefactId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `ARTEFACT#${artefactId}` }),
-  /** A release's assertion about one ISM control (by the catalogue's identifier, such as ism-1691): one per release and control. */
-  assertion: (providerId: string, releaseId: string, controlId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `ASSERTION#${releaseId}#${controlId}` }),
+  /** A release's assertion about one ISM control, by its ULID, which names the release and the control (assertionId): one per release and control. */
+  assertion: (providerId: string, assertionId: string): Key => ({ PK: `PROVIDER#${providerId}`, SK: `ASSERTION#${assertionId}` }),
   /** Present while that assertion is confirmed: the releases asserting a control are one Query of the control's partition. */
   controlAssertion: (controlId: string, providerId: string, releaseId: string): Key => ({
     PK: `ASSERTED#${controlId}`,
@@ -183,7 +183,7 @@ export const prefixes = {
   assuranceRelease: 'RELEASE#',
   /** A provider's artefacts, oldest first. */
   providerArtefact: 'ARTEFACT#',
-  /** Followed by the release ID and `#`: a release's assertions, by control. */
+  /** Followed by the release's part of assertion ids (releaseAssertionIds): a release's assertions, by control. */
   assertion: 'ASSERTION#',
   /** An artefact's import run. */
   artefactImport: 'IMPORT#',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { base32, digestBase32 } from '../domain/ids.js';
 import type { StoredProject } from '../domain/projects.js';
 import { itemAbsent } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
@@ -45,9 +45,6 @@ export async function projectsOfSystems(systemIds: readonly string[]): Promise<S
   return projectsOf((await Promise.all(systemIds.map((id) => queryAll(systemProjects(id))))).flat());
 }
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const base32 = (n: number, width: number) => Array.from({ length: width }, (_, i) => CROCKFORD[Math.floor(n / 32 ** (width - 1 - i)) % 32]).join('');
-
 /**
  * A control's ULID, derived rather than drawn: the project's timestamp, then the entry's catalogue
  * position, then a digest of the project and entry. A redelivered or recovery population writes
@@ -55,10 +52,7 @@ const base32 = (n: number, width: number) => Array.from({ length: width }, (_, i
  * catalogue's order, so lists page in that order straight from the table.
  */
 export function controlId(projectId: string, position: number, catalogueId: string): string {
-  const digest = createHash('sha256').update(`${projectId}\n${catalogueId}`).digest();
-  let tail = '';
-  for (let i = 0; i < 12; i++) tail += CROCKFORD[digest[i]! % 32];
-  return `${projectId.slice(0, 10)}${controlPositionKey(position)}${tail}`;
+  return `${projectId.slice(0, 10)}${controlPositionKey(position)}${digestBase32(`${projectId}\n${catalogueId}`, 12)}`;
 }
 
 /** The part of a control's ULID that orders it: its catalogue position. */

@@ -1,4 +1,5 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { type Item, getOne, queryAll } from './read.js';
@@ -88,4 +89,4 @@ export async function* purgePages(providerId: string, prefix: string, releaseId?
 }
 
 /** The prefixes a release's purge reads: its assertions, and the provider's import runs (of which it keeps the release's). */
-export const releasePurgePrefixes = (releaseId: string) => ({ assertions: `${prefixes.assertion}${releaseId}#`, imports: prefixes.artefactImport });
+export const releasePurgePrefixes = (releaseId: string) => ({ assertions: releaseAssertionPrefix(releaseId), imports: prefixes.artefactImport });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
+import { assertionId } from '../../lib/domain/assertions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { startApi, type Api } from '../support/api.js';
 import { arrangeControls, controlsUrl } from '../support/controls.js';
@@ -84,7 +85,7 @@ describe('a selected provider release in a project', () => {
     expect(await guidanceOf(carried!)).toEqual([
       {
         ...release,
-        assertion_id: `${release.release_id}-${carried}`,
+        assertion_id: assertionId(release.release_id, carried!),
         responsibility: 'provider',
         implementation_status: 'implemented',
         guidance: `Tenants need do nothing further for ${carried}.`,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
+import { assertionId } from '../../lib/domain/assertions.js';
 import { newImportRun } from '../../lib/domain/imports/run.js';
 import { getObject } from '../../lib/files/storage.js';
 import { startImportWrites } from '../../lib/store/imports.js';
@@ -73,7 +74,7 @@ describe('deleting a draft assurance release', () => {
     const kept = await assertedDraft(provider.id);
     await remove(releaseUrl(provider.id, deleted.release.id));
     await api.drainJobs();
-    expect(await getOne(keys.assertion(provider.id, kept.release.id, kept.pending))).toBeDefined();
+    expect(await getOne(keys.assertion(provider.id, assertionId(kept.release.id, kept.pending)))).toBeDefined();
     expect(await getOne(keys.controlAssertion(kept.confirmed, provider.id, kept.release.id))).toBeDefined();
     expect(await getOne(kept.run)).toBeDefined();
     expect(await getOne(deleted.run)).toBeUndefined();

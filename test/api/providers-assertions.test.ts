@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { isValid } from 'ulid';
+import { assertionId } from '../../lib/domain/assertions.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
 import { storedAssertion, storedProvider, storedRelease } from '../support/providers.js';
@@ -44,14 +45,26 @@ describe('getAssertion', () => {
     expect(res.headers.get('etag')).toMatch(/^"1-[0-9a-f]{20}"$/);
   });
 
-  it('answers 404 for a control the release has no assertion about', async () => {
-    const { provider, release } = await pending();
-    expect((await api.request('GET', `/api/v1/external-providers/${provider.id}/assertions/${release.id}-ism-0009`, { token: op.admin })).status).toBe(404);
+  it('names the assertion by a ULID', async () => {
+    const { url } = await pending();
+    expect(isValid((await api.request('GET', url, { token: op.admin })).body.data.id)).toBe(true);
   });
 
-  it('answers 422 for an id that is not an assertion id', async () => {
+  it('answers 404 for a control the release has no assertion about', async () => {
+    const { provider, release } = await pending();
+    expect(
+      (await api.request('GET', `/api/v1/external-providers/${provider.id}/assertions/${assertionId(release.id, 'ism-0009')}`, { token: op.admin })).status,
+    ).toBe(404);
+  });
+
+  it('answers 404 for the id an assertion had before assertions had ULIDs', async () => {
+    const { provider, release } = await pending();
+    expect((await api.request('GET', `/api/v1/external-providers/${provider.id}/assertions/${release.id}-ism-1691`, { token: op.admin })).status).toBe(404);
+  });
+
+  it('answers 422 for an id that is not a ULID', async () => {
     const { provider } = await pending();
-    expect((await api.request('GET', `/api/v1/external-providers/${provider.id}/assertions/${ulid()}`, { token: op.admin })).status).toBe(422);
+    expect((await api.request('GET', `/api/v1/external-providers/${provider.id}/assertions/ism-1691`, { token: op.admin })).status).toBe(422);
   });
 
   it('needs publish-provider-assurance-packages (403)', async () => {

@@ -43,7 +43,7 @@ async function deletedRelease(count: number, confirmed: number) {
     }),
   );
   await putAll([
-    ...assertions.map((a) => ({ ...keys.assertion(providerId, releaseId, a.control_id), entity: 'assertion', ...a })),
+    ...assertions.map((a) => ({ ...keys.assertion(providerId, a.id), entity: 'assertion', ...a })),
     ...controls
       .slice(0, confirmed)
       .map((c) => ({ ...keys.controlAssertion(c, providerId, releaseId), entity: 'control-assertion', provider_id: providerId, release_id: releaseId })),

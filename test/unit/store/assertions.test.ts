@@ -19,9 +19,9 @@ const index = keys.controlAssertion('ism-1691', 'P', 'R');
 const kinds = (writes: ReturnType<typeof assertionWrites>) => writes.map((w) => w.kind);
 
 describe('assertionWrites', () => {
-  it('keys the assertion by release and control in the provider partition', () => {
+  it('keys the assertion by its ULID in the provider partition', () => {
     const [put] = assertionWrites(assertion('pending'), undefined);
-    expect(put).toMatchObject({ kind: 'put', item: { PK: 'PROVIDER#P', SK: 'ASSERTION#R#ism-1691' } });
+    expect(put).toMatchObject({ kind: 'put', item: { PK: 'PROVIDER#P', SK: 'ASSERTION#01JD3Q5Z8X6Y7W2V9T4S3R2P1N' } });
   });
 
   it('writes the control index item with a confirmed assertion', () => {
