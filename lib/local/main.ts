@@ -19,7 +19,7 @@ const STOPPED = 'Stopped the API, DynamoDB Local, the S3 emulator and the SQS em
 
 /** `npm start`: the API on embedded emulators, persisted under DATA_DIR. */
 async function main(): Promise<void> {
-  // Node 20 is supported locally (DESIGN); Lambda runs Node 22, so the SDK's notice is noise here.
+  // Node 20 is supported locally (DESIGN); Lambda runs Node 24, so the SDK's notice is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const { PORT, DATA_DIR } = settings();
   const problem = javaProblem() ?? (await portProblem(PORT));
