@@ -11,8 +11,12 @@ const run = promisify(execFile);
 const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
 const KINDS = ['http', 'workers'] as const;
 const INIT_RUNS = 5;
-/** The issue's targets for a group function: size of the minified bundle, median module init. */
-export const TARGETS = { bytes: 500 * 1024, init_ms: 100 } as const;
+/**
+ * The limits of every HTTP function (issue 23): cold start is what users feel, so the median CPU
+ * time of module init; and the minified size, with the AWS SDK bundled so that AWS runs the SDK
+ * the tests ran.
+ */
+export const TARGETS = { bytes: 700 * 1024, init_cpu_ms: 100 } as const;
 
 export interface BundleFigures {
   function: string;
@@ -89,14 +93,24 @@ export async function measureBundles(log: (line: string) => void): Promise<Bundl
   }
 }
 
+/** The limits an HTTP function exceeds, each as `figure > limit`; workers have none. */
+export function limitsExceeded(f: BundleFigures): string[] {
+  if (!f.function.startsWith('http/')) return [];
+  return [
+    ...(f.bytes > TARGETS.bytes ? [`${Math.ceil(f.bytes / 1024)} KB > ${TARGETS.bytes / 1024} KB`] : []),
+    ...(f.init_cpu_ms > TARGETS.init_cpu_ms ? [`${f.init_cpu_ms.toFixed(1)} ms CPU > ${TARGETS.init_cpu_ms} ms`] : []),
+  ];
+}
+
 export function formatBundles(figures: readonly BundleFigures[]): string {
-  const over = (f: BundleFigures) => f.function.startsWith('http/') && f.function !== 'http/meta' && (f.bytes > TARGETS.bytes || f.init_ms > TARGETS.init_ms);
+  const over = figures.filter((f) => limitsExceeded(f).length > 0);
   return [
     '',
-    `Function bundles (minified, as the CDK app builds them; init = median module import of ${INIT_RUNS} fresh node processes, wall and CPU; * = a group over ${TARGETS.bytes / 1024} KB or ${TARGETS.init_ms} ms):`,
+    `Function bundles (minified, as the CDK app builds them; init = median module import of ${INIT_RUNS} fresh node processes, wall and CPU; * = an HTTP function over ${TARGETS.bytes / 1024} KB or ${TARGETS.init_cpu_ms} ms CPU):`,
     ...figures.map(
       (f) =>
-        `  ${f.function.padEnd(22)} ${(f.bytes / 1024).toFixed(0).padStart(6)} KB ${f.init_ms.toFixed(1).padStart(8)} ms ${f.init_cpu_ms.toFixed(1).padStart(8)} ms CPU${over(f) ? ' *' : ''}`,
+        `  ${f.function.padEnd(22)} ${(f.bytes / 1024).toFixed(0).padStart(6)} KB ${f.init_ms.toFixed(1).padStart(8)} ms ${f.init_cpu_ms.toFixed(1).padStart(8)} ms CPU${over.includes(f) ? ' *' : ''}`,
     ),
+    ...(over.length > 0 ? [`  Over the limits: ${over.map((f) => `${f.function} (${limitsExceeded(f).join(', ')})`).join('; ')}.`] : []),
   ].join('\n');
 }

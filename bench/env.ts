@@ -13,5 +13,5 @@ process.env.ORGANISATION_LICENCE_LIMIT = GENEROUS;
 process.env.LICENSED_CLASSIFICATIONS = 'NC,OS,P,S,TS';
 // One access-log line per request would bury the figures.
 process.env.LOG_LEVEL = 'WARN';
-// Node 20 is supported locally while Lambda runs Node 22, so the SDK's notice is noise here.
+// Node 20 is supported locally while Lambda runs Node 24, so the SDK's notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

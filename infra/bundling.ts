@@ -17,7 +17,7 @@ import { fontBytes } from '../lib/render/pdf/fonts.js';
 const REQUIRE_BANNER = "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
 
 export const BUNDLE = {
-  target: 'node22',
+  target: 'node24',
   minify: true,
   sourceMap: true,
   mainFields: ['module', 'main'],

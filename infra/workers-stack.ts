@@ -16,8 +16,12 @@ import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
 import { settingOutput } from './stage.js';
 
 const WORKER_FUNCTIONS = fileURLToPath(new URL('../functions/workers/', import.meta.url));
-/** SQS's maximum: a dead letter waits two weeks for someone to look at it and redrive it. */
-const DEAD_LETTER_RETENTION = Duration.days(14);
+/**
+ * SQS's maximum, on every queue: a dead letter waits two weeks for someone to look at it and redrive
+ * it, and a job held up on its queue (its worker failing for days) is not dropped sooner, after
+ * SQS's default of four days.
+ */
+const RETENTION = Duration.days(14);
 
 /**
  * A worker stops at half its queue's visibility timeout, so that a batch which runs into its timeout
@@ -63,12 +67,13 @@ export class WorkersStack extends Stack {
         const deadLetters = new Queue(this, `DeadLetters-${name}`, {
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
-          retentionPeriod: DEAD_LETTER_RETENTION,
+          retentionPeriod: RETENTION,
         });
         const queue = new Queue(this, `Queue-${name}`, {
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
           visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+          retentionPeriod: RETENTION,
           deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
         });
         return [name, { queue, deadLetters }] as const;

@@ -1,10 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { popplerProblem } from './support/poppler.js';
 
 /**
  * `npm test`: every vitest project, then the plain closing line CI reads, `N passed, N failed`,
  * from vitest's JSON report. Extra arguments go to vitest (for example `--project unit`).
  */
+const problem = popplerProblem();
+if (problem) {
+  console.error(problem);
+  process.exit(1);
+}
 const report = 'test-results.json';
 rmSync(report, { force: true });
 const run = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {

@@ -262,7 +262,7 @@ async function connect(values: Values): Promise<Emulator | undefined> {
 }
 
 async function main(): Promise<number> {
-  // Node 20 is supported locally (DESIGN); Lambda runs Node 22, so the SDK's notice is noise here.
+  // Node 20 is supported locally (DESIGN); Lambda runs Node 24, so the SDK's notice is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {

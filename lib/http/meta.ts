@@ -1,11 +1,19 @@
 import middy from '@middy/core';
 import { runAsFunction } from '../command-recording.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createRouter, OPENAPI_PATH, type ApiDescription } from '../operations/router.js';
+import { createRouter, OPENAPI_OPERATION_ID, OPENAPI_PATH, type ApiDescription } from '../operations/router.js';
 import { methodNotAllowed, notFound } from '../errors.js';
 import { errorMapper } from './middlewares/error-mapper.js';
 import { responseHeaders } from './middlewares/response-headers.js';
 import type { ApiHandler } from './pipeline.js';
+import type { Middleware } from './state.js';
+
+/** Runs only when the handler answered, which on this function is the document alone. */
+const namesTheDocument: Middleware = {
+  after: (request) => {
+    request.state.unregisteredOperationId = OPENAPI_OPERATION_ID;
+  },
+};
 
 /**
  * The function behind the OpenAPI document and every path or method no group serves, so that
@@ -16,6 +24,7 @@ export function createMetaHandler(api: ApiDescription): ApiHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>();
   handler.use(responseHeaders() as never);
   handler.use(errorMapper() as never);
+  handler.use(namesTheDocument as never);
   handler.handler(async (event) => {
     if (event.path === OPENAPI_PATH) {
       if (event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);

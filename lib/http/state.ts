@@ -18,6 +18,8 @@ export interface PipelineState {
   startedAt: Date;
   ip: string;
   operation?: AnyOperation;
+  /** The request log's name for an answer no registered operation gives: the OpenAPI document. */
+  unregisteredOperationId?: string;
   rawParams?: Record<string, string>;
   token?: string;
   claims?: TokenClaims;

@@ -27,6 +27,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Whether the API could listen on its port, asked the way it listens (every interface), so that a
+ * start on a taken port stops before it creates data or starts an emulator.
+ */
+export async function portProblem(port: number): Promise<string | undefined> {
+  return new Promise((res) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      res(
+        error.code === 'EADDRINUSE'
+          ? `Port ${port} is in use (another npm start?): stop what holds it, or start on another port, e.g. PORT=${port + 1} npm start.`
+          : `Port ${port} cannot be used: ${error.message}.`,
+      ),
+    );
+    probe.listen(port, () => probe.close(() => res(undefined)));
+  });
+}
+
 function javaCommand(): string {
   const home = settings().JAVA_HOME;
   return home ? join(home, 'bin', 'java') : 'java';

@@ -8,24 +8,25 @@ import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
 import { sweep } from '../jobs/sweep.js';
 import { ensureCatalogue, ensureDemo } from './demo.js';
-import { javaProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
+import { javaProblem, portProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
 import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
 import { createLocalServer } from './server.js';
 
 const SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Ctrl-C and supervisors expect a prompt stop; the exit hook kills a JVM that is still stopping. */
 const STOP_DEADLINE_MS = 4_000;
+const STOPPED = 'Stopped the API, DynamoDB Local, the S3 emulator and the SQS emulator';
 
 /** `npm start`: the API on embedded emulators, persisted under DATA_DIR. */
 async function main(): Promise<void> {
-  // Node 20 is supported locally (DESIGN); Lambda runs Node 22, so the SDK's notice is noise here.
+  // Node 20 is supported locally (DESIGN); Lambda runs Node 24, so the SDK's notice is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const problem = javaProblem();
+  const { PORT, DATA_DIR } = settings();
+  const problem = javaProblem() ?? (await portProblem(PORT));
   if (problem) {
     console.error(problem);
     process.exit(1);
   }
-  const { PORT, DATA_DIR } = settings();
   const dataDir = resolve(DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
 
@@ -37,12 +38,16 @@ async function main(): Promise<void> {
     // Ctrl-C reaches this process twice under npm: from the terminal and forwarded by npm.
     if (stopping) return;
     stopping = true;
-    setTimeout(() => process.exit(code), STOP_DEADLINE_MS).unref();
+    setTimeout(() => {
+      if (code === 0) console.log(`${STOPPED} (the emulators that had not stopped within ${STOP_DEADLINE_MS / 1000} s were killed).`);
+      process.exit(code);
+    }, STOP_DEADLINE_MS).unref();
     clearRuntimeInfo(dataDir);
     server?.close();
     server?.closeIdleConnections();
     await beforeStop().catch((error: unknown) => console.error(`stop: ${(error as Error).message}`));
     await Promise.allSettled(emulators.map((e) => e.stop()));
+    if (code === 0) console.log(`${STOPPED}.`);
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));

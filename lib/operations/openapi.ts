@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { API_PREFIX } from './router.js';
+import { API_PREFIX, OPENAPI_OPERATION_ID } from './router.js';
 import type { AnyOperation } from './operation.js';
 import { Meta, PaginatedMeta } from './common.js';
 
@@ -169,7 +169,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
   }
   paths['/openapi.json'] = {
     get: {
-      operationId: 'getOpenApiDocument',
+      operationId: OPENAPI_OPERATION_ID,
       summary: 'This OpenAPI document. No credential needed.',
       tags: ['meta'],
       security: [],

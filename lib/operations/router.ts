@@ -10,6 +10,7 @@ export interface Routable {
 
 /** Served by the meta function, beside the registry's paths. */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const OPENAPI_OPERATION_ID = 'getOpenApiDocument';
 
 /**
  * What the meta function knows of the operations: the OpenAPI document, serialised, and every

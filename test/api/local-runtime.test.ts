@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../lib/local/emulators.js';
 import { killGroup, startRuntime, type Runtime } from '../support/runtime.js';
@@ -34,6 +35,23 @@ describe('npm start', () => {
     expect(out.status).toBe(1);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toMatch(/Java 17 or newer is required/);
+  });
+
+  it('refuses a port in use with a one-line explanation before it creates anything', async () => {
+    const taken = createServer();
+    await new Promise<void>((res) => taken.listen(0, () => res()));
+    const port = (taken.address() as { port: number }).port;
+    const unused = join(dataDir, 'never-created');
+    const out = await new Promise<{ status: number | null; stderr: string }>((res) => {
+      const child = spawn('node', ['--import', 'tsx', 'lib/local/main.ts'], { env: { ...process.env, PORT: String(port), DATA_DIR: unused } });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.once('exit', (status) => res({ status, stderr }));
+    });
+    taken.close();
+    expect(out.status).toBe(1);
+    expect(out.stderr.trim().split('\n')).toEqual([expect.stringContaining(`Port ${port} is in use`)]);
+    expect(existsSync(unused)).toBe(false);
   });
 
   it('serves the API, keeps its data across a restart and stops its emulators on SIGTERM', async () => {

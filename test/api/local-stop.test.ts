@@ -7,6 +7,7 @@ import type { RuntimeInfo } from '../../lib/local/environment.js';
 import { groupMembers, killGroup, portAnswers, startRuntime, type Runtime } from '../support/runtime.js';
 
 const STOP_WITHIN_MS = 5_000;
+const STOPPED_LINE = 'Stopped the API, DynamoDB Local, the S3 emulator and the SQS emulator.';
 
 let running: Runtime | undefined;
 let dataDir: string | undefined;
@@ -45,6 +46,14 @@ describe('npm start stops cleanly', () => {
     const at = Date.now();
     process.kill(-runtime.child.pid!, 'SIGINT');
     await expectCleanStop(runtime, ports, at);
+  }, 150_000);
+
+  it('prints one line saying the API and every emulator have stopped on Ctrl-C', async () => {
+    const { runtime } = await started();
+    const before = runtime.output();
+    process.kill(-runtime.child.pid!, 'SIGINT');
+    await runtime.exited;
+    expect(runtime.output().slice(before.length).trim()).toBe(STOPPED_LINE);
   }, 150_000);
 
   it('stops every process and port within 5 s when only the npm process gets SIGTERM', async () => {

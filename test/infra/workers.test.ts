@@ -35,6 +35,10 @@ describe('WorkersStack', () => {
     }
   });
 
+  it('keeps a job on its queue as long as its dead-letter queue would keep it (14 days)', () => {
+    for (const [name] of queueEntries) expect(queueProps(idOf(jobOf(name).queue)), name).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600 });
+  });
+
   it('encrypts every queue and refuses requests without TLS', () => {
     const queues = resourcesOf(s.workersTemplate, 'AWS::SQS::Queue');
     const policies = Object.values(resourcesOf(s.workersTemplate, 'AWS::SQS::QueuePolicy')).map((p) => p.Properties);
@@ -48,10 +52,10 @@ describe('WorkersStack', () => {
     }
   });
 
-  it('runs each worker on Node.js 22 arm64, stopping before its messages become visible again', () => {
+  it('runs each worker on Node.js 24 arm64, stopping before its messages become visible again', () => {
     for (const [name, spec] of queueEntries) {
       const props = functionProps(jobOf(name).worker);
-      expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+      expect(props).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
       expect(props.Timeout as number).toBeLessThan(spec.visibilityTimeoutSeconds);
     }
   });

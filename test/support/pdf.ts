@@ -6,8 +6,19 @@ import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
 import type { DocumentModel } from '../../lib/domain/document-model.js';
 import type { Renderer } from '../../lib/render/renderer.js';
+import { missingPoppler, type POPPLER_TOOLS } from './poppler.js';
 
-const run = promisify(execFile);
+const exec = promisify(execFile);
+
+/** A poppler tool's output; a missing tool is the one-line explanation, not a spawn error. */
+async function run(tool: (typeof POPPLER_TOOLS)[number], args: string[]): Promise<string> {
+  try {
+    return (await exec(tool, args, { maxBuffer: 64 << 20 })).stdout;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(missingPoppler([tool]));
+    throw error;
+  }
+}
 
 /** Renders `model` into `dir` and answers the file's path. */
 export async function renderTo(renderer: Renderer, model: DocumentModel, dir: string, name: string): Promise<string> {
@@ -18,19 +29,19 @@ export async function renderTo(renderer: Renderer, model: DocumentModel, dir: st
 
 /** The page count, from poppler's pdfinfo. */
 export async function pageCount(pdf: string): Promise<number> {
-  const { stdout } = await run('pdfinfo', [pdf]);
+  const stdout = await run('pdfinfo', [pdf]);
   return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1]);
 }
 
 /** The text of each page, in content order (pdftotext -raw), so that rotated text stays in one place. */
 export async function pageTexts(pdf: string, layout = false): Promise<string[]> {
-  const { stdout } = await run('pdftotext', [layout ? '-layout' : '-raw', pdf, '-'], { maxBuffer: 64 << 20 });
+  const stdout = await run('pdftotext', [layout ? '-layout' : '-raw', pdf, '-']);
   return stdout.split('\f').slice(0, -1);
 }
 
 /** The fonts the PDF uses (pdffonts), as [name, embedded] pairs. */
 export async function fonts(pdf: string): Promise<[string, boolean][]> {
-  const { stdout } = await run('pdffonts', [pdf]);
+  const stdout = await run('pdffonts', [pdf]);
   return stdout
     .split('\n')
     .slice(2)
@@ -43,7 +54,7 @@ export async function fonts(pdf: string): Promise<[string, boolean][]> {
 
 /** The images the PDF draws (pdfimages -list), as [page, width, height]. */
 export async function images(pdf: string): Promise<[number, number, number][]> {
-  const { stdout } = await run('pdfimages', ['-list', pdf]);
+  const stdout = await run('pdfimages', ['-list', pdf]);
   return stdout
     .split('\n')
     .slice(2)

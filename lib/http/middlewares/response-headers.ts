@@ -31,7 +31,7 @@ export function responseHeaders(): Middleware {
     // One structured line per request: identifiers and outcome only, never values.
     logger.info('request', {
       request_id: request.state.requestId,
-      operation_id: request.state.operation?.id ?? 'unmatched',
+      operation_id: request.state.operation?.id ?? request.state.unregisteredOperationId ?? 'unmatched',
       method: request.event.httpMethod,
       status: response.statusCode,
       duration_ms: Date.now() - request.state.startedAt.getTime(),
