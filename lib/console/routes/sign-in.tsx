@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { settings } from '../../config.js';
 import { enrolmentLinkHash } from '../../auth/administration.js';
 import { singleLine } from '../../domain/validation.js';
-import { writeAudit } from '../../store/audit.js';
+import { writeAudit, writeSampledRateLimitAudit } from '../../store/audit.js';
 import { getEnrolmentLink, spendEnrolmentLinkWrite, type EnrolmentLink } from '../../store/console.js';
 import { getUser, type UserRecord } from '../../store/identity.js';
 import { addPasskeyWrites, getPasskey, listPasskeys, PasskeyRefusedError, recordPasskeyUse } from '../../store/passkeys.js';
@@ -29,7 +29,8 @@ export const PasskeyName = singleLine().trim().min(1, 'must not be empty').max(1
 async function overBudget(ctx: RouteContext): Promise<ConsoleResponse | undefined> {
   const [count] = await countHits({ budget: 'console-sign-in', subject: ctx.request.sourceIp }, ctx.now);
   if (count && count.count > settings().CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE) {
-    await writeAudit({ ...ctx.audit, kind: 'CONSOLE_SIGN_IN_RATE_LIMITED', status: 429 }, ctx.now);
+    // Events part 2: repeated 429s are audited once per IP and minute.
+    await writeSampledRateLimitAudit({ ...ctx.audit, kind: 'CONSOLE_SIGN_IN_RATE_LIMITED', status: 429 }, ctx.now);
     const response = problem(429, 'too_many_attempts', 'Too many sign-in attempts from this address: wait a minute.', ctx.request.requestId);
     return { ...response, headers: { ...response.headers, 'Retry-After': String(count.resetSeconds) } };
   }
