@@ -5,20 +5,15 @@ import { getUser, userAccessItems, userTokens } from '../../lib/store/identity.j
 import { keys } from '../../lib/store/keys.js';
 import { listPasskeys } from '../../lib/store/passkeys.js';
 import { updateIf } from '../../lib/store/update.js';
-import { type Api, fixtures, startApi } from '../support/api.js';
+import { type Api, fixtures } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
 import { consoleClient, confirmWith, enrolWith, softPasskey, type ConsoleClient } from '../support/console.js';
-import { consoleUser, useConsoleOrigin } from '../support/console-users.js';
+import { consoleUser, startConsoleApi } from '../support/console-users.js';
 
 let api: Api;
-let organisationId: string;
 let projectId: string;
 beforeAll(async () => {
-  api = await startApi({ CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000' });
-  useConsoleOrigin(api.base);
-  const owner = await fixtures.user();
-  organisationId = await fixtures.organisation(owner);
-  projectId = await fixtures.project(organisationId);
+  ({ api, projectId } = await startConsoleApi());
 });
 afterAll(() => api.stop());
 

@@ -5,20 +5,16 @@ import { itemPresent } from '../../lib/store/conditions.js';
 import { grantAccess, userTokens } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { updateIf } from '../../lib/store/update.js';
-import { type Api, fixtures, startApi } from '../support/api.js';
+import { type Api, fixtures } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
 import { confirmWith, consoleClient, type ConsoleClient } from '../support/console.js';
-import { consoleUser, useConsoleOrigin } from '../support/console-users.js';
+import { consoleUser, startConsoleApi } from '../support/console-users.js';
 
 let api: Api;
 let organisationId: string;
 let projectId: string;
 beforeAll(async () => {
-  api = await startApi({ CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000' });
-  useConsoleOrigin(api.base);
-  const owner = await fixtures.user();
-  organisationId = await fixtures.organisation(owner);
-  projectId = await fixtures.project(organisationId);
+  ({ api, organisationId, projectId } = await startConsoleApi());
 });
 afterAll(() => api.stop());
 

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../../store/identity.js';
-import { Csrf, href, Layout, Status, when, type PageContext } from './layout.js';
+import { Csrf, href, Layout, Notice, OneTimeSecret, Status, when, type PageContext } from './layout.js';
 import { TokenTable, type TokenRow } from './tokens.js';
 
 export const UsersPage = ({
@@ -58,17 +58,10 @@ export const UsersPage = ({
 
 export const EnrolmentLinkPage = ({ ctx, user, url, expiresAt }: { ctx: PageContext; user: UserRecord; url: string; expiresAt: string }) => (
   <Layout {...ctx} title="Enrolment link">
-    <p class="notice" role="status">
-      {`Give this one-time link to ${user.name} over a channel you trust. It registers a passkey once, until ${when(expiresAt)}, and is not shown again.`}
-    </p>
-    <label for="secret">Enrolment link</label>
-    <div class="secret">
-      <input id="secret" readonly value={url} size={70} autocomplete="off" spellcheck={false} />
-      <button type="button" data-copy="secret">
-        Copy
-      </button>
-    </div>
-    <Status id="copy-status" />
+    <Notice
+      message={`Give this one-time link to ${user.name} over a channel you trust. It registers a passkey once, until ${when(expiresAt)}, and is not shown again.`}
+    />
+    <OneTimeSecret label="Enrolment link" value={url} />
     <p>
       <a href={href(ctx, `/admin/users/${user.id}`)}>{`Back to ${user.name}`}</a>
     </p>
@@ -167,11 +160,7 @@ export const UserPage = ({ ctx, data }: { ctx: PageContext; data: UserPageData }
   const base = `/admin/users/${user.id}`;
   return (
     <Layout {...ctx} title={user.name}>
-      {data.notice ? (
-        <p class="notice" role="status">
-          {data.notice}
-        </p>
-      ) : null}
+      <Notice message={data.notice} />
       {data.error ? <Status message={data.error} error /> : null}
       <dl>
         <dt>Email</dt>

@@ -88,6 +88,28 @@ export const Status = ({ id = 'status', message, error }: { id?: string; message
   </p>
 );
 
+/** A notice about what just happened, announced to screen readers. */
+export const Notice = ({ message }: { message?: string }) =>
+  message ? (
+    <p class="notice" role="status">
+      {message}
+    </p>
+  ) : null;
+
+/** A secret shown once (a token, an enrolment link): read-only, with a copy button the script wires. */
+export const OneTimeSecret = ({ label, value }: { label: string; value: string }) => (
+  <>
+    <label for="secret">{label}</label>
+    <div class="secret">
+      <input id="secret" readonly value={value} size={70} autocomplete="off" spellcheck={false} />
+      <button type="button" data-copy="secret">
+        Copy
+      </button>
+    </div>
+    <Status id="copy-status" />
+  </>
+);
+
 /** An ISO timestamp as a person reads it, in UTC so that every reader sees the same. */
 export const when = (iso: string | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never');
 

@@ -1,14 +1,10 @@
 import type { PasskeyRecord } from '../../store/passkeys.js';
-import { Csrf, href, Layout, Status, when, type PageContext } from './layout.js';
+import { Csrf, href, Layout, Notice, Status, when, type PageContext } from './layout.js';
 
 export const PasskeysPage = ({ ctx, passkeys, notice }: { ctx: PageContext; passkeys: PasskeyRecord[]; notice?: string }) => (
   <Layout {...ctx} title="Your passkeys" ceremonies>
     <p>Each passkey signs you in on its own. Keep at least two, on different devices, so that losing one does not lock you out.</p>
-    {notice ? (
-      <p class="notice" role="status">
-        {notice}
-      </p>
-    ) : null}
+    <Notice message={notice} />
     <table>
       <caption class="visually-hidden">Passkeys</caption>
       <thead>

@@ -1,6 +1,6 @@
 import { CREDENTIAL_TYPES, type CredentialType } from '../../domain/permissions.js';
 import type { TokenRecord } from '../../store/identity.js';
-import { approximately, Csrf, href, Layout, Status, when, type PageContext } from './layout.js';
+import { approximately, Csrf, href, Layout, Notice, OneTimeSecret, Status, when, type PageContext } from './layout.js';
 
 export const TYPE_LABELS: Record<CredentialType, string> = { project: 'Project', organisation: 'Organisation', administration: 'Administration' };
 
@@ -68,11 +68,7 @@ export const TokenTable = ({ ctx, rows, now, revokeAction }: { ctx: PageContext;
 export const TokensPage = ({ ctx, rows, now, notice }: { ctx: PageContext; rows: TokenRow[]; now: Date; notice?: string }) => (
   <Layout {...ctx} title="Your tokens">
     <p>Personal access tokens call the API as you, within what you can do and what the token selects.</p>
-    {notice ? (
-      <p class="notice" role="status">
-        {notice}
-      </p>
-    ) : null}
+    <Notice message={notice} />
     <p>
       <a class="button" href={href(ctx, '/tokens/new')}>
         New token
@@ -182,17 +178,8 @@ export const NewTokenPage = ({ ctx, form }: { ctx: PageContext; form: NewTokenFo
 
 export const TokenIssuedPage = ({ ctx, name, secret, expiresAt }: { ctx: PageContext; name: string; secret: string; expiresAt: string }) => (
   <Layout {...ctx} title="Token issued">
-    <p class="notice" role="status">
-      {`Copy the token "${name}" now: it is shown only once and cannot be shown again. It expires ${when(expiresAt)}.`}
-    </p>
-    <label for="secret">Token</label>
-    <div class="secret">
-      <input id="secret" readonly value={secret} size={60} autocomplete="off" spellcheck={false} />
-      <button type="button" data-copy="secret">
-        Copy
-      </button>
-    </div>
-    <Status id="copy-status" />
+    <Notice message={`Copy the token "${name}" now: it is shown only once and cannot be shown again. It expires ${when(expiresAt)}.`} />
+    <OneTimeSecret label="Token" value={secret} />
     <p>
       Send it as <code>Authorization: Bearer &lt;token&gt;</code> over HTTPS.
     </p>

@@ -97,6 +97,21 @@ const statusRoute = (action: string, status: UserStatus, done: string): Route =>
     }),
 });
 
+/** A change of the user's access at the scope the form names. */
+const accessRoute = (path: string, done: string, act: (ctx: SessionContext, scope: AccessScope) => Promise<unknown>): Route => ({
+  method: 'POST',
+  path,
+  gate: 'administrator',
+  confirm: 'change access',
+  handle: (ctx) =>
+    change(ctx, ctx.params.user, async () => {
+      const scope = scopeOf(ctx.form);
+      if (!scope) throw badScope();
+      await act(ctx, scope);
+      return redirect(userUrl(ctx, ctx.params.user!, done));
+    }),
+});
+
 /** Notices come back from a redirect as a query value: only these texts are ever shown. */
 const NOTICES = new Set(['The user is disabled.', 'The user is enabled.', 'Access granted.', 'Access revoked.', 'The token is revoked.']);
 
@@ -145,32 +160,12 @@ export const adminRoutes: Route[] = [
   statusRoute('disable', 'disabled', 'The user is disabled.'),
   statusRoute('enable', 'active', 'The user is enabled.'),
   statusRoute('delete', 'deleted', ''),
-  {
-    method: 'POST',
-    path: '/admin/users/{user}/access',
-    gate: 'administrator',
-    confirm: 'change access',
-    handle: (ctx) =>
-      change(ctx, ctx.params.user, async () => {
-        const scope = scopeOf(ctx.form);
-        if (!scope) throw badScope();
-        await grantAccessAs(ctx.signedIn.admin, ctx.params.user!, scope, ctx.form.getAll('permissions'), ctx.audit, ctx.now);
-        return redirect(userUrl(ctx, ctx.params.user!, 'Access granted.'));
-      }),
-  },
-  {
-    method: 'POST',
-    path: '/admin/users/{user}/access/revoke',
-    gate: 'administrator',
-    confirm: 'change access',
-    handle: (ctx) =>
-      change(ctx, ctx.params.user, async () => {
-        const scope = scopeOf(ctx.form);
-        if (!scope) throw badScope();
-        await revokeAccessAs(ctx.signedIn.admin, ctx.params.user!, scope, ctx.audit, ctx.now);
-        return redirect(userUrl(ctx, ctx.params.user!, 'Access revoked.'));
-      }),
-  },
+  accessRoute('/admin/users/{user}/access', 'Access granted.', (ctx, scope) =>
+    grantAccessAs(ctx.signedIn.admin, ctx.params.user!, scope, ctx.form.getAll('permissions'), ctx.audit, ctx.now),
+  ),
+  accessRoute('/admin/users/{user}/access/revoke', 'Access revoked.', (ctx, scope) =>
+    revokeAccessAs(ctx.signedIn.admin, ctx.params.user!, scope, ctx.audit, ctx.now),
+  ),
   {
     method: 'POST',
     path: '/admin/users/{user}/tokens/{token}/revoke',
