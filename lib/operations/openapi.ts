@@ -1,15 +1,12 @@
 import * as z from 'zod';
 import { API_PREFIX, OPENAPI_OPERATION_ID } from './router.js';
-import type { AnyOperation } from './operation.js';
+import { derivedErrors, type AnyOperation } from './operation.js';
 import { Meta, PaginatedMeta } from './common.js';
 
 export const API_VERSION = '1.14.0';
 
-/** Statuses every authenticated operation can answer (seed, Errors and Limits). */
-const COMMON_ERRORS = [401, 403, 404, 429, 500, 503];
-
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Idempotency-Key missing, empty or longer than 255 characters, or malformed JSON.',
+  400: 'Idempotency-Key missing, empty or longer than 255 characters, malformed JSON or an unreadable form.',
   401: 'Credential missing, expired, revoked, invalid, of the wrong type for the endpoint, or account not active.',
   403: 'Selected or live permission, execution mode, project editability or workflow state does not allow the action.',
   404: 'Unknown ID, wrong parent, or not accessible to this credential.',
@@ -134,7 +131,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
   if (!components.Problem) components.Problem = problemSchema;
   const paths: Record<string, Json> = {};
   for (const op of operations) {
-    const statuses = [...new Set([...COMMON_ERRORS, ...op.errors])].sort((a, b) => a - b);
+    const statuses = [...new Set([...derivedErrors(op), ...op.errors])].sort((a, b) => a - b);
     const responses: Json = { [String(op.success)]: successResponse(op, components) };
     if (op.alsoSucceeds) responses[String(op.alsoSucceeds.status)] = successResponse(op, components, op.alsoSucceeds.status, op.alsoSucceeds.description);
     for (const status of statuses) {

@@ -134,7 +134,7 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   etag?: boolean;
   idempotencyKey?: boolean;
   ifMatch?: boolean;
-  /** Statuses beyond the ones every authenticated operation can answer (401, 403, 404, 429). */
+  /** Statuses only this operation's handler answers: the pipeline's, which follow from the declaration, are derivedErrors'. */
   errors: number[];
   sideEffects: string[];
   /** The audit event kind of a successful mutation; defaults to the operation id in upper snake case. */
@@ -168,3 +168,22 @@ export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.
 }
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+
+/**
+ * The statuses the request pipeline can answer for an operation, read from its declaration, so that
+ * no declaration can forget one (DESIGN.md section 4 has the steps). Every operation: 401 and 403
+ * (credential, authority), 404 (boundary, access record), 422 (a repeated query parameter, a body
+ * where none is taken), 429 (ingress and caller budgets), 500 and 503 (storage). A body adds 400
+ * (unreadable) and 415; a form's reader also 413; If-Match 412 and 428; Idempotency-Key 400 and 409.
+ */
+export function derivedErrors(op: AnyOperation): number[] {
+  const statuses = new Set([401, 403, 404, 422, 429, 500, 503]);
+  const add = (...more: number[]) => {
+    for (const status of more) statuses.add(status);
+  };
+  if (op.body) add(400, 415);
+  if (op.body?.mediaType === 'multipart/form-data') add(413);
+  if (op.ifMatch) add(412, 428);
+  if (op.idempotencyKey) add(400, 409);
+  return [...statuses].sort((a, b) => a - b);
+}
