@@ -60,7 +60,7 @@ export const listArtefactAssertions = operation({
   query: PageQuery,
   response: z.array(ListedAssertion),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
@@ -112,7 +112,7 @@ export const confirmExactAssertions = operation({
   response: ConfirmedExact,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   sideEffects: ['Confirms the artefact\u2019s pending exact assertions and counts them on its release', 'Writes an audit record'],
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {

@@ -49,7 +49,7 @@ export const getAssertion = operation({
   query: NoQuery,
   response: Assertion,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -84,7 +84,7 @@ function review(status: 'confirmed' | 'rejected') {
     response: Assertion,
     etag: true,
     ifMatch: true,
-    errors: [409, 412, 415, 422, 428],
+    errors: [409],
     sideEffects: [
       status === 'confirmed' ? 'Confirms the assertion and counts it on its release' : 'Rejects the assertion, uncounting it if it was confirmed',
       'Writes an audit record',

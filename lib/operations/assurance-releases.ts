@@ -70,7 +70,7 @@ export const listAssuranceReleases = operation({
   query: PageQuery,
   response: z.array(AssuranceRelease),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -96,7 +96,7 @@ export const createAssuranceRelease = operation({
   response: AssuranceRelease,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates a draft release', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
@@ -129,7 +129,7 @@ export const getAssuranceRelease = operation({
   query: NoQuery,
   response: AssuranceRelease,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: releasePrefetch,
   handle: async (ctx, { params }) => {
@@ -157,7 +157,7 @@ export const updateAssuranceRelease = operation({
   response: AssuranceRelease,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   sideEffects: ['Updates the draft release', 'Writes an audit record'],
   prefetch: releasePrefetch,
   handle: async (ctx, { params, body }) => {
@@ -197,7 +197,7 @@ export const deleteAssuranceRelease = operation({
   query: NoQuery,
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   ifMatch: true,
-  errors: [409, 412, 422, 428],
+  errors: [409],
   uses: { queues: ['purge'] },
   sideEffects: ['Deletes the draft release', 'Queues the purge of its assertions', 'Writes an audit record'],
   prefetch: releasePrefetch,
@@ -233,7 +233,7 @@ export const publishAssuranceRelease = operation({
   response: AssuranceRelease,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   sideEffects: ['Publishes the release, which becomes immutable and selectable by projects', 'Writes an audit record'],
   prefetch: releasePrefetch,
   handle: async (ctx, { params }) => {

@@ -35,7 +35,7 @@ export const listContacts = operation({
   query: PageQuery,
   response: z.array(Contact),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],
   handle: async (ctx, { params }) => {
@@ -61,7 +61,7 @@ export const createContact = operation({
   response: Contact,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the contact', 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {
@@ -105,7 +105,7 @@ export const getContact = operation({
   query: NoQuery,
   response: Contact,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
   handle: async (ctx, { params }) => {
@@ -130,7 +130,7 @@ export const updateContact = operation({
   response: Contact,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   sideEffects: ['Updates the contact', 'Writes an audit record'],
   prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
   handle: async (ctx, { params, body }) => {

@@ -64,7 +64,7 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     query: NoQuery,
     response: Response,
     etag: true,
-    errors: [422],
+    errors: [],
     sideEffects: [],
     prefetch,
     handle: async (ctx, { params }) => {
@@ -89,7 +89,7 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     response: Response,
     etag: true,
     ifMatch: true,
-    errors: [412, 415, 422, 428],
+    errors: [],
     ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
     sideEffects: t.onApplicabilityChange
       ? [

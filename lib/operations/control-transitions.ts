@@ -100,7 +100,7 @@ export const transitionControl = operation({
   response: Control,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   sideEffects: [
     'Changes the control workflow state',
     'Records an approval or rejection decision with its comment',

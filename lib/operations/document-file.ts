@@ -26,7 +26,7 @@ export const downloadDocument = operation({
   response: z.never(),
   produces: MEDIA_TYPES,
   uses: { files: true },
-  errors: [422, 503],
+  errors: [],
   sideEffects: [],
   prefetch: (p) => [keys.project(p.project), keys.document(p.project, p.document)],
   handle: async (ctx, { params }) => {

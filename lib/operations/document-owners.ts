@@ -24,7 +24,7 @@ export const listDocumentOwners = operation({
   query: PageQuery,
   response: z.array(DocumentOwner),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   // A project credential is bound to the project's organisation, so its counters come in the same round trip.
   prefetch: ({ project }, claims) => [keys.project(project), ...(claims.organisationId ? [keys.organisationCounters(claims.organisationId)] : [])],

@@ -60,7 +60,7 @@ const READ = {
   mode: 'read' as const,
   success: 200 as const,
   query: NoQuery,
-  errors: [422],
+  errors: [],
   sideEffects: [],
 };
 
@@ -196,7 +196,7 @@ const GENERATE = {
   success: 202 as const,
   query: NoQuery,
   response: GenerationStatus,
-  errors: [403, 409, 415, 422],
+  errors: [409],
   uses: { queues: ['generate' as const] },
   sideEffects: ['Takes the project generation lease', 'Queues the generation job', 'Writes an audit record'],
 };

@@ -41,7 +41,7 @@ const readOperation = {
   query: NoQuery,
   response: z.never(),
   uses: { files: true },
-  errors: [409, 422, 502, 503, 504],
+  errors: [409, 502, 504],
   sideEffects: [],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,

@@ -50,7 +50,7 @@ export const replaceEvidence = operation({
   response: EvidenceView,
   etag: true,
   ifMatch: true,
-  errors: [400, 409, 412, 413, 415, 422, 428],
+  errors: [409],
   uses: { files: true, queues: ['scan'] },
   sideEffects: [
     'Stores the file in quarantine and queues its scan',
@@ -97,7 +97,7 @@ export const cancelEvidenceProcessing = operation({
   body: { schema: z.strictObject({}), mediaType: 'application/json' },
   response: Cancelled,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   uses: { files: true },
   sideEffects: ['Stops the processing of the file and deletes it', 'Marks the evidence item failed (cancelled)', 'Writes an audit record'],
   prefetch: evidencePrefetch,

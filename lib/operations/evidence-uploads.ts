@@ -94,7 +94,7 @@ export const uploadEvidence = operation({
   body: uploadBody('evidence file', UploadFields),
   response: EvidenceView,
   etag: true,
-  errors: [400, 413, 415, 422],
+  errors: [],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Creates an evidence item of the control', 'Writes an audit record'],
   prefetch: evidencePrefetch,

@@ -27,7 +27,7 @@ export const downloadEvidenceVersion = operation({
   produces: [...PROFILES.evidence.types],
   extension: 'evidence-versions',
   uses: { files: true },
-  errors: [409, 422],
+  errors: [409],
   sideEffects: [],
   prefetch: versionPrefetch,
   handle: async (ctx, { params }) => {

@@ -25,7 +25,7 @@ export const getEvidenceVersion = operation({
   query: NoQuery,
   response: EvidenceVersion,
   extension: 'evidence-versions',
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: versionPrefetch,
   handle: async (ctx, { params }) => {

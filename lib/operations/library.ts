@@ -61,7 +61,7 @@ export const listLibrary = operation({
   params: ProjectParams,
   query: NoQuery,
   response: z.array(LibraryItemSummary),
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -86,7 +86,7 @@ export const getLibraryItem = operation({
   query: NoQuery,
   response: LibraryItem,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: itemPrefetch,
   handle: async (ctx, { params }) => {
@@ -113,7 +113,7 @@ export const updateLibraryItem = operation({
   response: LibraryItem,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   sideEffects: ['Writes the working copy (the first edit creates it)', 'Writes an audit record'],
   prefetch: itemPrefetch,
   handle: async (ctx, { params, body }) => {

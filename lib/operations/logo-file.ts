@@ -23,7 +23,7 @@ export const getOrganisationLogoFile = operation({
   response: z.never(),
   produces: PROFILE.types,
   uses: { files: true },
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {

@@ -58,7 +58,7 @@ export const getOrganisationLogo = operation({
   query: NoQuery,
   response: Logo,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -85,7 +85,7 @@ export const uploadOrganisationLogo = operation({
   etag: true,
   idempotencyKey: true,
   ifMatch: true,
-  errors: [400, 409, 412, 413, 415, 422, 428],
+  errors: [],
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
   uses: { files: true, queues: ['scan'] },
   prefetch,

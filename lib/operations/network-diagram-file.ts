@@ -26,7 +26,7 @@ const fileOperation = {
   response: z.never(),
   produces: PROFILE.types,
   uses: { files: true },
-  errors: [422, 503],
+  errors: [],
   sideEffects: [],
 };
 

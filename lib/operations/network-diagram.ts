@@ -87,7 +87,7 @@ export const getSetupProjectArtefacts = operation({
   query: NoQuery,
   response: Artefacts,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params }) => {
@@ -114,7 +114,7 @@ export const uploadNetworkDiagram = operation({
   response: Artefacts,
   etag: true,
   ifMatch: true,
-  errors: [400, 412, 413, 415, 422, 428],
+  errors: [],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the project network diagram', 'Writes an audit record'],
   prefetch: (p) => setupPrefetch(p),

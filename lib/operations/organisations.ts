@@ -55,7 +55,7 @@ export const listOrganisations = operation({
   query: PageQuery,
   response: z.array(Organisation),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   handle: async (ctx) => {
     const ids = await visibleOrganisationIds(ctx.caller.userId);
@@ -81,7 +81,7 @@ export const createOrganisation = operation({
   response: Organisation,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the organisation identity', 'Counts against the organisation licence limit', 'Writes an audit record'],
   handle: async (ctx, { body }) => {
     const id = ulid(ctx.now.getTime());
@@ -116,7 +116,7 @@ export const getOrganisation = operation({
   query: NoQuery,
   response: Organisation,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation }, claims) => [
     keys.organisation(organisation),
@@ -145,7 +145,7 @@ export const updateOrganisation = operation({
   response: Organisation,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   sideEffects: ['Updates the organisation identity', 'Writes an audit record'],
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params, body }) => {

@@ -78,7 +78,7 @@ export const getPopulation = operation({
   params: SetupProjectParams,
   query: NoQuery,
   response: Population,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -105,7 +105,7 @@ export const startPopulation = operation({
   response: Population,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   uses: { queues: ['populate'] },
   sideEffects: ['Starts a population run and queues the population job', 'Moves the project to Initialising', 'Writes an audit record'],
   prefetch,

@@ -56,7 +56,7 @@ export const listProjectRegisterRows = operation({
   query: PageQuery,
   response: z.array(RegisterRow),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: projectPrefetch,
   handle: async (ctx, { params }) => {
@@ -88,7 +88,7 @@ export const getProjectRegisterRow = operation({
   query: NoQuery,
   response: RegisterRow,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: projectPrefetch,
   handle: async (ctx, { params }) => {
@@ -132,7 +132,7 @@ export const createProjectRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ project }) => [keys.project(project)],
   recheck: (ctx, { params }) => {
@@ -170,7 +170,7 @@ export const updateProjectRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: projectPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -27,7 +27,7 @@ export const listProjectRegisters = operation({
   params: ProjectParams,
   query: NoQuery,
   response: z.array(RegisterDefinitionView),
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -51,7 +51,7 @@ export const getProjectRegister = operation({
   params: ProjectRegisterParams,
   query: NoQuery,
   response: RegisterDefinitionView,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -75,7 +75,7 @@ export const listRegisterReviews = operation({
   query: PageQuery,
   response: z.array(RegisterReview),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectCounters(project)],
   handle: async (ctx, { params }) => {
@@ -112,7 +112,7 @@ export const createRegisterReview = operation({
   response: RegisterReview,
   idempotencyKey: true,
   auditKind: 'REGISTER_REVIEWED',
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Records the review', "Counts the register's reviews", 'Writes an audit record of kind REGISTER_REVIEWED'],
   prefetch: ({ project }) => [keys.project(project)],
   recheck: (ctx, { params }) => {

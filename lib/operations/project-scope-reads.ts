@@ -20,7 +20,7 @@ export const getProjectScope = operation({
   params: ProjectParams,
   query: NoQuery,
   response: Scope,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectScope(project)],
   handle: async (ctx, { params }) => {
@@ -42,7 +42,7 @@ export const getProjectEngagement = operation({
   params: ProjectParams,
   query: NoQuery,
   response: Engagement,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectEngagement(project)],
   handle: async (ctx, { params }) => {

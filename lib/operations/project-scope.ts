@@ -77,7 +77,7 @@ export const getSetupProjectScope = operation({
   query: NoQuery,
   response: Scope,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: scopePrefetch,
   handle: async (ctx, { params }) => {
@@ -104,7 +104,7 @@ export const updateSetupProjectScope = operation({
   response: Scope,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   uses: { queues: ['recalculate'] },
   sideEffects: [
     'Saves the scope',
@@ -170,7 +170,7 @@ export const getSetupProjectEngagement = operation({
   query: NoQuery,
   response: Engagement,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: engagementPrefetch,
   handle: async (ctx, { params }) => {
@@ -197,7 +197,7 @@ export const updateSetupProjectEngagement = operation({
   response: Engagement,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   sideEffects: ['Updates the engagement details', 'Writes an audit record'],
   prefetch: engagementPrefetch,
   handle: async (ctx, { params, body }) => {

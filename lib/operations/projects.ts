@@ -26,7 +26,7 @@ export const getProjectHealth = operation({
   params: ProjectParams,
   query: NoQuery,
   response: ProjectHealth,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => healthKeys(project),
   handle: async (ctx, { params }) => {
@@ -60,7 +60,7 @@ export const listProjects = operation({
   query: PageQuery,
   response: z.array(ProjectInputs),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: (_p, claims) => (claims.projectId ? [keys.project(claims.projectId)] : []),
   handle: async (ctx) => {
@@ -107,7 +107,7 @@ export const getProjectContext = operation({
   params: ProjectParams,
   query: NoQuery,
   response: z.object({ organisation: OrganisationContext, system: SystemContext }).meta({ id: 'ProjectContext' }),
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -137,7 +137,7 @@ export const listProjectContacts = operation({
   query: PageQuery,
   response: z.array(Contact),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {

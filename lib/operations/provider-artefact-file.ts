@@ -23,7 +23,7 @@ export const downloadProviderArtefact = operation({
   response: z.never(),
   produces: PROFILES['provider-artefact'].types,
   uses: { files: true },
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: artefactPrefetch,
   handle: async (ctx, { params }) => {

@@ -53,7 +53,7 @@ export const listProviderArtefacts = operation({
   query: PageQuery,
   response: z.array(ProviderArtefact),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -93,7 +93,7 @@ export const createProviderArtefact = operation({
   response: ArtefactAnswer,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 413, 415, 422],
+  errors: [],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Creates the artefact', 'Stores a file in quarantine and queues its scan', 'Writes an audit record'],
   prefetch: providerPrefetch,
@@ -144,7 +144,7 @@ export const getProviderArtefact = operation({
   query: NoQuery,
   response: ArtefactDetail,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
@@ -168,7 +168,7 @@ export const deleteProviderArtefact = operation({
   query: NoQuery,
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   ifMatch: true,
-  errors: [409, 412, 422, 428],
+  errors: [409],
   sideEffects: ['Deletes the artefact', 'Writes an audit record'],
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {

@@ -83,7 +83,7 @@ function startImport(kind: ImportKind) {
     response: ArtefactDetail,
     etag: true,
     ifMatch: true,
-    errors: [409, 412, 415, 422, 428],
+    errors: [409],
     uses: { queues: ['import'] },
     sideEffects: ['Starts an import run of the artefact and queues the import job', 'Writes an audit record'],
     prefetch: artefactImportPrefetch,

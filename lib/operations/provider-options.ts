@@ -46,7 +46,7 @@ export const listExternalProviderOptions = operation({
   query: OptionsQuery,
   response: z.array(ProviderOption),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: () => [keys.counter(PUBLISHED_COUNTER)],
   handle: async (ctx, { query }) => {

@@ -26,7 +26,7 @@ export const listExternalProviders = operation({
   query: PageQuery,
   response: z.array(ExternalProvider),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: () => [keys.counter(PROVIDER_COUNTER)],
   handle: async (ctx) => {
@@ -51,7 +51,7 @@ export const createExternalProvider = operation({
   response: ExternalProvider,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the provider', 'Writes an audit record'],
   handle: async (ctx, { body }) => {
     const at = ctx.now.toISOString();
@@ -90,7 +90,7 @@ export const getExternalProvider = operation({
   query: NoQuery,
   response: ExternalProvider,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -115,7 +115,7 @@ export const updateExternalProvider = operation({
   response: ExternalProvider,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   sideEffects: ['Updates the provider', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
@@ -153,7 +153,7 @@ export const deleteExternalProvider = operation({
   query: NoQuery,
   response: z.object({ id: z.string(), deleted: z.literal(true), deleted_releases: z.number().int().min(0) }),
   ifMatch: true,
-  errors: [409, 412, 422, 428],
+  errors: [409],
   uses: { queues: ['purge'] },
   sideEffects: ['Deletes the provider and its assurance releases', 'Queues the purge of what its partition holds', 'Writes an audit record'],
   prefetch: providerPrefetch,

@@ -57,7 +57,7 @@ export const listSystemRegisters = operation({
   params: SystemParams,
   query: NoQuery,
   response: z.array(RegisterDefinitionView),
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {
@@ -81,7 +81,7 @@ export const getSystemRegister = operation({
   params: RegisterParams,
   query: NoQuery,
   response: RegisterDefinitionView,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {

@@ -47,7 +47,7 @@ export const listSystemRegisterRows = operation({
   query: PageQuery,
   response: z.array(RegisterRow),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: (p) => {
     const d = reachableDefinition(p.definition);
@@ -78,7 +78,7 @@ export const createSystemRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   redact: (stored, caller) => redactReplay(stored, systemLevelAuthority(caller)),
@@ -111,7 +111,7 @@ export const getSystemRegisterRow = operation({
   query: NoQuery,
   response: RegisterRow,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: rowPrefetch,
   handle: async (ctx, { params }) => {
@@ -138,7 +138,7 @@ export const updateSystemRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: rowPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -44,7 +44,7 @@ export const uploadReleaseArtefacts = operation({
   body: { schema: BulkUpload, mediaType: 'application/json' },
   response: z.array(ArtefactAnswer),
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Creates one artefact per file', 'Stores each file in quarantine and queues its scan', 'Writes an audit record'],
   prefetch: releasePrefetch,

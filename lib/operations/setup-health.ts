@@ -18,7 +18,7 @@ export const getSetupProjectHealth = operation({
   params: SetupProjectParams,
   query: NoQuery,
   response: ProjectHealth,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: (p) => [...healthKeys(p.project), keys.organisationRecalculation(p.organisation), keys.applicabilityRecalculation(p.system)],
   handle: async (ctx, { params }) => {

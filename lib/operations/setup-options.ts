@@ -39,7 +39,7 @@ export const getSetupOptions = operation({
   params: OrganisationParams,
   query: NoQuery,
   response: SetupOptions,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params }) => {

@@ -39,7 +39,7 @@ export const listSystemProjects = operation({
   query: PageQuery,
   response: z.array(SetupProject),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],
   handle: async (ctx, { params }) => {
@@ -67,7 +67,7 @@ export const createProject = operation({
   response: SetupProject,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the project in Setup', 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.organisation(organisation), keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {
@@ -126,7 +126,7 @@ export const getSetupProject = operation({
   query: NoQuery,
   response: SetupProject,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params }) => {
@@ -153,7 +153,7 @@ export const updateSetupProject = operation({
   response: SetupProject,
   etag: true,
   ifMatch: true,
-  errors: [412, 415, 422, 428],
+  errors: [],
   uses: { queues: ['recalculate'] },
   sideEffects: [
     'Updates the project setup',

@@ -29,7 +29,7 @@ export const listSystems = operation({
   query: PageQuery,
   response: z.array(System),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation }) => [keys.organisationCounters(organisation)],
   handle: async (ctx, { params }) => {
@@ -56,7 +56,7 @@ export const createSystem = operation({
   response: System,
   etag: true,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Creates the system', 'Counts against the organisation system licence', 'Writes an audit record'],
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params, body }) => {
@@ -96,7 +96,7 @@ export const getSystem = operation({
   query: NoQuery,
   response: System,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {
@@ -121,7 +121,7 @@ export const updateSystem = operation({
   response: System,
   etag: true,
   ifMatch: true,
-  errors: [409, 412, 415, 422, 428],
+  errors: [409],
   sideEffects: ['Updates the system identity', 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {

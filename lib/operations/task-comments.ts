@@ -26,7 +26,7 @@ export const listTaskComments = operation({
   query: PageQuery,
   response: z.array(TaskComment),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: taskPrefetch,
   handle: async (ctx, { params }) => {
@@ -52,7 +52,7 @@ export const createTaskComment = operation({
   body: { schema: CreateTaskComment, mediaType: 'application/json' },
   response: TaskComment,
   idempotencyKey: true,
-  errors: [400, 409, 415, 422],
+  errors: [],
   sideEffects: ['Adds a comment to the task', 'Writes an audit record'],
   prefetch: taskPrefetch,
   // A replayed receipt answers only while the project can still take comments, as the first request could.

@@ -27,7 +27,7 @@ export const listTasks = operation({
   query: ListQuery,
   response: z.array(Task),
   paginated: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), taskKeys.counters(project)],
   handle: async (ctx, { params, query }) => {
@@ -55,7 +55,7 @@ export const getTask = operation({
   query: NoQuery,
   response: Task,
   etag: true,
-  errors: [422],
+  errors: [],
   sideEffects: [],
   prefetch: taskPrefetch,
   handle: async (ctx, { params }) => detail(storedTaskOf(ctx, params), ctx.caller),
@@ -87,7 +87,7 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
     response: Task,
     etag: true,
     ifMatch: true,
-    errors: [412, 415, 422, 428],
+    errors: [],
     sideEffects: [action === 'claim' ? "Sets the task's assignee to the caller" : "Clears the task's assignee", 'Writes an audit record'],
     prefetch: taskPrefetch,
     handle: async (ctx: OperationContext, { params }) => {

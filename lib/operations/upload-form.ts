@@ -120,7 +120,7 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     response: UploadSession,
     extension: 'upload-session',
     uses: { files: true },
-    errors: [415, 422],
+    errors: [],
     sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
     prefetch: def.prefetch,
     handle: async (ctx, { params, body }) => {

@@ -82,4 +82,9 @@ describe('derivedErrors', () => {
     const found = await answers(OPERATIONS, (op) => thrownBy(() => step.before!(spent(requestTo(op)))));
     expect(found).toEqual(OPERATIONS.map((op) => ({ id: op.id, status: 429, declared: true })));
   });
+
+  it('leaves out of every declaration the statuses it derives', () => {
+    const repeated = OPERATIONS.filter((op) => op.errors.some((status) => derivedErrors(op).includes(status))).map((op) => op.id);
+    expect(repeated).toEqual([]);
+  });
 });
