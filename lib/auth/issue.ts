@@ -3,7 +3,7 @@ import { settings } from '../config.js';
 import { getUser, livePermissions, putToken, type AccessScope } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
-import { IssuanceError, issuerShortfall, validateIssuance, type IssuanceRequest } from './issuance.js';
+import { IssuanceError, issuerShortfall, validateIssuance, type IssuanceRequest, type Lifetimes } from './issuance.js';
 import { hashToken, mintToken } from './tokens.js';
 import { tokenHashSecret } from './secret.js';
 import { writeAudit } from '../store/audit.js';
@@ -15,19 +15,24 @@ export interface IssuedToken {
   expires_at: string;
 }
 
+/** The credential lifetimes this installation is configured with (the seed's table, as settings). */
+export function configuredLifetimes(): Lifetimes {
+  const s = settings();
+  return {
+    projectReadOnlyDays: s.TOKEN_PROJECT_READ_ONLY_MAX_DAYS,
+    projectMutationDays: s.TOKEN_PROJECT_MUTATION_MAX_DAYS,
+    organisationDays: s.TOKEN_ORGANISATION_MAX_DAYS,
+    administrationDays: s.TOKEN_ADMINISTRATION_MAX_DAYS,
+  };
+}
+
 /**
  * Issues a personal access token to an active user, as the web interface would behind its
  * session gates: the form is validated, the binding must exist, and the user must hold live
  * access and every selected permission. The secret is returned once and stored only as a hash.
  */
 export async function issueToken(userId: string, request: IssuanceRequest, now: Date): Promise<IssuedToken> {
-  const s = settings();
-  const valid = validateIssuance(request, now, {
-    projectReadOnlyDays: s.TOKEN_PROJECT_READ_ONLY_MAX_DAYS,
-    projectMutationDays: s.TOKEN_PROJECT_MUTATION_MAX_DAYS,
-    organisationDays: s.TOKEN_ORGANISATION_MAX_DAYS,
-    administrationDays: s.TOKEN_ADMINISTRATION_MAX_DAYS,
-  });
+  const valid = validateIssuance(request, now, configuredLifetimes());
   const user = await getUser(userId);
   if (user?.status !== 'active') throw new IssuanceError('inactive_user', 'tokens are issued only to active users');
 

@@ -39,8 +39,8 @@ const SECURITY_HEADERS = {
 
 type Gated = Extract<Route, { gate: 'session' | 'administrator' }>;
 
-const pageError = (ctx: PageContext, status: number, message: string, json: boolean | undefined, requestId: string) =>
-  json ? problem(status, status === 403 ? 'forbidden' : 'error', message, requestId) : html(<ErrorPage ctx={ctx} status={status} message={message} />, status);
+const pageError = (ctx: PageContext, status: number, message: string, json: boolean | undefined, request: ConsoleRequest) =>
+  json ? problem(status, status === 403 ? 'forbidden' : 'error', message, request) : html(<ErrorPage ctx={ctx} status={status} message={message} />, status);
 
 /** A state change must come from a page of this origin: the Origin header says so, whatever the cookies. */
 const sameOrigin = (request: ConsoleRequest, config: ConsoleConfig) => request.headers.origin === config.origin;
@@ -49,19 +49,19 @@ async function gated(route: Gated, ctx: RouteContext): Promise<ConsoleResponse> 
   const { request, config, now } = ctx;
   const signedIn = await loadSession(request, config, now);
   if (!signedIn) {
-    if (route.json) return problem(401, 'signed_out', 'Your session has ended: sign in again.', request.requestId);
+    if (route.json) return problem(401, 'signed_out', 'Your session has ended: sign in again.', request);
     return redirect(consolePath(config, '/sign-in'));
   }
   const page: PageContext = { config, signedIn };
   const sessionCtx = { ...ctx, page, signedIn, audit: { ...ctx.audit } };
   if (route.method === 'POST' && !csrfMatches(signedIn, ctx.form.get('csrf') ?? request.headers['x-csrf-token'])) {
-    return pageError(page, 403, 'The form has expired: go back, reload the page and try again.', route.json, request.requestId);
+    return pageError(page, 403, 'The form has expired: go back, reload the page and try again.', route.json, request);
   }
   if (route.gate === 'administrator' && !signedIn.installation.has('manage-users')) {
-    return pageError(page, 403, 'User administration needs the manage-users permission.', route.json, request.requestId);
+    return pageError(page, 403, 'User administration needs the manage-users permission.', route.json, request);
   }
   if (route.confirm && !recentlyConfirmed(signedIn, config, now)) {
-    if (route.json) return problem(403, 'confirmation_required', `Confirm with your passkey to ${route.confirm}.`, request.requestId);
+    if (route.json) return problem(403, 'confirmation_required', `Confirm with your passkey to ${route.confirm}.`, request);
     const fields = [...ctx.form.entries()];
     return html(<ConfirmPage ctx={page} action={consolePath(config, request.path)} fields={fields} what={route.confirm} />, 403);
   }
@@ -96,7 +96,7 @@ async function respond(request: ConsoleRequest, assets: AssetReader, now: Date):
       },
       now,
     );
-    return pageError(page, 403, 'This request did not come from a console page.', json, request.requestId);
+    return pageError(page, 403, 'This request did not come from a console page.', json, request);
   }
   const ctx: RouteContext = {
     request,

@@ -1,5 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ulid } from 'ulid';
+import { ApiError } from '../errors.js';
+import { problemResponse } from '../http/problem.js';
 import { readJsonBody } from '../domain/json-body.js';
 
 /** A console request as the handlers see it: the gateway event, parsed once. */
@@ -91,23 +93,26 @@ export const redirect = (location: string, cookies?: string[]): ConsoleResponse 
 
 export const json = (status: number, value: unknown, cookies?: string[]): ConsoleResponse => ({
   status,
-  headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  headers: { 'Content-Type': 'application/json' },
   cookies,
   body: JSON.stringify(value),
 });
-
-/** RFC 9457 for the ceremony endpoints, which scripts read. */
-export const problem = (status: number, code: string, detail: string, requestId: string, extra: Record<string, unknown> = {}): ConsoleResponse =>
-  json(status, { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, code, request_id: requestId, ...extra });
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
   409: 'Conflict',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
-  500: 'Internal Server Error',
 };
+
+/** RFC 9457 for the ceremony endpoints, which scripts read: the API's problem body, so clients read one shape. */
+export function problem(status: number, code: string, detail: string, request: ConsoleRequest, headers?: Record<string, string>): ConsoleResponse {
+  const answer = problemResponse(
+    new ApiError(status, code, TITLES[status] ?? 'Error', detail, { headers }),
+    request.requestId,
+    `${CONSOLE_PREFIX}${request.path}`,
+  );
+  return { status, headers: answer.headers as Record<string, string>, body: answer.body };
+}

@@ -190,7 +190,14 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
     paths,
     components: {
       schemas: components,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Personal access token (aop_...).' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Personal access token (aop_...), issued and revoked in the web console at /console/ of this deployment (passkey sign-in); no API operation issues one.',
+        },
+      },
     },
   };
 }

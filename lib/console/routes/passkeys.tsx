@@ -16,23 +16,23 @@ import {
   verifiedAssertion,
   verifiedRegistration,
 } from '../webauthn.js';
-import { PasskeyName } from './sign-in.js';
+import { passkeyName } from './sign-in.js';
 
 /** A ceremony begun in this session, for this person: another session's challenge completes nothing here. */
 const bound = (ctx: SessionContext) => ({ user_id: ctx.signedIn.user.id, session_hash: ctx.signedIn.hash });
 
 async function register(ctx: SessionContext): Promise<ConsoleResponse> {
   const body = jsonOf(ctx.request);
-  const name = PasskeyName.safeParse(body?.name);
-  if (!name.success) return problem(422, 'invalid_name', 'Name the passkey (up to 100 characters, one line).', ctx.request.requestId);
+  const named = passkeyName(body?.name, ctx.request);
+  if ('refused' in named) return named.refused;
   const ceremony = await spendCeremony(ctx.request, 'register', ctx.now);
-  if (!ceremony || ceremony.session_hash !== ctx.signedIn.hash) return problem(400, 'ceremony_expired', 'Start the registration again.', ctx.request.requestId);
-  const passkey = await verifiedRegistration(ctx.config, ceremony, body?.response, ctx.signedIn.user, name.data, ctx.now);
-  if (!passkey) return problem(400, 'registration_refused', 'The passkey could not be registered. Try again.', ctx.request.requestId);
+  if (!ceremony || ceremony.session_hash !== ctx.signedIn.hash) return problem(400, 'ceremony_expired', 'Start the registration again.', ctx.request);
+  const passkey = await verifiedRegistration(ctx.config, ceremony, body?.response, ctx.signedIn.user, named.name, ctx.now);
+  if (!passkey) return problem(400, 'registration_refused', 'The passkey could not be registered. Try again.', ctx.request);
   try {
     await commit(addPasskeyWrites(passkey, 'active'));
   } catch (error) {
-    if (error instanceof PasskeyRefusedError) return problem(409, 'passkey_exists', error.message, ctx.request.requestId);
+    if (error instanceof PasskeyRefusedError) return problem(409, 'passkey_exists', error.message, ctx.request);
     throw error;
   }
   await writeAudit({ ...ctx.audit, kind: 'PASSKEY_REGISTERED', status: 200, actor_id: ctx.signedIn.user.id, details: { passkey_id: passkey.id } }, ctx.now);
@@ -57,7 +57,7 @@ async function confirm(ctx: SessionContext): Promise<ConsoleResponse> {
   const body = jsonOf(ctx.request);
   const ceremony = await spendCeremony(ctx.request, 'confirm', ctx.now);
   const claimed = claimedPasskey(body?.response);
-  const refused = () => problem(401, 'confirmation_failed', 'The passkey could not confirm it is you. Try again.', ctx.request.requestId);
+  const refused = () => problem(401, 'confirmation_failed', 'The passkey could not confirm it is you. Try again.', ctx.request);
   if (!ceremony || ceremony.session_hash !== ctx.signedIn.hash || claimed?.userId !== ctx.signedIn.user.id) return refused();
   const passkey = await getPasskey(claimed.userId, claimed.credentialId);
   const counter = passkey && (await verifiedAssertion(ctx.config, ceremony, body?.response, passkey));

@@ -9,7 +9,7 @@ import { addPasskeyWrites, getPasskey, listPasskeys, PasskeyRefusedError, record
 import { countHits } from '../../store/rate-limits.js';
 import { commit } from '../../store/transact.js';
 import { consolePath } from '../config.js';
-import { jsonOf, json, problem, redirect, type ConsoleResponse } from '../http.js';
+import { jsonOf, json, problem, redirect, type ConsoleRequest, type ConsoleResponse } from '../http.js';
 import { EnrolPage, SignInPage } from '../pages/auth.js';
 import { html, type Route, type RouteContext } from '../route.js';
 import { CEREMONY_COOKIE, clearCookie, deleteSessionCookie, loadSession, startSession } from '../session.js';
@@ -24,22 +24,29 @@ import {
 } from '../webauthn.js';
 
 /** Sign-in and enrolment: the only console routes a stranger reaches, each attempt counted per IP. */
-export const PasskeyName = singleLine().trim().min(1, 'must not be empty').max(100);
+const PasskeyName = singleLine().trim().min(1, 'must not be empty').max(100);
+
+/** The name a person gives a passkey they register, or the 422 that refuses it. */
+export function passkeyName(value: unknown, request: ConsoleRequest): { name: string } | { refused: ConsoleResponse } {
+  const name = PasskeyName.safeParse(value);
+  return name.success ? { name: name.data } : { refused: problem(422, 'invalid_name', 'Name the passkey (up to 100 characters, one line).', request) };
+}
 
 async function overBudget(ctx: RouteContext): Promise<ConsoleResponse | undefined> {
   const [count] = await countHits({ budget: 'console-sign-in', subject: ctx.request.sourceIp }, ctx.now);
   if (count && count.count > settings().CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE) {
     // Events part 2: repeated 429s are audited once per IP and minute.
     await writeSampledRateLimitAudit({ ...ctx.audit, kind: 'CONSOLE_SIGN_IN_RATE_LIMITED', status: 429 }, ctx.now);
-    const response = problem(429, 'too_many_attempts', 'Too many sign-in attempts from this address: wait a minute.', ctx.request.requestId);
-    return { ...response, headers: { ...response.headers, 'Retry-After': String(count.resetSeconds) } };
+    return problem(429, 'too_many_attempts', 'Too many sign-in attempts from this address: wait a minute.', ctx.request, {
+      'Retry-After': String(count.resetSeconds),
+    });
   }
   return undefined;
 }
 
 const failed = async (ctx: RouteContext, reason: string, status = 401) => {
   await writeAudit({ ...ctx.audit, kind: 'CONSOLE_SIGN_IN_FAILED', status, details: { reason } }, ctx.now);
-  return problem(status, 'sign_in_failed', 'The passkey could not sign you in. Try again, or use another passkey.', ctx.request.requestId);
+  return problem(status, 'sign_in_failed', 'The passkey could not sign you in. Try again, or use another passkey.', ctx.request);
 };
 
 const signedInAnswer = (ctx: RouteContext, sessionCookie: string) =>
@@ -78,7 +85,7 @@ const linkRefused = (ctx: RouteContext) =>
     400,
     'enrolment_link_invalid',
     'This enrolment link cannot be used: it was used already, replaced by a newer one, or has expired. Ask an administrator for a new link.',
-    ctx.request.requestId,
+    ctx.request,
   );
 
 async function enrolOptions(ctx: RouteContext): Promise<ConsoleResponse> {
@@ -95,13 +102,13 @@ async function enrol(ctx: RouteContext): Promise<ConsoleResponse> {
   const limited = await overBudget(ctx);
   if (limited) return limited;
   const body = jsonOf(ctx.request);
-  const name = PasskeyName.safeParse(body?.name);
-  if (!name.success) return problem(422, 'invalid_name', 'Name the passkey (up to 100 characters, one line).', ctx.request.requestId);
+  const named = passkeyName(body?.name, ctx.request);
+  if ('refused' in named) return named.refused;
   const ceremony = await spendCeremony(ctx.request, 'enrol', ctx.now);
   const open = await openLink(body?.link, ctx.now);
   if (!ceremony || !open || ceremony.user_id !== open.user.id) return linkRefused(ctx);
-  const passkey = await verifiedRegistration(ctx.config, ceremony, body?.response, open.user, name.data, ctx.now);
-  if (!passkey) return problem(400, 'registration_refused', 'The passkey could not be registered. Try again.', ctx.request.requestId);
+  const passkey = await verifiedRegistration(ctx.config, ceremony, body?.response, open.user, named.name, ctx.now);
+  if (!passkey) return problem(400, 'registration_refused', 'The passkey could not be registered. Try again.', ctx.request);
   try {
     await commit([...addPasskeyWrites(passkey, 'active'), spendEnrolmentLinkWrite(open.link, () => new PasskeyRefusedError('link spent'))]);
   } catch (error) {

@@ -1,8 +1,7 @@
 import { revokeTokenAs } from '../../auth/administration.js';
 import { AdministrationRefusedError } from '../../auth/administrator.js';
 import { IssuanceError, maxLifetimeDays, type IssuanceRequest } from '../../auth/issuance.js';
-import { issueTokenAs } from '../../auth/issue.js';
-import { settings } from '../../config.js';
+import { configuredLifetimes, issueTokenAs } from '../../auth/issue.js';
 import { CREDENTIAL_TYPES, dependenciesOf, EXPLICIT_ONLY, permissionsOf, type CredentialType } from '../../domain/permissions.js';
 import { userAccessItems, userTokens, type TokenRecord } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
@@ -14,16 +13,6 @@ import { NewTokenPage, TokenIssuedPage, TokensPage, type NewTokenForm, type Toke
 import { html, type Route, type SessionContext } from '../route.js';
 
 const DAY_MS = 86_400_000;
-const lifetimes = () => {
-  const s = settings();
-  return {
-    projectReadOnlyDays: s.TOKEN_PROJECT_READ_ONLY_MAX_DAYS,
-    projectMutationDays: s.TOKEN_PROJECT_MUTATION_MAX_DAYS,
-    organisationDays: s.TOKEN_ORGANISATION_MAX_DAYS,
-    administrationDays: s.TOKEN_ADMINISTRATION_MAX_DAYS,
-  };
-};
-
 /** Binding names for tokens and access rows: organisations and projects by id, read together. */
 export async function namesOf(ids: { organisations: string[]; projects: string[] }): Promise<Map<string, string>> {
   const wanted: Key[] = [...ids.organisations.map(keys.organisation), ...ids.projects.map(keys.project)];
@@ -69,7 +58,7 @@ async function bindingsOf(userId: string, type: CredentialType): Promise<NewToke
 const dateOf = (at: Date) => at.toISOString().slice(0, 10);
 
 async function newTokenForm(ctx: SessionContext, type: CredentialType, values?: NewTokenForm['values'], error?: string): Promise<NewTokenForm> {
-  const l = lifetimes();
+  const l = configuredLifetimes();
   const readOnlyDays = maxLifetimeDays(type, true, l);
   return {
     type,
