@@ -6,7 +6,7 @@ import { Client, etagOf, projectToken } from './workload.js';
 /** The fixed request counts of the library workload. */
 export const LIBRARY_COUNTS = { gets: 100, lists: 50, owners: 50, edits: 50 } as const;
 
-/** A policy of some 20 KB, the size the README's list cost figures assume. */
+/** A policy of some 20 KB, the size docs/operations/library.md's list cost figures assume. */
 const CONTENT = `# Policy\n\n${'The organisation protects its systems and information. '.repeat(360)}\n`;
 
 /**

@@ -4,8 +4,8 @@ import { CLASSIFICATION_CODES } from './domain/classifications.js';
 import { DEFAULT_WORKFLOW, isWorkflowJson, parseWorkflow, type WorkflowConfig } from './domain/workflow.js';
 
 /**
- * Every setting the product reads from its environment, with its default. README's configuration
- * table is checked against this list by a test, so a setting cannot be added without documenting it.
+ * Every setting the product reads from its environment, with its default. docs/configuration.md's
+ * table is generated from this list (`npm run docs`) and a test keeps the two equal.
  */
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

@@ -1,6 +1,6 @@
 /**
  * Key builders of the single table. Every access pattern is a GetItem, BatchGetItem or Query on
- * these keys (README, "Single-table design", lists them as a table of access patterns).
+ * these keys (docs/storage.md lists them as a table of access patterns, which a test checks against these builders).
  */
 export interface Key {
   PK: string;
@@ -203,7 +203,6 @@ export const gsi1 = {
   pendingPurges: 'PURGE_PENDING',
   /** Import runs still running (sparse: an ended run drops the key), by start time: the sweep ends abandoned ones. */
   runningImports: 'IMPORT_RUNNING',
-  organisations: 'ORGS',
   /** Every shared external provider, oldest first. */
   externalProviders: 'PROVIDERS',
   /** Published assurance releases (sparse: drafts carry no key), by `<ISM release>#<provider>#<release>`: what projects may select. */

@@ -1,13 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readSettings, SETTINGS } from '../../lib/config.js';
+import { readSettings } from '../../lib/config.js';
 
 describe('settings', () => {
-  it('are all documented in the README configuration table', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of Object.keys(SETTINGS)) expect(readme).toContain(`| \`${name}\` |`);
-  });
-
   it('default the seven rate-limit budgets to the seed values', () => {
     const s = readSettings({});
     expect([

@@ -4,7 +4,7 @@ import { eachEntry, firstIssue } from './json.js';
 import { controlIdOf, IMPLEMENTATION_STATUSES, ImportRejected, LIMITS, type ParsedImport, RESPONSIBILITIES } from './rows.js';
 
 /**
- * This service's own JSON assertion format, version 1 (the README documents it):
+ * This service's own JSON assertion format, version 1 (docs/operations/providers.md documents it):
  * `{ "format": "ism-assertions", "format_version": 1, "ism_version"?: "2025.12.9", "assertions": [ … ] }`
  * with one entry per ISM control. Strict where a spreadsheet cannot be: values are the service's
  * own words (no spellings mapped) and unknown properties are refused, the document's as a whole,

@@ -22,7 +22,7 @@ type Field = Exclude<keyof ImportedRow, 'row'>;
 /**
  * The header names each field is found by, compared after lower-casing, dropping apostrophes and
  * turning every run of other non-alphanumeric characters into one space ("Assessor's Finding",
- * "assessor finding" and "ASSESSOR_FINDING" are one name). The README lists them. A bare "Control"
+ * "assessor finding" and "ASSESSOR_FINDING" are one name). docs/operations/providers.md lists them. A bare "Control"
  * is deliberately neither the identifier nor the text: matrices use it for both.
  */
 export const HEADER_NAMES: Record<Field, readonly string[]> = {
