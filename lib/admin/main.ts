@@ -24,7 +24,7 @@ import { recountProject } from '../store/controls.js';
 import { createManualTask, TaskRefusedError } from './task-create.js';
 import { connectionView, connectRepository, listConnections, removeConnection, RepositoryRefusedError } from './repository.js';
 import { keys } from '../store/keys.js';
-import { runMigrations } from './migrations.js';
+import { runMigrations } from '../migrations/index.js';
 import { getOne } from '../store/read.js';
 import { ensureTable } from '../store/schema.js';
 import { startDynamoDbLocal, type Emulator } from '../local/emulators.js';

@@ -7,7 +7,7 @@ import { newControlItem, SUMMARY_PREFIX } from '../../lib/store/controls.js';
 import { listUsers, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { memberCount, membersPage } from '../../lib/store/members.js';
-import { MIGRATIONS, registerStep, runMigrations, type MigrationOutcome, type MigrationStep } from '../../lib/admin/migrations.js';
+import { MIGRATIONS, registerStep, runMigrations, type MigrationOutcome, type MigrationStep } from '../../lib/migrations/index.js';
 import { getOne } from '../../lib/store/read.js';
 import type { RowScope } from '../../lib/store/registers.js';
 import { fixtures } from '../support/api.js';

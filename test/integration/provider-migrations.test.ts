@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { indexRunningImports, markDeletedProviderData, moveAssertionsToUlids, reviseImportRuns } from '../../lib/admin/migrations.js';
+import { indexRunningImports, markDeletedProviderData, moveAssertionsToUlids, reviseImportRuns } from '../../lib/migrations/index.js';
 import { assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import { deleteAll, putAll } from '../../lib/store/batch.js';
 import { keys } from '../../lib/store/keys.js';

@@ -16,7 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // Settings are validated against domain rules (the workflow), and the domain may log.
   ['lib/domain/', 'lib/config.ts', 'lib/log.ts'],
   ['lib/store/'],
-  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/render/', 'lib/repositories/'],
+  // Data migrations run from the operator CLI and from the local runtime's start, off the request path.
+  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/migrations/', 'lib/render/', 'lib/repositories/'],
   ['lib/operations/'],
   // The console is a front door of its own beside the API's pipeline.
   ['lib/http/', 'lib/console/'],
