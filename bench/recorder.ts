@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../lib/operations/registry.js';
-import { createRouter } from '../lib/operations/router.js';
+import { createRouter } from '../lib/operations/kernel/router.js';
 import { traceDdb, type DdbCall } from '../lib/store/client.js';
 
 /** The DynamoDB requests one API request made, under the label of its operation and phase. */

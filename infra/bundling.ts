@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { ASSET_SOURCES } from '../lib/console/assets.js';
-import { describeApi } from '../lib/operations/api-description.js';
+import { describeApi } from '../lib/operations/kernel/api-description.js';
 import { OPERATIONS } from '../lib/operations/registry.js';
 import { fontBytes } from '../lib/render/pdf/fonts.js';
 

@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operations } from '../../lib/operations/groups/documents.js';
+import { operations } from '../../lib/operations/documents/index.js';
 
 export const handler = createApiHandler(operations);

@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operations } from '../../lib/operations/groups/evidence.js';
+import { operations } from '../../lib/operations/evidence/index.js';
 
 export const handler = createApiHandler(operations);

@@ -1,5 +1,5 @@
 import { createMetaHandler } from '../../lib/http/meta.js';
-import type { ApiDescription } from '../../lib/operations/router.js';
+import type { ApiDescription } from '../../lib/operations/kernel/router.js';
 
 /** Generated from the operation registry when the function is bundled (esbuild inject, infra/bundling.ts). */
 declare const API_DESCRIPTION: ApiDescription;

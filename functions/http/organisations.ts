@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operations } from '../../lib/operations/groups/organisations.js';
+import { operations } from '../../lib/operations/organisations/index.js';
 
 export const handler = createApiHandler(operations);

@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operations } from '../../lib/operations/groups/providers.js';
+import { operations } from '../../lib/operations/providers/index.js';
 
 export const handler = createApiHandler(operations);

@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operations } from '../../lib/operations/groups/registers.js';
+import { operations } from '../../lib/operations/registers/index.js';
 
 export const handler = createApiHandler(operations);

@@ -1,4 +1,4 @@
 import { createApiHandler } from '../../lib/http/pipeline.js';
-import { operations } from '../../lib/operations/groups/tasks.js';
+import { operations } from '../../lib/operations/tasks/index.js';
 
 export const handler = createApiHandler(operations);

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { FileAnswer, OperationContext, OperationResult } from '../operations/operation.js';
+import type { FileAnswer, OperationContext, OperationResult } from '../operations/kernel/operation.js';
 import { auditWrite } from '../store/audit.js';
 import { keys, type Key } from '../store/keys.js';
 import { collectionString, getOne, keyString, type Collection } from '../store/read.js';

@@ -1,4 +1,4 @@
-import type { FileAnswer } from '../operations/operation.js';
+import type { FileAnswer } from '../operations/kernel/operation.js';
 
 /**
  * Types a browser shows inline but not in a sandboxed document: answered as attachments instead.

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { runAsFunction } from '../command-recording.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createRouter, OPENAPI_OPERATION_ID, OPENAPI_PATH, type ApiDescription } from '../operations/router.js';
+import { createRouter, OPENAPI_OPERATION_ID, OPENAPI_PATH, type ApiDescription } from '../operations/kernel/router.js';
 import { methodNotAllowed, notFound } from '../errors.js';
 import { errorMapper } from './middlewares/error-mapper.js';
 import { responseHeaders } from './middlewares/response-headers.js';

@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { attributeTo, runAsFunction } from '../command-recording.js';
-import type { AnyOperation } from '../operations/operation.js';
-import { functionOf } from '../operations/function-of.js';
-import { createRouter } from '../operations/router.js';
+import type { AnyOperation } from '../operations/kernel/operation.js';
+import { functionOf } from '../operations/kernel/function-of.js';
+import { createRouter } from '../operations/kernel/router.js';
 import { authenticate } from './middlewares/authenticate.js';
 import { authorize } from './middlewares/authorize.js';
 import { errorMapper } from './middlewares/error-mapper.js';

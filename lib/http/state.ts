@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Request } from '@middy/core';
 import type { TokenClaims } from '../auth/tokens.js';
-import type { AnyOperation, Caller, Page } from '../operations/operation.js';
+import type { AnyOperation, Caller, Page } from '../operations/kernel/operation.js';
 import type { Item } from '../store/read.js';
 import type { ReceiptScope, StoredResponse } from '../store/receipts.js';
 

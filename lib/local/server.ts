@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import { createMetaHandler } from '../http/meta.js';
 import type { ApiHandler } from '../http/pipeline.js';
 import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
-import { describeApi } from '../operations/api-description.js';
+import { describeApi } from '../operations/kernel/api-description.js';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../operations/registry.js';
 import { resolveLocalFile } from '../repositories/local.js';
 import { useLocalRepositories } from '../repositories/resolve.js';
@@ -13,7 +13,7 @@ import { sourceAssets } from '../console/assets.js';
 import { createConsoleHandler } from '../console/handler.js';
 import { CONSOLE_PREFIX } from '../console/http.js';
 import { localStreamingRuntime } from './streaming.js';
-import { API_PREFIX, createRouter } from '../operations/router.js';
+import { API_PREFIX, createRouter } from '../operations/kernel/router.js';
 
 /** API Gateway's own payload limit (10 MB): larger bodies never reach a function. */
 const MAX_BODY = 10 * 1024 * 1024;

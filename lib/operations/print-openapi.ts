@@ -1,4 +1,4 @@
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi } from './kernel/openapi.js';
 import { OPERATIONS } from './registry.js';
 
 /** `npm run --silent openapi`: the OpenAPI document the API serves, on stdout. */

@@ -1,23 +1,23 @@
-import { functionOf, type FunctionName } from './function-of.js';
-import type { AnyOperation } from './operation.js';
-import { operations as controls } from './groups/controls.js';
-import { operations as documents } from './groups/documents.js';
-import { operations as downloads } from './groups/downloads.js';
-import { operations as evidence } from './groups/evidence.js';
-import { operations as library } from './groups/library.js';
-import { operations as organisations } from './groups/organisations.js';
-import { operations as projects } from './groups/projects.js';
-import { operations as providers } from './groups/providers.js';
-import { operations as registers } from './groups/registers.js';
-import { operations as setupProjects } from './groups/setup-projects.js';
-import { operations as systems } from './groups/systems.js';
-import { operations as tasks } from './groups/tasks.js';
+import { functionOf, type FunctionName } from './kernel/function-of.js';
+import type { AnyOperation } from './kernel/operation.js';
+import { operations as controls } from './controls/index.js';
+import { operations as documents } from './documents/index.js';
+import { operations as downloads } from './downloads/index.js';
+import { operations as evidence } from './evidence/index.js';
+import { operations as library } from './library/index.js';
+import { operations as organisations } from './organisations/index.js';
+import { operations as projects } from './projects/index.js';
+import { operations as providers } from './providers/index.js';
+import { operations as registers } from './registers/index.js';
+import { operations as setupProjects } from './setup-projects/index.js';
+import { operations as systems } from './systems/index.js';
+import { operations as tasks } from './tasks/index.js';
 
 export { functionOf, type FunctionName };
 
 /**
  * Each function's operations, as its entry under functions/http imports them: one module per
- * function (groups/), so that a function bundles its own operations and no other's. Nothing here
+ * function (`<group>/index.ts`), so that a function bundles its own operations and no other's. Nothing here
  * may be imported from functions/.
  */
 const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
@@ -37,7 +37,7 @@ const SERVED: Partial<Record<FunctionName, readonly AnyOperation[]>> = {
 
 for (const [fn, ops] of Object.entries(SERVED)) {
   const stray = ops.filter((op) => functionOf(op) !== fn);
-  if (stray.length) throw new Error(`groups/${fn} lists operations another function serves: ${stray.map((op) => op.id).join(', ')}`);
+  if (stray.length) throw new Error(`${fn}/index.ts lists operations another function serves: ${stray.map((op) => op.id).join(', ')}`);
 }
 
 /**

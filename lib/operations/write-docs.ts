@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { generatedBlocks, withBlock } from './reference-docs.js';
+import { generatedBlocks, withBlock } from './kernel/reference-docs.js';
 import { OPERATIONS } from './registry.js';
 
 /** `npm run docs`: rewrites the generated blocks of docs/ from the registry and the settings. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { satisfies } from '../../lib/auth/authority.js';
 import { CREDENTIAL_TYPES, dependenciesOf, permissionsOf, type CredentialType, type Permission } from '../../lib/domain/permissions.js';
-import type { AnyOperation } from '../../lib/operations/operation.js';
+import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 

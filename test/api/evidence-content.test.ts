@@ -6,7 +6,7 @@ import { metadataOf, type EvidenceSource, type StoredEvidence } from '../../lib/
 import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
-import { downloadEvidence } from '../../lib/operations/evidence-content.js';
+import { downloadEvidence } from '../../lib/operations/evidence/content.js';
 import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { commit } from '../../lib/store/transact.js';
 import type { Api } from '../support/api.js';

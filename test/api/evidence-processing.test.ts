@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getObject } from '../../lib/files/storage.js';
-import { cancelEvidenceProcessing } from '../../lib/operations/evidence-processing.js';
+import { cancelEvidenceProcessing } from '../../lib/operations/evidence/processing.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionsOf, type CredentialType } from '../../lib/domain/permissions.js';
-import type { AnyOperation } from '../../lib/operations/operation.js';
+import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';

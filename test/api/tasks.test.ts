@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { permissionsOf, type Permission } from '../../lib/domain/permissions.js';
-import { etagFor } from '../../lib/operations/etag.js';
+import { etagFor } from '../../lib/operations/kernel/etag.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
 import { storedControl, storedTask, unprovenTask } from '../support/tasks.js';

@@ -6,7 +6,7 @@ import { createUserAs, grantAccessAs } from '../../lib/auth/administration.js';
 import { consoleConfig, enrolmentUrl } from '../../lib/console/config.js';
 import { SESSION_COOKIE, sha256 } from '../../lib/console/session.js';
 import type { ConsolePermission } from '../../lib/domain/permissions.js';
-import { listProjects } from '../../lib/operations/projects.js';
+import { listProjects } from '../../lib/operations/projects/projects.js';
 import { itemPresent } from '../../lib/store/conditions.js';
 import { grantAccess, userTokens } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';

@@ -1,9 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { OPENAPI_PATH } from '../../lib/operations/router.js';
-import { buildOpenApi } from '../../lib/operations/openapi.js';
+import { OPENAPI_PATH } from '../../lib/operations/kernel/router.js';
+import { buildOpenApi } from '../../lib/operations/kernel/openapi.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
-import { createRouter } from '../../lib/operations/router.js';
+import { createRouter } from '../../lib/operations/kernel/router.js';
 
 const document = buildOpenApi(OPERATIONS);
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -1,6 +1,6 @@
 import { parseToken } from '../../lib/auth/tokens.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
-import type { AnyOperation, OperationContext } from '../../lib/operations/operation.js';
+import type { AnyOperation, OperationContext } from '../../lib/operations/kernel/operation.js';
 import { collectionString, getMany, keyString, queryCollection, type Collection } from '../../lib/store/read.js';
 
 /**

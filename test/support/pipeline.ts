@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { AnyOperation } from '../../lib/operations/operation.js';
+import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
 import type { PipelineRequest, PipelineState } from '../../lib/http/state.js';
 
 /** A pipeline request as the steps see it, for testing one step on its own. */

@@ -67,6 +67,6 @@ describe('architecture', () => {
 
   it('finds the upward imports it is meant to refuse', () => {
     expect(layerOf('lib/store/keys.ts')).toBeLessThan(layerOf('lib/http/pipeline.ts'));
-    expect(importsOf('lib/http/pipeline.ts')).toContain('lib/operations/router.ts');
+    expect(importsOf('lib/http/pipeline.ts')).toContain('lib/operations/kernel/router.ts');
   });
 });

@@ -1,4 +1,4 @@
-import type { Router } from '../../operations/router.js';
+import type { Router } from '../../operations/kernel/router.js';
 import { methodNotAllowed, notFound } from '../../errors.js';
 import type { Middleware } from '../state.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { execute } from '../../../lib/http/execute.js';
-import { getOrganisation } from '../../../lib/operations/organisations.js';
-import type { AnyOperation } from '../../../lib/operations/operation.js';
+import { getOrganisation } from '../../../lib/operations/organisations/organisations.js';
+import type { AnyOperation } from '../../../lib/operations/kernel/operation.js';
 import { keys } from '../../../lib/store/keys.js';
 import { newOrganisation, organisationPut } from '../../../lib/store/organisations.js';
 import { keyString, type Item } from '../../../lib/store/read.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../../lib/operations/router.js';
+import { createRouter } from '../../../lib/operations/kernel/router.js';
 import { OPERATIONS } from '../../../lib/operations/registry.js';
 
 const router = createRouter(OPERATIONS);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedBlocks, withBlock } from '../../../lib/operations/reference-docs.js';
+import { generatedBlocks, withBlock } from '../../../lib/operations/kernel/reference-docs.js';
 import { OPERATIONS } from '../../../lib/operations/registry.js';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '../../..');

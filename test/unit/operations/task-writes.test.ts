@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../../lib/domain/permissions.js';
 import type { StoredTask } from '../../../lib/domain/tasks.js';
-import { etagFor } from '../../../lib/operations/etag.js';
-import type { OperationContext } from '../../../lib/operations/operation.js';
-import { createTaskComment } from '../../../lib/operations/task-comments.js';
-import { claimTask, releaseTask } from '../../../lib/operations/tasks.js';
+import { etagFor } from '../../../lib/operations/kernel/etag.js';
+import type { OperationContext } from '../../../lib/operations/kernel/operation.js';
+import { createTaskComment } from '../../../lib/operations/tasks/comments.js';
+import { claimTask, releaseTask } from '../../../lib/operations/tasks/tasks.js';
 import { keys } from '../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../lib/store/read.js';
 import { taskItem } from '../../../lib/store/tasks.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldError } from '../../../../lib/errors.js';
 import { validate } from '../../../../lib/http/middlewares/validate.js';
-import type { AnyOperation } from '../../../../lib/operations/operation.js';
-import { createOrganisation, listOrganisations } from '../../../../lib/operations/organisations.js';
-import { createSystemRegisterRow } from '../../../../lib/operations/register-rows.js';
-import { uploadOrganisationLogo } from '../../../../lib/operations/logo.js';
+import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
+import { createOrganisation, listOrganisations } from '../../../../lib/operations/organisations/organisations.js';
+import { createSystemRegisterRow } from '../../../../lib/operations/registers/rows.js';
+import { uploadOrganisationLogo } from '../../../../lib/operations/organisations/logo.js';
 import { pipelineRequest } from '../../../support/pipeline.js';
 
 const step = validate();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { preconditions } from '../../../../lib/http/middlewares/preconditions.js';
-import { createOrganisation, updateOrganisation } from '../../../../lib/operations/organisations.js';
-import type { AnyOperation } from '../../../../lib/operations/operation.js';
+import { createOrganisation, updateOrganisation } from '../../../../lib/operations/organisations/organisations.js';
+import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const step = preconditions();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { route } from '../../../../lib/http/middlewares/route.js';
 import { OPERATIONS } from '../../../../lib/operations/registry.js';
-import { createRouter } from '../../../../lib/operations/router.js';
+import { createRouter } from '../../../../lib/operations/kernel/router.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const step = route(createRouter(OPERATIONS));

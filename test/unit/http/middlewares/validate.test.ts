@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../../../lib/http/middlewares/validate.js';
-import { createOrganisation, getOrganisation, listOrganisations } from '../../../../lib/operations/organisations.js';
-import type { AnyOperation } from '../../../../lib/operations/operation.js';
-import { startPopulation } from '../../../../lib/operations/population.js';
+import { createOrganisation, getOrganisation, listOrganisations } from '../../../../lib/operations/organisations/organisations.js';
+import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
+import { startPopulation } from '../../../../lib/operations/setup-projects/population.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const step = validate();

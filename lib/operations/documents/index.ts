@@ -1,0 +1,5 @@
+import { documentOperations } from './documents.js';
+import type { AnyOperation } from '../kernel/operation.js';
+
+/** What the documents function serves: the catalogue, output rows and starting and polling generations. */
+export const operations = [...documentOperations] as unknown as readonly AnyOperation[];

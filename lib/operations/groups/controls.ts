@@ -1,5 +1,0 @@
-import { controlOperations } from '../controls.js';
-import type { AnyOperation } from '../operation.js';
-
-/** What the controls function serves: control lists, detail, edits and transitions. */
-export const operations = [...controlOperations] as unknown as readonly AnyOperation[];

@@ -1,5 +1,0 @@
-import { documentOperations } from '../documents.js';
-import type { AnyOperation } from '../operation.js';
-
-/** What the documents function serves: the catalogue, output rows and starting and polling generations. */
-export const operations = [...documentOperations] as unknown as readonly AnyOperation[];

@@ -1,6 +1,0 @@
-import { listDocumentOwners } from '../document-owners.js';
-import { libraryOperations } from '../library.js';
-import type { AnyOperation } from '../operation.js';
-
-/** What the library function serves: the policy library and its document owners. */
-export const operations = [listDocumentOwners, ...libraryOperations] as unknown as readonly AnyOperation[];

@@ -1,6 +1,0 @@
-import { projectScopeOperations } from '../project-scope-reads.js';
-import { projectReadOperations } from '../projects.js';
-import type { AnyOperation } from '../operation.js';
-
-/** What the projects function serves: the reads of a project credential outside its controls. */
-export const operations = [...projectReadOperations, ...projectScopeOperations] as unknown as readonly AnyOperation[];

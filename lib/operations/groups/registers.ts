@@ -1,5 +1,0 @@
-import { registerOperations } from '../registers.js';
-import type { AnyOperation } from '../operation.js';
-
-/** What the registers function serves: register manifests and rows. */
-export const operations = [...registerOperations] as unknown as readonly AnyOperation[];

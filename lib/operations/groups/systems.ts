@@ -1,7 +1,0 @@
-import { contactOperations } from '../contacts.js';
-import { systemContextOperations } from '../system-context.js';
-import { systemOperations } from '../systems.js';
-import type { AnyOperation } from '../operation.js';
-
-/** What the systems function serves: systems, their context and contacts. */
-export const operations = [...systemOperations, ...systemContextOperations, ...contactOperations] as unknown as readonly AnyOperation[];

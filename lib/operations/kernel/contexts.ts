@@ -1,0 +1,147 @@
+import type * as z from 'zod';
+import {
+  affectsApplicability,
+  changedFields,
+  completeData,
+  contextView,
+  contextPatchSchema,
+  contextResponseSchema,
+  type ContextData,
+  type ContextDefinition,
+} from '../../domain/context.js';
+import { etagFor, requireVersion } from './etag.js';
+import { notFound } from '../../errors.js';
+import type { Key } from '../../store/keys.js';
+import { recalculationMarker, type RecalculationSubject } from '../../jobs/recalculation-requests.js';
+import type { WriteItem } from '../../store/transact.js';
+import { replaceVersioned } from '../../store/versioned.js';
+import { NoQuery } from './common.js';
+import { operation, type Group, type OperationContext } from './operation.js';
+
+/**
+ * Organisation and system context share one shape and one behaviour; this factory declares the
+ * GET and PATCH of each, so that the rules live in one place. Each group declares its own pair in
+ * its own module (organisation-context.ts, system-context.ts), so that neither group's function
+ * bundles the other's.
+ */
+interface ContextTarget<P extends z.ZodType> {
+  name: 'Organisation' | 'System';
+  group: Group;
+  path: string;
+  params: P;
+  definition: ContextDefinition;
+  /** The owner record (404 when absent) and the context item, read in the authentication round trip. */
+  ownerKey: (params: z.output<P>) => Key;
+  contextKey: (params: z.output<P>) => Key;
+  /** Writes that follow a change of an applicability field (system context only). */
+  onApplicabilityChange?: (params: z.output<P>, ctx: OperationContext) => WriteItem[];
+  afterApplicabilityChange?: (params: z.output<P>) => Promise<void>;
+}
+
+export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
+  const Response = contextResponseSchema(`${t.name}Context`);
+  const kind = `${t.name.toLowerCase()}-context`;
+  const read = (ctx: OperationContext, params: z.output<P>) => {
+    if (!ctx.prefetched(t.ownerKey(params))) throw notFound();
+    const item = ctx.prefetched(t.contextKey(params));
+    const version = Number(item?.version ?? 0);
+    return { item, version, data: completeData(t.definition, item?.data as ContextData | undefined) };
+  };
+  const ownerId = (params: z.output<P>) => t.contextKey(params).PK.split('#')[1]!;
+  const prefetch = (params: z.output<P>) => [t.ownerKey(params), t.contextKey(params)];
+
+  const get = operation({
+    id: `get${t.name}Context`,
+    group: t.group,
+    method: 'GET',
+    path: t.path,
+    summary: `Read the canonical ${t.name.toLowerCase()} context: its definition (field IDs, option values, version) and data.`,
+    credential: ['organisation'],
+    permission: { organisation: [['manage-org-hierarchy']] },
+    mode: 'read',
+    success: 200,
+    params: t.params,
+    query: NoQuery,
+    response: Response,
+    etag: true,
+    errors: [],
+    sideEffects: [],
+    prefetch,
+    handle: async (ctx, { params }) => {
+      const { item, version } = read(ctx, params);
+      return { data: contextView(t.definition, item), etag: etagFor(kind, ownerId(params), version) };
+    },
+  });
+
+  const update = operation({
+    id: `update${t.name}Context`,
+    group: t.group,
+    method: 'PATCH',
+    path: t.path,
+    summary: `Change ${t.name.toLowerCase()} context fields (merged per field) with an optional edit reason, If-Match the context ETag.`,
+    credential: ['organisation'],
+    permission: { organisation: [['manage-org-hierarchy']] },
+    mode: 'mutation',
+    success: 200,
+    params: t.params,
+    query: NoQuery,
+    body: { schema: contextPatchSchema(t.definition, `${t.name}Context`), mediaType: 'application/merge-patch+json' },
+    response: Response,
+    etag: true,
+    ifMatch: true,
+    errors: [],
+    ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
+    sideEffects: t.onApplicabilityChange
+      ? [
+          'Updates the context',
+          `Marks applicability of the ${t.name.toLowerCase()} projects for recalculation and queues the recalculation job`,
+          'Writes an audit record with the edit reason',
+        ]
+      : ['Updates the context', 'Writes an audit record with the edit reason'],
+    prefetch,
+    handle: async (ctx, { params, body }) => {
+      const { version, data } = read(ctx, params);
+      requireVersion(ctx.ifMatch, kind, ownerId(params), version);
+      const patch = body.data as Record<string, string | null | undefined>;
+      const changed = changedFields(data, patch);
+      const next: ContextData = { ...data };
+      for (const [id, value] of Object.entries(patch)) if (value !== undefined) next[id] = value;
+      const item = {
+        ...t.contextKey(params),
+        entity: kind,
+        definition_version: t.definition.version,
+        data: next,
+        updated_at: ctx.now.toISOString(),
+        updated_by: ctx.caller.userId,
+      };
+      const writes = [replaceVersioned(item, version)];
+      const recalculate = t.onApplicabilityChange && affectsApplicability(t.definition, changed);
+      if (recalculate) writes.push(...t.onApplicabilityChange!(params, ctx));
+      return {
+        ...(recalculate && t.afterApplicabilityChange ? { afterCommit: () => t.afterApplicabilityChange!(params) } : {}),
+        data: contextView(t.definition, item),
+        etag: etagFor(kind, ownerId(params), version + 1),
+        writes,
+        auditDetails: { edit_reason: body.edit_reason ?? null, changed_fields: changed.join(',') },
+      };
+    },
+  });
+  return [get, update] as const;
+}
+
+/**
+ * Seed: system context changes recalculate applicability for the system's projects; an
+ * organisation field that recommendations read (outsourced delivery) does so for all its projects.
+ */
+export function requestRecalculation(subject: RecalculationSubject, organisationId: string, ctx: OperationContext): WriteItem[] {
+  return [
+    recalculationMarker({
+      subject,
+      organisationId,
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      authority: { scope: { kind: 'organisation', id: organisationId }, permissions: ['manage-org-hierarchy'] },
+      now: ctx.now,
+    }),
+  ];
+}

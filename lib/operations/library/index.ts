@@ -1,0 +1,6 @@
+import { listDocumentOwners } from './document-owners.js';
+import { libraryOperations } from './library.js';
+import type { AnyOperation } from '../kernel/operation.js';
+
+/** What the library function serves: the policy library and its document owners. */
+export const operations = [listDocumentOwners, ...libraryOperations] as unknown as readonly AnyOperation[];

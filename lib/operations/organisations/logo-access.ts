@@ -1,0 +1,16 @@
+import { notFound } from '../../errors.js';
+import { keys } from '../../store/keys.js';
+import type { OperationContext } from '../kernel/operation.js';
+
+/**
+ * What the logo operations (organisations function) and the logo download (downloads function)
+ * share. It declares no operation, so that neither function bundles the other's.
+ */
+
+export function currentLogo(ctx: OperationContext, organisation: string) {
+  if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
+  const item = ctx.prefetched(keys.organisationLogo(organisation));
+  return { item, version: Number(item?.version ?? 0) };
+}
+
+export const prefetch = ({ organisation }: { organisation: string }) => [keys.organisation(organisation), keys.organisationLogo(organisation)];

@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { readyFile } from '../../files/accept.js';
+import { PROFILES } from '../../files/profiles.js';
+import { notFound } from '../../errors.js';
+import { NoQuery, OrganisationParams } from '../kernel/common.js';
+import { currentLogo, prefetch } from './logo-access.js';
+import { operation } from '../kernel/operation.js';
+
+const PROFILE = PROFILES['organisation-logo'];
+
+export const getOrganisationLogoFile = operation({
+  id: 'getOrganisationLogoFile',
+  group: 'organisations',
+  method: 'GET',
+  path: '/organisations/{organisation}/logo/file',
+  summary: 'The ready logo file (private, no-store); 404 while it is in quarantine, failed or missing.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'read',
+  success: 200,
+  params: OrganisationParams,
+  query: NoQuery,
+  response: z.never(),
+  produces: PROFILE.types,
+  uses: { files: true },
+  errors: [],
+  sideEffects: [],
+  prefetch,
+  handle: async (ctx, { params }) => {
+    const file = await readyFile(currentLogo(ctx, params.organisation).item);
+    if (!file) throw notFound('The logo is not ready.');
+    return { data: undefined as never, file };
+  },
+});

@@ -1,0 +1,137 @@
+import * as z from 'zod';
+import { acceptUpload, ownerShows } from '../../files/accept.js';
+import { consumeSessionWrite } from '../../files/sessions.js';
+import { etagFor, requireVersion } from '../kernel/etag.js';
+import { notFound } from '../../errors.js';
+import { keys } from '../../store/keys.js';
+import type { Item } from '../../store/read.js';
+import { replaceVersioned } from '../../store/versioned.js';
+import { NoQuery, OrganisationParams } from '../kernel/common.js';
+import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
+import { currentLogo, prefetch } from './logo-access.js';
+import { operation } from '../kernel/operation.js';
+
+const ETAG_KIND = 'organisation-logo';
+const logoPath = (organisation: string) => `/api/v1/organisations/${organisation}/logo`;
+
+export const Logo = z
+  .object({
+    status: z.enum(['quarantine', 'ready', 'error']).nullable().meta({ description: 'null while the organisation has no logo.' }),
+    error_code: z.string().nullable(),
+    file_name: z.string().nullable(),
+    content_type: z.string().nullable(),
+    size: z.number().int().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    uploaded_at: z.string().nullable(),
+    file_url: z.string().nullable().meta({ description: 'Where a ready logo is downloaded.' }),
+  })
+  .meta({ id: 'OrganisationLogo' });
+
+function logoView(organisation: string, item: Item | undefined): z.infer<typeof Logo> {
+  const status = (item?.file_status as 'quarantine' | 'ready' | 'error' | undefined) ?? null;
+  const value = <T>(name: string) => (item?.[name] as T | undefined) ?? null;
+  return {
+    status,
+    error_code: value<string>('error_code'),
+    file_name: value<string>('file_name'),
+    content_type: value<string>('detected_type'),
+    size: value<number>('size'),
+    width: value<number>('width'),
+    height: value<number>('height'),
+    uploaded_at: value<string>('uploaded_at'),
+    file_url: status === 'ready' ? `${logoPath(organisation)}/file` : null,
+  };
+}
+
+export const getOrganisationLogo = operation({
+  id: 'getOrganisationLogo',
+  group: 'organisations',
+  method: 'GET',
+  path: '/organisations/{organisation}/logo',
+  summary: 'The logo status (quarantine, then ready or error) and its ETag; poll after an upload.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'read',
+  success: 200,
+  params: OrganisationParams,
+  query: NoQuery,
+  response: Logo,
+  etag: true,
+  errors: [],
+  sideEffects: [],
+  prefetch,
+  handle: async (ctx, { params }) => {
+    const { item, version } = currentLogo(ctx, params.organisation);
+    return { data: logoView(params.organisation, item), etag: etagFor(ETAG_KIND, params.organisation, version) };
+  },
+});
+
+export const uploadOrganisationLogo = operation({
+  id: 'uploadOrganisationLogo',
+  group: 'organisations',
+  method: 'POST',
+  path: '/organisations/{organisation}/logo',
+  summary: 'Upload a logo (PNG, JPEG or WebP): 201 means accepted into quarantine; poll the logo until ready or error.',
+  description: uploadDescription('organisation-logo'),
+  credential: ['organisation'],
+  permission: { organisation: [['manage-org-hierarchy']] },
+  mode: 'mutation',
+  success: 201,
+  params: OrganisationParams,
+  query: NoQuery,
+  body: uploadBody('logo file'),
+  response: Logo,
+  etag: true,
+  idempotencyKey: true,
+  ifMatch: true,
+  errors: [],
+  sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
+  uses: { files: true, queues: ['scan'] },
+  prefetch,
+  handle: async (ctx, { params, body }) => {
+    const { version } = currentLogo(ctx, params.organisation);
+    requireVersion(ctx.ifMatch, ETAG_KIND, params.organisation, version);
+    const { file, session } = await formFile(ctx, body, 'organisation-logo', { organisationId: params.organisation });
+    const { upload, writes } = await acceptUpload({
+      profile: 'organisation-logo',
+      owner: keys.organisationLogo(params.organisation),
+      organisationId: params.organisation,
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      authority: { scope: { kind: 'organisation', id: params.organisation }, permissions: ['manage-org-hierarchy'] },
+      file,
+      ...(session ? { session } : {}),
+      now: ctx.now,
+    });
+    const logo = {
+      ...keys.organisationLogo(params.organisation),
+      entity: 'organisation-logo',
+      ...ownerShows(upload, ctx.caller.userId, ctx.now),
+    };
+    return {
+      data: logoView(params.organisation, logo as unknown as Item),
+      etag: etagFor(ETAG_KIND, params.organisation, version + 1),
+      location: logoPath(params.organisation),
+      auditTarget: { organisation: params.organisation, upload: upload.id },
+      writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.id)] : [])],
+    };
+  },
+});
+
+export const createOrganisationLogoUploadSession = uploadSessionOperation({
+  id: 'createOrganisationLogoUploadSession',
+  group: 'organisations',
+  path: '/organisations/{organisation}/logo/upload-sessions',
+  params: OrganisationParams,
+  profile: 'organisation-logo',
+  what: 'logo',
+  permission: { organisation: [['manage-org-hierarchy']] },
+  prefetch: ({ organisation }) => [keys.organisation(organisation)],
+  target: (ctx, { organisation }) => {
+    if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
+    return { organisationId: organisation };
+  },
+});
+
+export const logoOperations = [getOrganisationLogo, uploadOrganisationLogo, createOrganisationLogoUploadSession];

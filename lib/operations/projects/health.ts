@@ -1,0 +1,47 @@
+import { projectHealth } from '../../domain/health.js';
+import type { StoredProject } from '../../domain/projects.js';
+import { countsBy } from '../../store/controls.js';
+import { keys, type Key } from '../../store/keys.js';
+import type { Item } from '../../store/read.js';
+import type { OperationContext } from '../kernel/operation.js';
+
+/**
+ * Project health as the setup-projects and projects functions both answer it. It declares no
+ * operation, so that neither function bundles the other's.
+ */
+
+const markerOf = (item: Item | undefined) =>
+  item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : [];
+
+/** Health, given the organisation's and system's recalculation markers (the project's own is prefetched). */
+export function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | undefined)[]) {
+  // Seed: applicability counts need view-controls; organisation credentials see no control-level health.
+  const controlLevel = ctx.caller.type === 'project' && ctx.caller.permissions.has('view-controls');
+  const summary = ctx.prefetched(keys.projectSummary(project.id));
+  const counts = (name: string) => Number(summary?.[name] ?? 0);
+  return projectHealth({
+    project,
+    markers: [...wider, ctx.prefetched(keys.projectRecalculation(project.id))].flatMap(markerOf),
+    diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
+    ...(controlLevel
+      ? {
+          summary: {
+            controls: counts('controls'),
+            applicable: counts('applicable'),
+            not_applicable: counts('not_applicable'),
+            suggested_exclusions: counts('suggested_exclusions'),
+            conflicts: counts('conflicts'),
+          },
+          byState: countsBy(summary, 'state_'),
+        }
+      : {}),
+    controlLevelRedacted: !controlLevel,
+  });
+}
+
+export const healthKeys = (projectId: string): Key[] => [
+  keys.project(projectId),
+  keys.projectDiagram(projectId),
+  keys.projectRecalculation(projectId),
+  keys.projectSummary(projectId),
+];

@@ -1,0 +1,6 @@
+import { projectScopeOperations } from './scope.js';
+import { projectReadOperations } from './projects.js';
+import type { AnyOperation } from '../kernel/operation.js';
+
+/** What the projects function serves: the reads of a project credential outside its controls. */
+export const operations = [...projectReadOperations, ...projectScopeOperations] as unknown as readonly AnyOperation[];

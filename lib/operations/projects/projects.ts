@@ -1,0 +1,150 @@
+import * as z from 'zod';
+import { Contact, contactView } from '../../domain/contacts.js';
+import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEXT } from '../../domain/context.js';
+import { ProjectHealth } from '../../domain/health.js';
+import { ProjectInputs, identityOf } from '../../domain/projects.js';
+import { contactsPage } from '../../store/contacts.js';
+import { keys } from '../../store/keys.js';
+import { getMany, keyString } from '../../store/read.js';
+import { NoParams, NoQuery, PageQuery } from '../kernel/common.js';
+import { operation } from '../kernel/operation.js';
+import { ProjectParams, boundProjectOf } from './access.js';
+import { healthKeys, healthOf } from './health.js';
+
+/* Health as project credentials read it (setup-health.ts declares the organisation credential's). */
+
+export const getProjectHealth = operation({
+  id: 'getProjectHealth',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/health',
+  summary: 'Project health: population, recalculation and recommendation freshness, and warnings; applicability counts need view-controls.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: ProjectHealth,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => healthKeys(project),
+  handle: async (ctx, { params }) => {
+    const project = boundProjectOf(ctx, params.project);
+    // The organisation's and system's markers are keyed by identifiers the route does not name: one more read.
+    const wider = [keys.organisationRecalculation(project.organisation_id), keys.applicabilityRecalculation(project.system_id)];
+    const found = await getMany(wider);
+    return {
+      data: healthOf(
+        ctx,
+        project,
+        wider.map((k) => found.get(keyString(k))),
+      ),
+    };
+  },
+});
+
+/* Project-credential reads. */
+
+export const listProjects = operation({
+  id: 'listProjects',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects',
+  summary: 'The projects this credential reaches: exactly its bound project.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: NoParams,
+  query: PageQuery,
+  response: z.array(ProjectInputs),
+  paginated: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: (_p, claims) => (claims.projectId ? [keys.project(claims.projectId)] : []),
+  handle: async (ctx) => {
+    const item = ctx.caller.projectId ? ctx.prefetched(keys.project(ctx.caller.projectId)) : undefined;
+    const all = item ? [identityOf(boundProjectOf(ctx, ctx.caller.projectId!))] : [];
+    const from = (ctx.page.number - 1) * ctx.page.size;
+    return { data: all.slice(from, from + ctx.page.size), total: all.length };
+  },
+});
+
+export const getProjectInputs = operation({
+  id: 'getProjectInputs',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/inputs',
+  summary: 'Project identity, hierarchy references, ISM release, classification, lifecycle state and Essential Eight target; nothing else.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: ProjectInputs,
+  dataOnly: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project)],
+  handle: async (ctx, { params }) => ({ data: identityOf(boundProjectOf(ctx, params.project)) }),
+});
+
+const OrganisationContext = contextResponseSchema('OrganisationContext');
+const SystemContext = contextResponseSchema('SystemContext');
+
+export const getProjectContext = operation({
+  id: 'getProjectContext',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/context',
+  summary: "The canonical context of the project's organisation and system (read-only).",
+  credential: ['project'],
+  permission: { project: [['manage-projects', 'view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: z.object({ organisation: OrganisationContext, system: SystemContext }).meta({ id: 'ProjectContext' }),
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project)],
+  handle: async (ctx, { params }) => {
+    const project = boundProjectOf(ctx, params.project);
+    const wanted = [keys.organisationContext(project.organisation_id), keys.systemContext(project.system_id)] as const;
+    const found = await getMany([...wanted]);
+    return {
+      data: {
+        organisation: contextView(ORGANISATION_CONTEXT, found.get(keyString(wanted[0]))),
+        system: contextView(SYSTEM_CONTEXT, found.get(keyString(wanted[1]))),
+      },
+    };
+  },
+});
+
+export const listProjectContacts = operation({
+  id: 'listProjectContacts',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/contacts',
+  summary: "The active contacts of the project's system, oldest first.",
+  credential: ['project'],
+  permission: { project: [['view-contacts']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: PageQuery,
+  response: z.array(Contact),
+  paginated: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project)],
+  handle: async (ctx, { params }) => {
+    const project = boundProjectOf(ctx, params.project);
+    const [page, counters] = await Promise.all([contactsPage(project.system_id, ctx.page), getMany([keys.systemCounters(project.system_id)])]);
+    return { data: page.map(contactView), total: Number(counters.get(keyString(keys.systemCounters(project.system_id)))?.contacts ?? 0) };
+  },
+});
+
+export const projectReadOperations = [listProjects, getProjectInputs, getProjectHealth, getProjectContext, listProjectContacts];

@@ -1,0 +1,55 @@
+import { Engagement, engagementView, Scope } from '../../domain/projects.js';
+import { keys } from '../../store/keys.js';
+import { NoQuery } from '../kernel/common.js';
+import { operation } from '../kernel/operation.js';
+import { ProjectParams, boundProjectOf } from './access.js';
+import { engagementOf, scopeView } from '../setup-projects/scope-views.js';
+
+/** Scope and engagement as project credentials read them: without management metadata, allowlisted fields only. */
+
+export const getProjectScope = operation({
+  id: 'getProjectScope',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/scope',
+  summary: 'Read the saved assessment scope, without provider-selection management metadata.',
+  credential: ['project'],
+  permission: { project: [['manage-projects', 'view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: Scope,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project), keys.projectScope(project)],
+  handle: async (ctx, { params }) => {
+    boundProjectOf(ctx, params.project);
+    return { data: scopeView(ctx.prefetched(keys.projectScope(params.project)), false) };
+  },
+});
+
+export const getProjectEngagement = operation({
+  id: 'getProjectEngagement',
+  group: 'projects',
+  method: 'GET',
+  path: '/projects/{project}/engagement',
+  summary: 'Read the allowlisted engagement details.',
+  credential: ['project'],
+  permission: { project: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: ProjectParams,
+  query: NoQuery,
+  response: Engagement,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ project }) => [keys.project(project), keys.projectEngagement(project)],
+  handle: async (ctx, { params }) => {
+    boundProjectOf(ctx, params.project);
+    const e = engagementOf(ctx, params.project);
+    return { data: engagementView(e.data, e.updatedAt, false) };
+  },
+});
+
+export const projectScopeOperations = [getProjectScope, getProjectEngagement];

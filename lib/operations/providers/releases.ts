@@ -1,0 +1,262 @@
+import * as z from 'zod';
+import { ulid } from 'ulid';
+import {
+  AssuranceRelease,
+  CreateAssuranceRelease,
+  ismVersionLocked,
+  newRelease,
+  publicationErrors,
+  publishedRelease,
+  PublishAssuranceRelease,
+  RELEASE_LIMIT,
+  releaseDateErrors,
+  releaseView,
+  UpdateAssuranceRelease,
+  type StoredRelease,
+} from '../../domain/providers.js';
+import { conflict, validationFailed } from '../../errors.js';
+import { queuePurge } from '../../jobs/provider-purge.js';
+import { keys } from '../../store/keys.js';
+import { purgeMarkerWrite } from '../../store/provider-purge.js';
+import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, releasesPage, updateReleaseWrite } from '../../store/providers.js';
+import { getOne } from '../../store/read.js';
+import { NoQuery, PageQuery } from '../kernel/common.js';
+import { operation } from '../kernel/operation.js';
+import {
+  ProviderParams,
+  providerOf,
+  providerPrefetch,
+  ReleaseParams,
+  releaseEtag,
+  releaseOf,
+  releasePrefetch,
+  releasePublished,
+  RELEASE_PATH,
+  RELEASES_PATH,
+  requireDraft,
+  requireReleaseEtag,
+} from './access.js';
+
+const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
+/** Seed: release configuration needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
+const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
+
+/** The version label of a complete imported ISM release, or 422 at ism_version_id. */
+export async function ismVersionOf(ismVersionId: string): Promise<string> {
+  const release = await getOne(keys.catalogueRelease(ismVersionId));
+  if (release?.status !== 'complete') {
+    throw validationFailed([{ pointer: '/ism_version_id', code: 'unknown_ism_release', detail: 'is not an imported ISM release (setup options list them)' }]);
+  }
+  return String(release.version);
+}
+
+const releaseLimitReached = () =>
+  validationFailed(
+    [{ pointer: '', code: 'release_limit_reached', detail: `a provider holds at most ${RELEASE_LIMIT} assurance releases` }],
+    'The provider has no room for another release.',
+  );
+
+export const listAssuranceReleases = operation({
+  id: 'listAssuranceReleases',
+  group: 'providers',
+  method: 'GET',
+  path: RELEASES_PATH,
+  summary: 'List the assurance releases of a provider, drafts and published, oldest first.',
+  credential: ['administration'],
+  permission: HIERARCHY,
+  mode: 'read',
+  success: 200,
+  params: ProviderParams,
+  query: PageQuery,
+  response: z.array(AssuranceRelease),
+  paginated: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: providerPrefetch,
+  handle: async (ctx, { params }) => {
+    const provider = providerOf(ctx, params.provider);
+    const page = await releasesPage(provider.id, ctx.page);
+    return { data: page.map(releaseView), total: provider.release_count };
+  },
+});
+
+export const createAssuranceRelease = operation({
+  id: 'createAssuranceRelease',
+  group: 'providers',
+  method: 'POST',
+  path: RELEASES_PATH,
+  summary: 'Create a draft assurance release of a provider, assessed against an imported ISM release.',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 201,
+  params: ProviderParams,
+  query: NoQuery,
+  body: { schema: CreateAssuranceRelease, mediaType: 'application/json' },
+  response: AssuranceRelease,
+  etag: true,
+  idempotencyKey: true,
+  errors: [],
+  sideEffects: ['Creates a draft release', 'Writes an audit record'],
+  prefetch: providerPrefetch,
+  handle: async (ctx, { params, body }) => {
+    const provider = providerOf(ctx, params.provider);
+    const release = newRelease(body, { id: ulid(ctx.now.getTime()), providerId: provider.id, ismVersion: '', by: ctx.caller.userId, now: ctx.now });
+    const dates = releaseDateErrors(release, new Set(Object.keys(body)));
+    if (dates.length) throw validationFailed(dates);
+    release.ism_version = await ismVersionOf(body.ism_version_id);
+    return {
+      data: releaseView(release),
+      etag: releaseEtag(release),
+      location: `/api/v1${RELEASES_PATH.replace('{provider}', provider.id)}/${release.id}`,
+      auditTarget: { provider: provider.id, release: release.id },
+      writes: createReleaseWrites(release, RELEASE_LIMIT, releaseLimitReached),
+    };
+  },
+});
+
+export const getAssuranceRelease = operation({
+  id: 'getAssuranceRelease',
+  group: 'providers',
+  method: 'GET',
+  path: RELEASE_PATH,
+  summary: 'Read an assurance release with its ETag.',
+  credential: ['administration'],
+  permission: HIERARCHY,
+  mode: 'read',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  response: AssuranceRelease,
+  etag: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params }) => {
+    const release = releaseOf(ctx, params);
+    return { data: releaseView(release), etag: releaseEtag(release) };
+  },
+});
+
+const ismVersionLockedError = () =>
+  conflict('ism_version_locked', 'The release holds assertions judged against its ISM release; that ISM release can no longer change.');
+
+export const updateAssuranceRelease = operation({
+  id: 'updateAssuranceRelease',
+  group: 'providers',
+  method: 'PATCH',
+  path: RELEASE_PATH,
+  summary: 'Edit a draft assurance release (JSON merge patch, If-Match). Published releases are immutable (409 release_published).',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  body: { schema: UpdateAssuranceRelease, mediaType: 'application/merge-patch+json' },
+  response: AssuranceRelease,
+  etag: true,
+  ifMatch: true,
+  errors: [409],
+  sideEffects: ['Updates the draft release', 'Writes an audit record'],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params, body }) => {
+    const current = releaseOf(ctx, params);
+    requireDraft(current);
+    requireReleaseEtag(ctx, current);
+    const fields: Record<string, unknown> = { ...body, updated_at: ctx.now.toISOString() };
+    const next: StoredRelease = { ...current, ...fields, revision: current.revision + 1 };
+    const dates = releaseDateErrors(next, new Set(Object.keys(body)));
+    if (dates.length) throw validationFailed(dates);
+    if (body.ism_version_id !== undefined && body.ism_version_id !== current.ism_version_id) {
+      if (ismVersionLocked(current)) throw ismVersionLockedError();
+      next.ism_version = fields.ism_version = await ismVersionOf(body.ism_version_id);
+    }
+    return {
+      data: releaseView(next),
+      etag: releaseEtag(next),
+      writes: [updateReleaseWrite(current, fields, releasePublished)],
+      auditTarget: { provider: params.provider, release: params.package },
+      auditDetails: { changed_fields: Object.keys(body).join(',') },
+    };
+  },
+});
+
+export const deleteAssuranceRelease = operation({
+  id: 'deleteAssuranceRelease',
+  group: 'providers',
+  method: 'DELETE',
+  path: RELEASE_PATH,
+  summary:
+    'Delete a draft assurance release without artefacts (If-Match; 409 release_has_artefacts otherwise). Published releases are immutable (409 release_published).',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  response: z.object({ id: z.string(), deleted: z.literal(true) }),
+  ifMatch: true,
+  errors: [409],
+  uses: { queues: ['purge'] },
+  sideEffects: ['Deletes the draft release', 'Queues the purge of its assertions', 'Writes an audit record'],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params }) => {
+    const current = releaseOf(ctx, params);
+    requireDraft(current);
+    requireReleaseEtag(ctx, current);
+    // Checked again by the write, whose condition names the artefact count the ETag named.
+    if (current.artefacts > 0) throw conflict('release_has_artefacts', 'Delete the artefacts of the release first.');
+    const subject = { provider_id: current.provider_id, release_id: current.id };
+    return {
+      data: { id: current.id, deleted: true as const },
+      writes: [...deleteReleaseWrites(current, releasePublished), purgeMarkerWrite(subject, ctx.caller.userId, ctx.now)],
+      afterCommit: () => queuePurge(subject),
+      auditTarget: { provider: params.provider, release: params.package },
+    };
+  },
+});
+
+export const publishAssuranceRelease = operation({
+  id: 'publishAssuranceRelease',
+  group: 'providers',
+  method: 'POST',
+  path: `${RELEASE_PATH}/publish`,
+  summary: 'Publish a draft assurance release (empty JSON object, If-Match the current ETag): it freezes and projects may select it.',
+  credential: ['administration'],
+  permission: PUBLISHER,
+  mode: 'mutation',
+  success: 200,
+  params: ReleaseParams,
+  query: NoQuery,
+  body: { schema: PublishAssuranceRelease, mediaType: 'application/json' },
+  response: AssuranceRelease,
+  etag: true,
+  ifMatch: true,
+  errors: [409],
+  sideEffects: ['Publishes the release, which becomes immutable and selectable by projects', 'Writes an audit record'],
+  prefetch: releasePrefetch,
+  handle: async (ctx, { params }) => {
+    const current = releaseOf(ctx, params);
+    requireDraft(current);
+    requireReleaseEtag(ctx, current);
+    const missing = publicationErrors(current);
+    if (missing.length) throw validationFailed(missing, 'The release is not ready to be published.');
+    const next = publishedRelease(current, ctx.caller.userId, ctx.now);
+    return {
+      data: releaseView(next),
+      etag: releaseEtag(next),
+      writes: publishReleaseWrites(current, next, releasePublished),
+      auditTarget: { provider: params.provider, release: params.package },
+    };
+  },
+});
+
+export const assuranceReleaseOperations = [
+  listAssuranceReleases,
+  createAssuranceRelease,
+  getAssuranceRelease,
+  updateAssuranceRelease,
+  deleteAssuranceRelease,
+  publishAssuranceRelease,
+];

@@ -1,0 +1,140 @@
+import * as z from 'zod';
+import { ulid } from 'ulid';
+import type { StoredProject } from '../../domain/projects.js';
+import { requireVersion } from '../kernel/etag.js';
+import { conflict } from '../../errors.js';
+import { sendJob } from '../../jobs/sqs.js';
+import { keys } from '../../store/keys.js';
+import { startRunWrites } from '../../store/population.js';
+import type { Item } from '../../store/read.js';
+import { NoQuery } from '../kernel/common.js';
+import { operation } from '../kernel/operation.js';
+import {
+  SETUP_ETAG_KIND,
+  SETUP_PROJECT_PATH,
+  SetupProjectParams,
+  requireEditable,
+  setupEtag,
+  setupPrefetch,
+  setupProjectOf,
+  setupProjectUrl,
+  setupVersion,
+  unchanged,
+} from '../projects/access.js';
+
+const RunSummary = z.object({
+  run_id: z.string(),
+  status: z.enum(['running', 'failed', 'completed']),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  error_code: z.string().nullable(),
+});
+
+export const Population = z
+  .object({
+    run_id: z.string().nullable(),
+    status: z.enum(['not_started', 'running', 'failed', 'completed']),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    error_code: z.string().nullable().meta({
+      description: 'Why the run failed: population_failed, authorisation_lost, or population_abandoned (no worker finished it within the retry window).',
+    }),
+    progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable(),
+    recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),
+    previous_runs: z.array(RunSummary),
+  })
+  .meta({ id: 'Population' });
+type Population = z.infer<typeof Population>;
+
+function populationView(project: StoredProject, run: Item | undefined): Population {
+  const value = <T>(name: string) => (run?.[name] as T | undefined) ?? null;
+  const status = project.population_status;
+  const errorCode = status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null;
+  return {
+    run_id: project.population_run_id,
+    status,
+    started_at: value<string>('started_at'),
+    finished_at: value<string>('finished_at'),
+    error_code: errorCode,
+    progress: value<Population['progress']>('progress'),
+    recovery_available: status === 'failed' && project.lifecycle_state === 'initialising' && !project.archived,
+    previous_runs: (run?.previous_runs as Population['previous_runs'] | undefined) ?? [],
+  };
+}
+
+const PATH = `${SETUP_PROJECT_PATH}/population`;
+const prefetch = (p: SetupProjectParams) => setupPrefetch(p);
+
+export const getPopulation = operation({
+  id: 'getPopulation',
+  group: 'setup-projects',
+  method: 'GET',
+  path: PATH,
+  summary: 'Poll population: the current run, its status and progress. A recovery run needs the setup ETag of the project or its artefacts.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-projects', 'view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: SetupProjectParams,
+  query: NoQuery,
+  response: Population,
+  errors: [],
+  sideEffects: [],
+  prefetch,
+  handle: async (ctx, { params }) => {
+    const project = setupProjectOf(ctx, params);
+    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id))) };
+  },
+});
+
+export const startPopulation = operation({
+  id: 'startPopulation',
+  group: 'setup-projects',
+  method: 'POST',
+  path: PATH,
+  summary: 'Start population (202 with run_id), or a recovery run of an Initialising project whose population failed.',
+  description:
+    'Send an empty JSON object with If-Match the current setup ETag. A recovery run keeps existing controls, recommendations and documents and fills what is missing. An active or completed run cannot be restarted (409); a run that changed since the ETag was read gives 412.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-projects', 'view-projects']] },
+  mode: 'mutation',
+  success: 202,
+  params: SetupProjectParams,
+  query: NoQuery,
+  body: { schema: z.strictObject({}).meta({ id: 'StartPopulation' }), mediaType: 'application/json' },
+  response: Population,
+  etag: true,
+  ifMatch: true,
+  errors: [409],
+  uses: { queues: ['populate'] },
+  sideEffects: ['Starts a population run and queues the population job', 'Moves the project to Initialising', 'Writes an audit record'],
+  prefetch,
+  handle: async (ctx, { params }) => {
+    const project = setupProjectOf(ctx, params);
+    const diagram = ctx.prefetched(keys.projectDiagram(project.id));
+    requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
+    requireEditable(project);
+    const current = ctx.prefetched(keys.projectPopulation(project.id));
+    const status = project.population_status;
+    if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
+    if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
+    const { next, run, writes } = startRunWrites(project, current, {
+      runId: ulid(ctx.now.getTime()),
+      userId: ctx.caller.userId,
+      tokenId: ctx.caller.tokenId,
+      now: ctx.now,
+    });
+    const runId = run.run_id;
+    // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
+    await sendJob('populate', { project_id: project.id, run_id: runId });
+    return {
+      data: populationView(next, run as unknown as Item),
+      etag: setupEtag(next, diagram),
+      location: `${setupProjectUrl(params)}/population`,
+      auditTarget: { ...params, run: runId },
+      writes: [...writes, unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))],
+    };
+  },
+});
+
+export const populationOperations = [getPopulation, startPopulation];

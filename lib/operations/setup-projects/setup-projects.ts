@@ -1,0 +1,197 @@
+import * as z from 'zod';
+import { ulid } from 'ulid';
+import { getOne } from '../../store/read.js';
+import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../../domain/projects.js';
+import { requireVersion } from '../kernel/etag.js';
+import { notFound, validationFailed } from '../../errors.js';
+import { keys } from '../../store/keys.js';
+import { createProjectWrites, projectItem, projectsPage } from '../../store/projects.js';
+import { replaceVersioned } from '../../store/versioned.js';
+import { NoQuery, PageQuery, SystemParams } from '../kernel/common.js';
+import { operation } from '../kernel/operation.js';
+import {
+  SETUP_ETAG_KIND,
+  SETUP_PROJECT_PATH,
+  SetupProjectParams,
+  projectRecalculation,
+  requireEditable,
+  setupEtag,
+  setupPrefetch,
+  setupProjectOf,
+  setupProjectUrl,
+  setupVersion,
+  unchanged,
+} from '../projects/access.js';
+
+const PROJECTS_PATH = '/organisations/{organisation}/systems/{system}/projects';
+
+export const listSystemProjects = operation({
+  id: 'listSystemProjects',
+  group: 'setup-projects',
+  method: 'GET',
+  path: PROJECTS_PATH,
+  summary: "List the system's projects, oldest first. Setup fields need manage-projects.",
+  credential: ['organisation'],
+  permission: { organisation: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: SystemParams,
+  query: PageQuery,
+  response: z.array(SetupProject),
+  paginated: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],
+  handle: async (ctx, { params }) => {
+    if (!ctx.prefetched(keys.system(params.organisation, params.system))) throw notFound();
+    const full = ctx.caller.permissions.has('manage-projects');
+    const projects = await projectsPage(params.system, ctx.page);
+    return { data: projects.map((p) => setupProjectView(p, full)), total: Number(ctx.prefetched(keys.systemCounters(params.system))?.projects ?? 0) };
+  },
+});
+
+export const createProject = operation({
+  id: 'createProject',
+  group: 'setup-projects',
+  method: 'POST',
+  path: PROJECTS_PATH,
+  summary: 'Create one Setup project under the system, with its ISM release, licensed classification and Essential Eight target.',
+  description: 'Start population afterwards with POST .../population and the setup ETag this returns.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-projects', 'view-projects']] },
+  mode: 'mutation',
+  success: 201,
+  params: SystemParams,
+  query: NoQuery,
+  body: { schema: CreateProject, mediaType: 'application/json' },
+  response: SetupProject,
+  etag: true,
+  idempotencyKey: true,
+  errors: [],
+  sideEffects: ['Creates the project in Setup', 'Writes an audit record'],
+  prefetch: ({ organisation, system }) => [keys.organisation(organisation), keys.system(organisation, system)],
+  handle: async (ctx, { params, body }) => {
+    const organisation = ctx.prefetched(keys.organisation(params.organisation));
+    if (!organisation || !ctx.prefetched(keys.system(params.organisation, params.system))) throw notFound();
+    const release = await getOne(keys.catalogueRelease(body.ism_release_id));
+    if (release?.status !== 'complete') {
+      throw validationFailed([{ pointer: '/ism_release_id', code: 'unknown_release', detail: 'is not an ISM release listed in setup-options' }]);
+    }
+    if (!((organisation.licensed_classifications as string[] | undefined) ?? []).includes(body.classification)) {
+      throw validationFailed([{ pointer: '/classification', code: 'classification_not_licensed', detail: 'is not licensed for this organisation' }]);
+    }
+    const at = ctx.now.toISOString();
+    const project: StoredProject = {
+      id: ulid(ctx.now.getTime()),
+      organisation_id: params.organisation,
+      system_id: params.system,
+      name: body.name,
+      description: body.description ?? null,
+      ism_release_id: body.ism_release_id,
+      ism_release_version: String(release.version),
+      classification: body.classification,
+      essential_eight_target: body.essential_eight_target,
+      control_workflow: workflowSettingsOf(body),
+      lifecycle_state: 'setup',
+      archived: false,
+      population_run_id: null,
+      population_status: 'not_started',
+      created_at: at,
+      created_by: ctx.caller.userId,
+      updated_at: at,
+      version: 1,
+    };
+    const target = { ...params, project: project.id };
+    return {
+      data: setupProjectView(project, true),
+      etag: setupEtag(project, undefined),
+      location: setupProjectUrl(target),
+      auditTarget: target,
+      writes: createProjectWrites(project),
+    };
+  },
+});
+
+export const getSetupProject = operation({
+  id: 'getSetupProject',
+  group: 'setup-projects',
+  method: 'GET',
+  path: SETUP_PROJECT_PATH,
+  summary: 'Read a project with its setup ETag. Setup fields need manage-projects.',
+  credential: ['organisation'],
+  permission: { organisation: [['view-projects']] },
+  mode: 'read',
+  success: 200,
+  params: SetupProjectParams,
+  query: NoQuery,
+  response: SetupProject,
+  etag: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: (p) => setupPrefetch(p),
+  handle: async (ctx, { params }) => {
+    const project = setupProjectOf(ctx, params);
+    const full = ctx.caller.permissions.has('manage-projects');
+    return { data: setupProjectView(project, full), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id)), full) };
+  },
+});
+
+export const updateSetupProject = operation({
+  id: 'updateSetupProject',
+  group: 'setup-projects',
+  method: 'PATCH',
+  path: SETUP_PROJECT_PATH,
+  summary: 'Edit project setup (name, description, Essential Eight target, control workflow approvals) with If-Match the setup ETag.',
+  description: 'project_edit_reason is required when the Essential Eight target changes; a target change recalculates applicability.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-projects', 'view-projects']] },
+  mode: 'mutation',
+  success: 200,
+  params: SetupProjectParams,
+  query: NoQuery,
+  body: { schema: UpdateSetupProject, mediaType: 'application/merge-patch+json' },
+  response: SetupProject,
+  etag: true,
+  ifMatch: true,
+  errors: [],
+  uses: { queues: ['recalculate'] },
+  sideEffects: [
+    'Updates the project setup',
+    'Marks applicability for recalculation when the Essential Eight target changes',
+    'Writes an audit record with the edit reason',
+  ],
+  prefetch: (p) => setupPrefetch(p),
+  handle: async (ctx, { params, body }) => {
+    const project = setupProjectOf(ctx, params);
+    const diagram = ctx.prefetched(keys.projectDiagram(project.id));
+    requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
+    requireEditable(project);
+    const { project_edit_reason: reason, ...changes } = body;
+    const targetChanged = changes.essential_eight_target !== undefined && changes.essential_eight_target !== project.essential_eight_target;
+    if (targetChanged && !reason) {
+      throw validationFailed([
+        { pointer: '/project_edit_reason', code: 'edit_reason_required', detail: 'is required when the Essential Eight target changes' },
+      ]);
+    }
+    const next: StoredProject = {
+      ...project,
+      ...changes,
+      control_workflow: { ...workflowSettingsOf(project), ...changes.control_workflow },
+      updated_at: ctx.now.toISOString(),
+      version: project.version + 1,
+    };
+    const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))];
+    // Before population the run reads the target itself; afterwards the recalculation fills and re-recommends.
+    const recalculation = targetChanged && project.lifecycle_state !== 'setup' ? projectRecalculation(ctx, project) : undefined;
+    if (recalculation) writes.push(recalculation.write);
+    return {
+      data: setupProjectView(next, true),
+      etag: setupEtag(next, diagram),
+      writes,
+      ...(recalculation ? { afterCommit: recalculation.afterCommit } : {}),
+      auditDetails: { project_edit_reason: reason ?? null, changed_fields: Object.keys(changes).join(',') },
+    };
+  },
+});
+
+export const setupProjectOperations = [listSystemProjects, createProject, getSetupProject, updateSetupProject];

@@ -1,0 +1,144 @@
+import * as z from 'zod';
+import { ulid } from 'ulid';
+import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../../domain/contacts.js';
+import { etagFor, requireVersion } from '../kernel/etag.js';
+import { notFound } from '../../errors.js';
+import { activeContact, contactsPage, createContactWrites, updateContactWrites } from '../../store/contacts.js';
+import { keys } from '../../store/keys.js';
+import { NoQuery, PageQuery, SystemParams, Ulid } from '../kernel/common.js';
+import { operation, type OperationContext } from '../kernel/operation.js';
+import { systemOf } from './access.js';
+
+const ETAG_KIND = 'contact';
+const etagOf = (c: StoredContact) => etagFor(ETAG_KIND, c.id, c.version);
+const ContactParams = SystemParams.extend({ contact: Ulid });
+const BASE = '/organisations/{organisation}/systems/{system}/contacts';
+
+function contactOf(ctx: OperationContext, p: z.output<typeof ContactParams>): StoredContact {
+  systemOf(ctx, p.organisation, p.system);
+  const contact = activeContact(ctx.prefetched(keys.contact(p.system, p.contact)));
+  if (!contact) throw notFound();
+  return contact;
+}
+
+export const listContacts = operation({
+  id: 'listContacts',
+  group: 'systems',
+  method: 'GET',
+  path: BASE,
+  summary: 'List the active contacts of a system, oldest first.',
+  credential: ['organisation'],
+  permission: { organisation: [['view-contacts']] },
+  mode: 'read',
+  success: 200,
+  params: SystemParams,
+  query: PageQuery,
+  response: z.array(Contact),
+  paginated: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],
+  handle: async (ctx, { params }) => {
+    systemOf(ctx, params.organisation, params.system);
+    const page = await contactsPage(params.system, ctx.page);
+    return { data: page.map(contactView), total: Number(ctx.prefetched(keys.systemCounters(params.system))?.contacts ?? 0) };
+  },
+});
+
+export const createContact = operation({
+  id: 'createContact',
+  group: 'systems',
+  method: 'POST',
+  path: BASE,
+  summary: 'Create a contact of this system.',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-contacts', 'view-contacts']] },
+  mode: 'mutation',
+  success: 201,
+  params: SystemParams,
+  query: NoQuery,
+  body: { schema: CreateContact, mediaType: 'application/json' },
+  response: Contact,
+  etag: true,
+  idempotencyKey: true,
+  errors: [],
+  sideEffects: ['Creates the contact', 'Writes an audit record'],
+  prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
+  handle: async (ctx, { params, body }) => {
+    systemOf(ctx, params.organisation, params.system);
+    const at = ctx.now.toISOString();
+    const contact: StoredContact = {
+      id: ulid(ctx.now.getTime()),
+      system_id: params.system,
+      organisation_id: params.organisation,
+      name: body.name,
+      role: body.role ?? null,
+      email: body.email ?? null,
+      phone: body.phone ?? null,
+      organisation_name: body.organisation_name ?? null,
+      created_at: at,
+      updated_at: at,
+      status: 'active',
+      version: 1,
+    };
+    return {
+      data: contactView(contact),
+      etag: etagOf(contact),
+      location: `/api/v1${BASE.replace('{organisation}', params.organisation).replace('{system}', params.system)}/${contact.id}`,
+      auditTarget: { organisation: params.organisation, system: params.system, contact: contact.id },
+      writes: createContactWrites(contact),
+    };
+  },
+});
+
+export const getContact = operation({
+  id: 'getContact',
+  group: 'systems',
+  method: 'GET',
+  path: `${BASE}/{contact}`,
+  summary: 'Read an active contact with its ETag.',
+  credential: ['organisation'],
+  permission: { organisation: [['view-contacts']] },
+  mode: 'read',
+  success: 200,
+  params: ContactParams,
+  query: NoQuery,
+  response: Contact,
+  etag: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
+  handle: async (ctx, { params }) => {
+    const contact = contactOf(ctx, params);
+    return { data: contactView(contact), etag: etagOf(contact) };
+  },
+});
+
+export const updateContact = operation({
+  id: 'updateContact',
+  group: 'systems',
+  method: 'PATCH',
+  path: `${BASE}/{contact}`,
+  summary: 'Edit a contact (JSON merge patch, If-Match).',
+  credential: ['organisation'],
+  permission: { organisation: [['manage-contacts', 'view-contacts']] },
+  mode: 'mutation',
+  success: 200,
+  params: ContactParams,
+  query: NoQuery,
+  body: { schema: UpdateContact, mediaType: 'application/merge-patch+json' },
+  response: Contact,
+  etag: true,
+  ifMatch: true,
+  errors: [],
+  sideEffects: ['Updates the contact', 'Writes an audit record'],
+  prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
+  handle: async (ctx, { params, body }) => {
+    const current = contactOf(ctx, params);
+    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
+    const next: StoredContact = { ...current, ...body, updated_at: ctx.now.toISOString(), version: current.version + 1 };
+    return { data: contactView(next), etag: etagOf(next), writes: updateContactWrites(current, next) };
+  },
+});
+
+export const contactOperations = [listContacts, createContact, getContact, updateContact];

@@ -1,0 +1,80 @@
+import * as z from 'zod';
+import { monotonicFactory } from 'ulid';
+import { commentView, CreateTaskComment, TaskComment, type StoredTaskComment } from '../../domain/tasks.js';
+import { commentCount, commentsPage, createCommentWrites, taskKeys } from '../../store/tasks.js';
+import { NoQuery, PageQuery } from '../kernel/common.js';
+import { operation } from '../kernel/operation.js';
+import { projectStillEditable } from '../projects/access.js';
+import { changeableTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './access.js';
+
+const COMMENTS = `${TASKS_PATH}/{task}/comments`;
+
+/** Monotonic, so that comments made within one millisecond still list oldest first. */
+const nextCommentId = monotonicFactory();
+
+export const listTaskComments = operation({
+  id: 'listTaskComments',
+  group: 'tasks',
+  method: 'GET',
+  path: COMMENTS,
+  summary: 'List the comments of a task, oldest first.',
+  credential: ['project'],
+  permission: { project: [['view-tasks']] },
+  mode: 'read',
+  success: 200,
+  params: TaskParams,
+  query: PageQuery,
+  response: z.array(TaskComment),
+  paginated: true,
+  errors: [],
+  sideEffects: [],
+  prefetch: taskPrefetch,
+  handle: async (ctx, { params }) => {
+    const task = storedTaskOf(ctx, params);
+    const page = await commentsPage(task.project_id, task.id, ctx.page);
+    return { data: page.map(commentView), total: commentCount(ctx.prefetched(taskKeys.task(params.project, params.task))) };
+  },
+});
+
+export const createTaskComment = operation({
+  id: 'createTaskComment',
+  group: 'tasks',
+  method: 'POST',
+  path: COMMENTS,
+  summary: 'Comment on a task (body {comment}, at most 5000 characters; Idempotency-Key).',
+  description: 'Closed tasks still take comments. Comments cannot be edited or deleted.',
+  credential: ['project'],
+  permission: { project: [['view-tasks']] },
+  mode: 'mutation',
+  success: 201,
+  params: TaskParams,
+  query: NoQuery,
+  body: { schema: CreateTaskComment, mediaType: 'application/json' },
+  response: TaskComment,
+  idempotencyKey: true,
+  errors: [],
+  sideEffects: ['Adds a comment to the task', 'Writes an audit record'],
+  prefetch: taskPrefetch,
+  // A replayed receipt answers only while the project can still take comments, as the first request could.
+  recheck: (ctx, { params }) => {
+    changeableTask(ctx, params);
+  },
+  handle: async (ctx, { params, body }) => {
+    const task = changeableTask(ctx, params);
+    const comment: StoredTaskComment = {
+      id: nextCommentId(ctx.now.getTime()),
+      task_id: task.id,
+      project_id: task.project_id,
+      author_user_id: ctx.caller.userId,
+      comment: body.comment,
+      created_at: ctx.now.toISOString(),
+    };
+    return {
+      data: commentView(comment),
+      auditTarget: { project: params.project, task: task.id, comment: comment.id },
+      writes: [...createCommentWrites(comment), projectStillEditable(params.project)],
+    };
+  },
+});
+
+export const taskCommentOperations = [listTaskComments, createTaskComment];

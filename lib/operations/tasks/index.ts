@@ -1,0 +1,5 @@
+import { taskOperations } from './tasks.js';
+import type { AnyOperation } from '../kernel/operation.js';
+
+/** What the tasks function serves: project tasks, their claims and comments. */
+export const operations = [...taskOperations] as unknown as readonly AnyOperation[];
