@@ -258,6 +258,12 @@ export interface StoredGeneration {
   started_at: string | null;
   finished_at: string | null;
   error_code: GenerationError | null;
+  /**
+   * The installation's public URL as the request's function knew it (origin and stage path), which
+   * the document links to: the workers are deployed before the API whose address it is. Absent on
+   * generations requested before it was recorded.
+   */
+  public_url?: string;
 }
 
 /** A generated file as the output row keeps it; the storage key never leaves the server. */
