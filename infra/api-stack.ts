@@ -146,6 +146,13 @@ export class ApiStack extends Stack {
       integrations.set(name, new LambdaIntegration(fn.function, { ...integrationOptions, ...mode }));
     }
     const metaIntegration = new LambdaIntegration(this.metaFunction.function, integrationOptions);
+    // A generation records the stage's public address for the documents it links from: the workers
+    // that render them are deployed before this API, so only its request functions can know it.
+    const endpoint = publicEndpoint(this, this.api, props.stage);
+    for (const fn of this.groupFunctions.values()) {
+      fn.function.addEnvironment('CONSOLE_ORIGIN', endpoint.origin);
+      fn.function.addEnvironment('CONSOLE_BASE_PATH', endpoint.basePath);
+    }
     this.consoleFunction = this.addConsole(props, settings, integrationOptions);
     addRegistryRoutes(
       this.api,

@@ -23,7 +23,7 @@ const NOT_TUNABLE: ReadonlySet<SettingName> = new Set<SettingName>([
   'PORT',
   'DATA_DIR',
   'JAVA_HOME',
-  // The stage's public endpoint, wired by the API stack for the console function.
+  // The stage's public endpoint, wired by the API stack for the console and the request functions.
   'CONSOLE_ORIGIN',
   'CONSOLE_RP_ID',
   'CONSOLE_BASE_PATH',

@@ -59,7 +59,7 @@ export const SETTINGS = {
   JAVA_HOME: { schema: z.string().optional(), doc: 'Local runtime: the Java 17+ installation for DynamoDB Local; `java` on the PATH when unset.' },
   CONSOLE_ORIGIN: {
     schema: z.string().url().optional(),
-    doc: "The console's exact origin, which WebAuthn ceremonies are verified against (set by CDK from the stage's domain); locally http://localhost:PORT.",
+    doc: "The console's exact origin, which WebAuthn ceremonies are verified against and generated documents link to the API under (set by CDK from the stage's domain); locally http://localhost:PORT.",
   },
   CONSOLE_RP_ID: { schema: z.string().min(1).optional(), doc: 'The WebAuthn relying-party id (set by CDK); the host of CONSOLE_ORIGIN when unset.' },
   CONSOLE_BASE_PATH: {
@@ -112,6 +112,14 @@ export function readSettings(env: Record<string, string | undefined>): Settings 
   }
   return out as Settings;
 }
+
+/** Where browsers and API clients reach the installation: the console's origin, locally http://localhost:PORT, without a trailing slash. */
+export const publicOrigin = (s: Pick<Settings, 'CONSOLE_ORIGIN' | 'PORT'> = settings()): string =>
+  (s.CONSOLE_ORIGIN ?? `http://localhost:${s.PORT}`).replace(/\/$/, '');
+
+/** The origin and the stage's path prefix: what `/api/v1` and `/console` follow. */
+export const publicUrl = (s: Pick<Settings, 'CONSOLE_ORIGIN' | 'PORT' | 'CONSOLE_BASE_PATH'> = settings()): string =>
+  `${publicOrigin(s)}${s.CONSOLE_BASE_PATH}`;
 
 let workflow: WorkflowConfig | undefined;
 

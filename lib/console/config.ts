@@ -1,4 +1,4 @@
-import { settings } from '../config.js';
+import { publicOrigin, settings } from '../config.js';
 
 export interface ConsoleConfig {
   /** The exact origin WebAuthn responses must come from. */
@@ -14,9 +14,9 @@ export interface ConsoleConfig {
 
 export function consoleConfig(): ConsoleConfig {
   const s = settings();
-  const origin = s.CONSOLE_ORIGIN ?? `http://localhost:${s.PORT}`;
+  const origin = publicOrigin(s);
   return {
-    origin: origin.replace(/\/$/, ''),
+    origin,
     rpId: s.CONSOLE_RP_ID ?? new URL(origin).hostname,
     rpName: 'Assessment Operations',
     basePath: s.CONSOLE_BASE_PATH,

@@ -1,6 +1,7 @@
 import type { StoredControl } from './controls.js';
 import type { Classification } from './classifications.js';
 import type { DocumentKey } from './documents.js';
+import type { Responsibility } from './imports/rows.js';
 
 /**
  * Everything a generated document may show, gathered by the generation job from one project before
@@ -50,6 +51,45 @@ export interface DocumentModel {
   registers: DocumentRegister[];
   /** Only the project's registered network diagram and its organisation's logo, each when ready. */
   images: { logo: DocumentImage | null; diagram: DocumentImage | null };
+  /**
+   * Where the installation is reached: its public origin and stage path prefix, without a trailing
+   * slash (`https://assess.example.gov.au`). Documents link to the API under it.
+   */
+  public_url: string;
+  /** The selected provider releases whose assertions some control shows, as provider guidance names them. */
+  provider_releases: DocumentProviderRelease[];
+  /** The rows of the project's plan of action and milestones (the `poam` register), oldest first. */
+  poam: DocumentPoamRow[];
+}
+
+export interface DocumentProviderRelease {
+  provider_id: string;
+  provider_name: string;
+  release_id: string;
+  release_name: string;
+  release_version: string;
+  /** When the provider's assessment took place, if the release records it. */
+  assessed_on: string | null;
+  /** The day the release was published (selected releases are published). */
+  published_on: string | null;
+}
+
+/** A POA&M register row with its columns typed; `related_control` is as the row holds it (a control ULID or ISM-1234). */
+export interface DocumentPoamRow {
+  id: string;
+  item_id: string;
+  weakness: string;
+  related_control: string | null;
+  severity: string | null;
+  milestone: string | null;
+  /** The contact the row names as responsible, with the contact's name when it still exists. */
+  responsible: { id: string; name: string | null } | null;
+  resources_required: string | null;
+  scheduled_completion: string | null;
+  status: string;
+  completed_on: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Person {
@@ -99,7 +139,7 @@ export interface DocumentControl extends Pick<StoredControl, (typeof DOCUMENT_CO
     assessor_notes: string | null;
   };
   evidence: DocumentEvidence[];
-  provider_guidance: { provider_id: string; release_id: string; guidance: string }[];
+  provider_guidance: { provider_id: string; release_id: string; responsibility: Responsibility; guidance: string }[];
 }
 
 export interface DocumentEvidence {

@@ -4,7 +4,16 @@ import * as z from 'zod';
  * The document catalogue: the documents a project can generate, by stable key. Register rows name
  * them in document_ref columns; the document operations build their outputs on the same keys.
  */
-export const DOCUMENT_KEYS = ['ssp', 'soa', 'controls-json', 'e8-assessment', 'security-assessment-report', 'oscal-ssp', 'oscal-assessment-results'] as const;
+export const DOCUMENT_KEYS = [
+  'ssp',
+  'soa',
+  'controls-json',
+  'e8-assessment',
+  'security-assessment-report',
+  'oscal-ssp',
+  'oscal-assessment-results',
+  'oscal-poam',
+] as const;
 export type DocumentKey = (typeof DOCUMENT_KEYS)[number];
 
 const KNOWN: ReadonlySet<string> = new Set(DOCUMENT_KEYS);
@@ -96,6 +105,16 @@ export const CATALOGUE: Readonly<Record<DocumentKey, CatalogueTemplate>> = {
     format: 'json',
     media_type: 'application/json',
     requires: ['population_completed', 'controls_assessed'],
+    advises: [],
+  }),
+  'oscal-poam': template({
+    key: 'oscal-poam',
+    title: 'OSCAL Plan of Action and Milestones',
+    description:
+      'The rows of the POA&M register and the open findings no row plans for yet, as an OSCAL 1.1.3 Plan of Action and Milestones: risks with the status, milestone and due date of their row.',
+    format: 'json',
+    media_type: 'application/json',
+    requires: ['population_completed'],
     advises: [],
   }),
 };
@@ -258,6 +277,12 @@ export interface StoredGeneration {
   started_at: string | null;
   finished_at: string | null;
   error_code: GenerationError | null;
+  /**
+   * The installation's public URL as the request's function knew it (origin and stage path), which
+   * the document links to: the workers are deployed before the API whose address it is. Absent on
+   * generations requested before it was recorded.
+   */
+  public_url?: string;
 }
 
 /** A generated file as the output row keeps it; the storage key never leaves the server. */

@@ -1,16 +1,26 @@
+import { publicUrl } from '../config.js';
 import { CLASSIFICATIONS } from '../domain/classifications.js';
 import type { StoredControl } from '../domain/controls.js';
-import { DOCUMENT_CONTROL_FIELDS, type DocumentEvidence, type DocumentImage, type DocumentModel, type DocumentRegister } from '../domain/document-model.js';
+import {
+  DOCUMENT_CONTROL_FIELDS,
+  type DocumentEvidence,
+  type DocumentImage,
+  type DocumentModel,
+  type DocumentPoamRow,
+  type DocumentProviderRelease,
+  type DocumentRegister,
+} from '../domain/document-model.js';
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
 import { statusOf, type StoredEvidence } from '../domain/evidence.js';
 import type { StoredProject } from '../domain/projects.js';
-import { REGISTER_DEFINITIONS } from '../domain/registers.js';
+import type { RowData } from '../domain/register-rows.js';
+import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../domain/registers.js';
 import { getObject } from '../files/storage.js';
 import { toControl } from '../store/controls.js';
 import { toEvidence } from '../store/evidence.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
-import { countersKey, rowCount } from '../store/registers.js';
+import { allRows, countersKey, rowCount } from '../store/registers.js';
 
 const ENGAGEMENT_FIELDS = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
 /** Above the ISM's size with room to spare; a project never has more controls than its release has entries. */
@@ -59,13 +69,14 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     countersKey({ owner: 'organisation', organisationId: project.organisation_id }),
   ];
   const projectPk = keys.project(project.id).PK;
-  const [found, controlItems, evidenceItems] = await Promise.all([
+  const [found, controlItems, evidenceItems, poamRows] = await Promise.all([
     getMany(wanted),
     queryAll(
       { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': prefixes.control } },
       CONTROL_CAP,
     ),
     queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': 'EVIDENCE#' } }, EVIDENCE_CAP),
+    allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.poam),
   ]);
   const item = (i: number) => found.get(keyString(wanted[i]!));
   const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
@@ -76,7 +87,15 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     evidenceByControl.set(stored.control_id, [...(evidenceByControl.get(stored.control_id) ?? []), evidenceOf(stored)]);
   }
   const controls = controlItems.map(toControl).sort((a, b) => a.position - b.position);
-  const [logoImage, diagramImage] = await Promise.all([imageOf(logo), imageOf(diagram)]);
+  const [logoImage, diagramImage, providerReleases, poam] = await Promise.all([
+    imageOf(logo),
+    imageOf(diagram),
+    providerReleasesOf(controls),
+    poamOf(
+      poamRows.map((r) => r.row),
+      project.system_id,
+    ),
+  ]);
   const counters = { project: item(9), system: item(10), organisation: item(11) };
   const registers: DocumentRegister[] = REGISTER_DEFINITIONS.map((d) => ({
     key: d.key,
@@ -134,7 +153,58 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     controls: controls.map((c) => controlOf(c, evidenceByControl.get(c.id) ?? [], g.options)),
     registers,
     images: { logo: logoImage, diagram: diagramImage },
+    public_url: g.public_url ?? publicUrl(),
+    provider_releases: providerReleases,
+    poam,
   };
+}
+
+/** The provider releases the controls' guidance names, with the provider's and the release's names. */
+async function providerReleasesOf(controls: StoredControl[]): Promise<DocumentProviderRelease[]> {
+  const pairs = new Map(controls.flatMap((c) => (c.provider_guidance ?? []).map((g) => [`${g.provider_id}#${g.release_id}`, g] as const)));
+  if (!pairs.size) return [];
+  const wanted = [...pairs.values()].flatMap((g) => [keys.externalProvider(g.provider_id), keys.assuranceRelease(g.provider_id, g.release_id)]);
+  const found = await getMany(wanted);
+  return [...pairs.values()].map((g) => {
+    const provider = found.get(keyString(keys.externalProvider(g.provider_id)));
+    const release = found.get(keyString(keys.assuranceRelease(g.provider_id, g.release_id)));
+    return {
+      provider_id: g.provider_id,
+      provider_name: String(provider?.name ?? g.provider_id),
+      release_id: g.release_id,
+      release_name: String(release?.name ?? g.release_id),
+      release_version: String(release?.version ?? ''),
+      assessed_on: typeof release?.assessed_on === 'string' ? release.assessed_on : null,
+      published_on: typeof release?.published_at === 'string' ? release.published_at.slice(0, 10) : null,
+    };
+  });
+}
+
+const text = (data: RowData, column: string): string | null => (typeof data[column] === 'string' ? (data[column] as string) : null);
+
+/** The POA&M rows with their columns typed and the responsible contacts named. */
+async function poamOf(rows: { id: string; data: RowData; created_at: string; updated_at: string }[], systemId: string): Promise<DocumentPoamRow[]> {
+  const contactIds = [...new Set(rows.flatMap((r) => (text(r.data, 'responsible') ? [text(r.data, 'responsible')!] : [])))];
+  const contacts = contactIds.length ? await getMany(contactIds.map((id) => keys.contact(systemId, id))) : new Map<string, Item>();
+  return rows.map((r) => {
+    const responsible = text(r.data, 'responsible');
+    const contact = responsible ? contacts.get(keyString(keys.contact(systemId, responsible))) : undefined;
+    return {
+      id: r.id,
+      item_id: text(r.data, 'item_id') ?? r.id,
+      weakness: text(r.data, 'weakness') ?? '',
+      related_control: text(r.data, 'related_control'),
+      severity: text(r.data, 'severity'),
+      milestone: text(r.data, 'milestone'),
+      responsible: responsible ? { id: responsible, name: typeof contact?.name === 'string' ? contact.name : null } : null,
+      resources_required: text(r.data, 'resources_required'),
+      scheduled_completion: text(r.data, 'scheduled_completion'),
+      status: text(r.data, 'status') ?? 'open',
+      completed_on: text(r.data, 'completed_on'),
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    };
+  });
 }
 
 function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
@@ -158,7 +228,9 @@ function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { sh
     evidence,
     // Documents reach everyone who may download them: restricted provider material stays out.
     provider_guidance: (c.provider_guidance ?? []).flatMap((g) =>
-      g.restricted || g.guidance === null ? [] : [{ provider_id: g.provider_id, release_id: g.release_id, guidance: g.guidance }],
+      g.restricted || g.guidance === null
+        ? []
+        : [{ provider_id: g.provider_id, release_id: g.release_id, responsibility: g.responsibility, guidance: g.guidance }],
     ),
   };
 }

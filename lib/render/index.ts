@@ -1,6 +1,7 @@
 import type { DocumentKey } from '../domain/documents.js';
 import { controlsJsonRenderer } from './json/controls.js';
 import { oscalAssessmentResultsRenderer } from './oscal/assessment-results.js';
+import { oscalPoamRenderer } from './oscal/poam.js';
 import { oscalSspRenderer } from './oscal/ssp.js';
 import { PDF_RENDERERS } from './pdf/index.js';
 import type { Renderer } from './renderer.js';
@@ -13,6 +14,7 @@ const RENDERERS: Readonly<Record<DocumentKey, Renderer>> = {
   'controls-json': controlsJsonRenderer,
   'oscal-ssp': oscalSspRenderer,
   'oscal-assessment-results': oscalAssessmentResultsRenderer,
+  'oscal-poam': oscalPoamRenderer,
 };
 
 export const rendererFor = (key: DocumentKey): Renderer => RENDERERS[key];

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicUrl, resetSettings } from '../../lib/config.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
+import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import { fixtures, type Api } from '../support/api.js';
 import { arrangeDocuments, documentsUrl } from '../support/documents.js';
 import { form, png } from '../support/files.js';
@@ -33,6 +35,7 @@ describe('document catalogue and output rows', () => {
       'security-assessment-report',
       'oscal-ssp',
       'oscal-assessment-results',
+      'oscal-poam',
     ]);
     expect(res.body.data.documents).toEqual([]);
     const ssp = res.body.data.catalogue[0];
@@ -197,6 +200,7 @@ describe('generated content and redaction', () => {
     for (const [key, schema] of [
       ['oscal-ssp', 'oscal_ssp_schema.json'],
       ['oscal-assessment-results', 'oscal_assessment-results_schema.json'],
+      ['oscal-poam', 'oscal_complete_schema.json'],
     ] as const) {
       const started = await d.generate(key);
       expect(started.status, key).toBe(202);
@@ -210,6 +214,72 @@ describe('generated content and redaction', () => {
         key,
       ).toEqual([]);
     }
+  });
+
+  it("generates the OSCAL POA&M from the project's POA&M rows: each row an item whose risk has the row's status, milestone and due date", async () => {
+    const d = await arrangeDocuments(api, world);
+    await d.assess('sample-9001');
+    const contact = await api.request('POST', `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}/contacts`, {
+      token: world.op.org,
+      headers: { 'Idempotency-Key': ulid() },
+      body: { name: 'Ada Operator' },
+    });
+    expect(contact.status).toBe(201);
+    const row = await api.request('POST', `/api/v1/projects/${d.p.id}/registers/${REGISTER_DEFINITION_IDS.poam}/rows`, {
+      token: d.token,
+      headers: { 'Idempotency-Key': ulid() },
+      body: {
+        data: {
+          item_id: 'P-7',
+          weakness: 'Logs are not forwarded to the central log service.',
+          related_control: d.idOf('sample-9001'),
+          severity: 'high',
+          milestone: 'Forward the logs of every server.',
+          responsible: contact.body.data.id,
+          scheduled_completion: '2027-03-31',
+          status: 'in_progress',
+        },
+      },
+    });
+    expect(row.status).toBe(201);
+    const started = await d.generate('oscal-poam');
+    expect(started.status).toBe(202);
+    await api.drainJobs();
+    const plan = JSON.parse((await d.download(started.body.data.document_id)).bytes.toString('utf8'))['plan-of-action-and-milestones'];
+    expect(plan['poam-items']).toHaveLength(1);
+    const [item] = plan['poam-items'];
+    expect(item).toMatchObject({
+      title: 'P-7: Logs are not forwarded to the central log service.',
+      description: 'Logs are not forwarded to the central log service.',
+    });
+    const risk = plan.risks.find((r: { uuid: string }) => r.uuid === item['related-risks'][0]['risk-uuid']);
+    expect(risk).toMatchObject({ status: 'remediating', deadline: '2027-03-31T00:00:00Z' });
+    expect(risk.remediations[0].tasks[0]).toMatchObject({
+      type: 'milestone',
+      title: 'Forward the logs of every server.',
+      timing: { 'on-date': { date: '2027-03-31T00:00:00Z' } },
+    });
+    const finding = plan.findings.find((f: { uuid: string }) => f.uuid === item['related-findings'][0]['finding-uuid']);
+    expect(finding.target).toMatchObject({ type: 'statement-id', 'target-id': 'sample-9001_smt', status: { state: 'not-satisfied' } });
+  });
+
+  it("links an OSCAL document under the public URL its request knew, whatever the worker's own settings say", async () => {
+    const d = await arrangeDocuments(api, world);
+    const started = await d.generate('oscal-ssp');
+    expect(started.status).toBe(202);
+    const requested = publicUrl();
+    const before = process.env.CONSOLE_ORIGIN;
+    process.env.CONSOLE_ORIGIN = 'https://elsewhere.example.gov.au';
+    resetSettings();
+    try {
+      await api.drainJobs();
+    } finally {
+      if (before === undefined) delete process.env.CONSOLE_ORIGIN;
+      else process.env.CONSOLE_ORIGIN = before;
+      resetSettings();
+    }
+    const plan = JSON.parse((await d.download(started.body.data.document_id)).bytes.toString('utf8'))['system-security-plan'];
+    expect(plan['system-characteristics']['system-ids']).toEqual([{ 'identifier-type': `${requested}/ns/oscal`, id: world.systemId }]);
   });
 
   it('embeds the organisation logo and the project network diagram in the SSP once both are ready, and reports them met', async () => {

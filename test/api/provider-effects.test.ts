@@ -4,6 +4,7 @@ import { assertionId } from '../../lib/domain/assertions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { startApi, type Api } from '../support/api.js';
 import { arrangeControls, controlsUrl } from '../support/controls.js';
+import { documentsUrl } from '../support/documents.js';
 import { ismRelease } from '../support/document-model.js';
 import { form } from '../support/files.js';
 import { csvBytes, HEADER, matrixRow, type MatrixTable } from '../support/matrices.js';
@@ -106,6 +107,30 @@ describe('a selected provider release in a project', () => {
     await select(c.p.url, []);
     expect((await c.read(carried!)).body).toMatchObject({ implementation_status: null, implementation_status_origin: null, provider_guidance: [] });
     expect((await c.read(chosen!)).body).toMatchObject({ implementation_status: 'planned', provider_guidance: [] });
+  });
+
+  it("leverages the selected release in the OSCAL SSP: the provider's authorization, and the control it carries inherited from its service", async () => {
+    const [carried, shared] = controls;
+    const release = await publishedMatrix([matrixRow(carried!, 'Provider'), matrixRow(shared!, 'Shared')]);
+    const c = await arrangeControls(api, world);
+    await select(c.p.url, [release]);
+    const started = await api.request('POST', documentsUrl(c.p.id, '/generation'), { token: c.token, body: { document_key: 'oscal-ssp' } });
+    expect(started.status).toBe(202);
+    await api.drainJobs();
+    const download = await api.request('GET', documentsUrl(c.p.id, `/${started.body.data.document_id}/download`), { token: c.token });
+    const plan = JSON.parse(download.bytes.toString('utf8'))['system-security-plan'];
+    const provider = (await api.request('GET', `${PROVIDERS}/${release.provider_id}`, { token: world.op.admin })).body.data;
+    expect(plan['system-implementation']['leveraged-authorizations']).toMatchObject([
+      { title: `${provider.name}: IRAP 2026 2026.1`, 'date-authorized': '2026-02-01' },
+    ]);
+    const requirementOf = (id: string) =>
+      plan['control-implementation']['implemented-requirements'].find((r: { 'control-id': string }) => r['control-id'] === id);
+    const [own, service] = requirementOf(carried!)['by-components'];
+    expect(own.inherited[0]).toMatchObject({
+      description: `Tenants need do nothing further for ${carried}.`,
+      'provided-uuid': service.export.provided[0].uuid,
+    });
+    expect(requirementOf(shared!)['by-components'][0].satisfied).toHaveLength(1);
   });
 
   it('keeps a status a person sets over ec, through deselection', async () => {

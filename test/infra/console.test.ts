@@ -49,6 +49,15 @@ describe('ApiStack console', () => {
     });
   });
 
+  it("gives every request function the stage's origin and path prefix, which a document generation records for the worker", () => {
+    const variables = (f: { Properties: Record<string, unknown> }) => (f.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const functions = Object.values(resourcesOf(s.apiTemplate, 'AWS::Lambda::Function'));
+    const consoleOrigin = variables(functions.find((f) => /^The web console/.test(String(f.Properties.Description)))!).CONSOLE_ORIGIN;
+    const groups = functions.filter((f) => /^Operations/.test(String(f.Properties.Description)));
+    expect(groups.length).toBeGreaterThan(0);
+    for (const fn of groups) expect([variables(fn).CONSOLE_ORIGIN, variables(fn).CONSOLE_BASE_PATH]).toEqual([consoleOrigin, '/staging']);
+  });
+
   it('uses the custom domain as origin and relying-party id when the stage has one', () => {
     const onDomain = synthesize({
       stage: 'prod',

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { readReleaseDirectory } from '../../lib/catalogue/files.js';
 import { CLASSIFICATIONS, type Classification } from '../../lib/domain/classifications.js';
-import type { DocumentControl, DocumentModel } from '../../lib/domain/document-model.js';
+import type { DocumentControl, DocumentModel, DocumentPoamRow } from '../../lib/domain/document-model.js';
 import type { DocumentKey } from '../../lib/domain/documents.js';
 import type { ParsedRelease } from '../../lib/domain/oscal.js';
 import { png } from './files.js';
@@ -91,9 +91,38 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
           ]
         : [],
       provider_guidance:
-        i % 29 === 0 ? [{ provider_id: '01JPROVIDER0000000000000000', release_id: '01JRELEASE00000000000000000', guidance: 'Enable tenant logging.' }] : [],
+        i % 29 === 0
+          ? [
+              {
+                provider_id: '01JPROVIDER0000000000000000',
+                release_id: '01JRELEASE00000000000000000',
+                responsibility: i % 58 === 0 ? 'shared' : 'provider',
+                guidance: 'Enable tenant logging.',
+              },
+            ]
+          : [],
     };
   });
+  const poamStatuses = ['open', 'in_progress', 'completed', 'cancelled'] as const;
+  const poam: DocumentPoamRow[] = controls
+    .filter((c) => ['ineffective', 'no_visibility', 'not_implemented'].includes(c.assessment.outcome ?? ''))
+    .slice(0, 8)
+    .map((c, i) => ({
+      id: `01JPOAMROW${String(i).padStart(16, '0')}`,
+      item_id: `POAM-${i + 1}`,
+      weakness: `${c.label} is not met on the administration workstations.`,
+      // Rows name their control either way the register allows: by ULID or by ISM code.
+      related_control: i % 2 ? c.label : c.id,
+      severity: c.assessment.severity,
+      milestone: i % 3 ? `Roll out the configuration for ${c.label}.` : null,
+      responsible: i % 2 ? { id: '01JCONTACT0000000000000000', name: 'Sam Operator' } : null,
+      resources_required: null,
+      scheduled_completion: i % 4 === 2 ? null : `2027-0${(i % 9) + 1}-15`,
+      status: poamStatuses[i % poamStatuses.length]!,
+      completed_on: i % 4 === 2 ? '2026-11-20' : null,
+      created_at: '2026-10-05T01:02:03.000Z',
+      updated_at: '2026-11-05T01:02:03.000Z',
+    }));
   const output = o.output ?? 'draft';
   const marking = CLASSIFICATIONS.find((c) => c.code === classification)!;
   const person = { id: '01JUSER0000000000000000000', name: 'Alex Assessor' };
@@ -145,6 +174,19 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       { key: 'poam', title: 'Plan of action and milestones', owner: 'project', rows: 4 },
       { key: 'asset-register', title: 'Asset register', owner: 'system', rows: 40 },
     ],
+    public_url: 'https://assess.example.gov.au',
+    provider_releases: [
+      {
+        provider_id: '01JPROVIDER0000000000000000',
+        provider_name: 'Example Cloud',
+        release_id: '01JRELEASE00000000000000000',
+        release_name: 'IRAP assessment 2026',
+        release_version: '2026.1',
+        assessed_on: '2026-06-30',
+        published_on: '2026-07-14',
+      },
+    ],
+    poam,
     images:
       o.images === false
         ? { logo: null, diagram: null }

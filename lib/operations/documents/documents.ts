@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
-import { settings } from '../../config.js';
+import { publicUrl, settings } from '../../config.js';
 import {
   CATALOGUE,
   CatalogueGenerationRequest,
@@ -174,6 +174,7 @@ async function startGeneration(ctx: OperationContext, project: StoredProject, ke
       started_at: null,
       finished_at: null,
       error_code: null,
+      public_url: publicUrl(),
     },
   };
   await sendJob('generate', { project_id: project.id, document_id: documentId, generation_id: next.generation.id });

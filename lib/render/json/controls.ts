@@ -8,7 +8,7 @@ export const CONTROLS_FORMAT = 'assessment-operations-api/controls';
  * Semantic version of the shape: a new optional member moves the minor version, a removed or
  * retyped member the major version.
  */
-export const CONTROLS_FORMAT_VERSION = '1.0.0';
+export const CONTROLS_FORMAT_VERSION = '1.1.0';
 
 /**
  * One control of the export. Codes are the API's own (applicability `y`/`n`, origin, status,

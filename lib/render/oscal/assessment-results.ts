@@ -1,23 +1,27 @@
 import type { DocumentControl, DocumentEvidence, DocumentModel } from '../../domain/document-model.js';
-import { streamed, writeJson } from '../json-stream.js';
-import { labelOf, OUTCOME_LABELS } from '../labels.js';
-import type { Renderer } from '../renderer.js';
+import { streamed } from '../json-stream.js';
 import {
+  controlRisk,
   dateTime,
-  IMPLEMENTATION_STATES,
+  deadlineOf,
+  evidenceHref,
+  findingOf,
   line,
   metadataOf,
-  NS,
-  own,
+  oscalRenderer,
+  type Own,
   type Party,
   personParty,
+  pinnedDigest,
+  poamRowsOf,
   prose,
   type Resource,
+  riskStatusOf,
   some,
+  statementIdOf,
   systemComponent,
   type Uuid,
 } from './common.js';
-import { uuidsOf } from './ids.js';
 
 /** Outcomes that satisfy a control; every other assessed outcome is a finding against it. */
 const SATISFYING: readonly string[] = ['effective', 'common_control'];
@@ -59,64 +63,63 @@ function planResource(model: DocumentModel, uuid: Uuid): Resource {
   };
 }
 
-function evidenceResource(model: DocumentModel, c: DocumentControl, e: DocumentEvidence, uuid: Uuid): Resource {
+/** What an item is when the assessment cites it without pinning its bytes. */
+const UNPINNED: Readonly<Record<string, string>> = {
+  upload: 'a file whose bytes are not pinned',
+  file_link: 'a link to a file whose bytes are not pinned',
+  external_reference: 'an external reference, stored but never fetched, so nothing verifies it',
+  register_link: 'a live link to a register, read when followed',
+  library_link: 'a live link to a library document, read when followed',
+  repository_link: 'a live link to a repository, read when followed',
+};
+
+/** A pinned file as a back-matter resource: the API's download address with the digest of the bytes the assessment saw. */
+function evidenceResource(model: DocumentModel, c: DocumentControl, e: DocumentEvidence, digest: string, uuid: Uuid, own: Own): Resource {
   return {
     uuid: uuid('resource', 'evidence', e.id),
     title: e.title,
     props: [{ name: 'type', value: 'evidence' }, own('evidence-id', e.id), own('evidence-kind', e.kind)],
-    // The project's download path of the item, relative to the API's base URL; the hash pins the bytes the assessment saw.
-    rlinks: e.sha256
-      ? [{ href: `projects/${model.project.id}/controls/${c.id}/evidence/${e.id}/download`, hashes: [{ algorithm: 'SHA-256', value: e.sha256 }] }]
-      : undefined,
+    rlinks: [{ href: `${evidenceHref(model, c.id, e)}/download`, hashes: [{ algorithm: 'SHA-256', value: digest }] }],
   };
 }
 
-function observation(c: DocumentControl, e: DocumentEvidence, uuid: Uuid, subject: string, fallback: string) {
+/**
+ * A cited item as an observation. A pinned file is cited through its back-matter resource, which
+ * carries the digest; anything else is cited for what it is, at the API's address of the item.
+ */
+function observation(model: DocumentModel, c: DocumentControl, e: DocumentEvidence, uuid: Uuid, own: Own, subject: string) {
+  const digest = pinnedDigest(e);
+  const what = digest ? `${e.kind}, pinned by SHA-256` : `${UNPINNED[e.kind] ?? e.kind}, ${e.status}`;
   return {
     uuid: uuid('observation', c.id, e.id),
     title: e.title,
     description: `Evidence cited by the assessment of ${c.label}: ${e.title}${e.evidence_type ? ` (${e.evidence_type})` : ''}.`,
-    props: e.sha256 ? [own('sha256', e.sha256)] : undefined,
+    props: [own('evidence-status', e.status), ...(digest ? [own('sha256', digest)] : [])],
     methods: ['EXAMINE'],
     subjects: [{ 'subject-uuid': subject, type: 'component' }],
-    'relevant-evidence': [{ href: `#${uuid('resource', 'evidence', e.id)}`, description: `${e.title} (${e.kind}, ${e.status})` }],
-    collected: dateTime(e.collected_on ?? e.updated_at, fallback),
+    'relevant-evidence': [{ href: digest ? `#${uuid('resource', 'evidence', e.id)}` : evidenceHref(model, c.id, e), description: `${e.title} (${what})` }],
+    collected: dateTime(e.collected_on ?? e.updated_at, model.document.generated_at),
   };
 }
 
-function risk(c: DocumentControl, uuid: Uuid, actor: string) {
-  const outcome = labelOf(OUTCOME_LABELS, c.assessment.outcome);
+function risk(model: DocumentModel, c: DocumentControl, uuid: Uuid, own: Own, actor: string) {
+  const rows = poamRowsOf(model, c);
+  const { characterizations, ...texts } = controlRisk(model, c, actor);
   return {
     uuid: uuid('risk', c.id),
-    title: `${c.label} not satisfied: ${outcome}`,
-    description: prose(c.assessment.rationale) ?? `${c.label} was assessed as ${outcome}.`,
-    statement: `${c.label} is not satisfied (${outcome}), so the system does not meet this requirement: ${c.statement}`,
-    status: 'open',
-    characterizations: c.assessment.severity
-      ? [{ origin: { actors: [{ type: 'party', 'actor-uuid': actor }] }, facets: [{ name: 'severity', system: NS, value: c.assessment.severity }] }]
-      : undefined,
+    ...texts,
+    props: some(rows.flatMap((r) => [own('poam-item', r.item_id), own('poam-status', r.status)])),
+    status: riskStatusOf(rows),
+    characterizations,
+    deadline: deadlineOf(model, rows),
     'related-observations': some(cited(c).map((e) => ({ 'observation-uuid': uuid('observation', c.id, e.id) }))),
   };
 }
 
-function finding(c: DocumentControl, uuid: Uuid) {
+function finding(c: DocumentControl, uuid: Uuid, own: Own) {
   const ok = satisfied(c);
-  const state = c.implementation_status ? IMPLEMENTATION_STATES[c.implementation_status] : undefined;
   return {
-    uuid: uuid('finding', c.id),
-    title: `${c.label}: ${labelOf(OUTCOME_LABELS, c.assessment.outcome)}`,
-    description: prose(c.assessment.rationale) ?? `${c.label} was assessed as ${labelOf(OUTCOME_LABELS, c.assessment.outcome)}; no rationale is recorded.`,
-    props: [
-      own('outcome', c.assessment.outcome!),
-      ...(c.assessment.severity ? [own('severity', c.assessment.severity)] : []),
-      ...(c.assessment.maturity_level ? [own('maturity-level', c.assessment.maturity_level)] : []),
-    ],
-    target: {
-      type: 'objective-id',
-      'target-id': c.catalogue_id,
-      status: { state: ok ? 'satisfied' : 'not-satisfied', reason: ok ? 'pass' : 'fail' },
-      'implementation-status': state ? { state } : undefined,
-    },
+    ...findingOf(c, uuid, own, ok),
     'related-observations': some(cited(c).map((e) => ({ 'observation-uuid': uuid('observation', c.id, e.id) }))),
     'related-risks': ok ? undefined : [{ 'risk-uuid': uuid('risk', c.id) }],
     // Assessor notes reach the model only when the generation options show them.
@@ -129,54 +132,56 @@ function finding(c: DocumentControl, uuid: Uuid) {
  * assessed ones, an observation per cited evidence item, a finding per assessed control (satisfied
  * or not, by its ISM OSCAL id) and a risk per control that is not satisfied.
  */
-export const oscalAssessmentResultsRenderer: Renderer = {
-  format: 'json',
-  mediaType: 'application/json',
-  extension: 'json',
-  async render(model, out) {
-    const uuid = uuidsOf(model.document.generation_id);
-    const team = assessors(model, uuid);
-    const actor = team[0]?.uuid ?? personParty(uuid, model.document.generated_by).uuid;
-    const component = systemComponent(model, uuid);
-    const plan = planResource(model, uuid);
-    const controls = model.controls.filter(assessed);
-    const evidence = controls.flatMap((c) => cited(c).map((e) => [c, e] as const));
-    const start = dateTime(model.engagement.start_date, model.document.generated_at);
-    const end = model.engagement.end_date ? dateTime(model.engagement.end_date, model.document.generated_at) : undefined;
-    await writeJson(out, {
-      'assessment-results': {
-        uuid: uuid('assessment-results'),
-        metadata: metadataOf(model, uuid, {
-          roles: team.length ? [{ id: 'assessor', title: 'Assessor' }] : [],
-          parties: team,
-          responsible: team.length ? [{ 'role-id': 'assessor', 'party-uuids': team.map((p) => p.uuid) }] : [],
-        }),
-        'import-ap': { href: `#${plan.uuid}` },
-        results: [
-          {
-            uuid: uuid('result'),
-            title: `Assessment of ${model.system.name} against ${model.release.title} ${model.release.version}`,
-            description: `The assessment of the project ${model.project.name} at ${model.marking.name}: ${controls.length} of ${model.controls.length} controls assessed.`,
-            start,
-            end: end && Date.parse(end) >= Date.parse(start) ? end : undefined,
-            'local-definitions': { components: [component] },
-            'reviewed-controls': {
-              'control-selections': [
-                controls.length
-                  ? { 'include-controls': controls.map((c) => ({ 'control-id': c.catalogue_id })) }
-                  : { description: 'No control has been assessed yet.' },
-              ],
-            },
-            observations: streamed(evidence, ([c, e]) => observation(c, e, uuid, component.uuid, model.document.generated_at)),
-            risks: streamed(
-              controls.filter((c) => !satisfied(c)),
-              (c) => risk(c, uuid, actor),
-            ),
-            findings: streamed(controls, (c) => finding(c, uuid)),
+export const oscalAssessmentResultsRenderer = oscalRenderer((model, uuid, own) => {
+  const team = assessors(model, uuid);
+  const actor = team[0]?.uuid ?? personParty(uuid, model.document.generated_by).uuid;
+  const component = systemComponent(model, uuid);
+  const plan = planResource(model, uuid);
+  const controls = model.controls.filter(assessed);
+  const evidence = controls.flatMap((c) => cited(c).map((e) => [c, e] as const));
+  const start = dateTime(model.engagement.start_date, model.document.generated_at);
+  const end = model.engagement.end_date ? dateTime(model.engagement.end_date, model.document.generated_at) : undefined;
+  return {
+    'assessment-results': {
+      uuid: uuid('assessment-results'),
+      metadata: metadataOf(model, uuid, {
+        roles: team.length ? [{ id: 'assessor', title: 'Assessor' }] : [],
+        parties: team,
+        responsible: team.length ? [{ 'role-id': 'assessor', 'party-uuids': team.map((p) => p.uuid) }] : [],
+      }),
+      'import-ap': { href: `#${plan.uuid}` },
+      results: [
+        {
+          uuid: uuid('result'),
+          title: `Assessment of ${model.system.name} against ${model.release.title} ${model.release.version}`,
+          description: `The assessment of the project ${model.project.name} at ${model.marking.name}: ${controls.length} of ${model.controls.length} controls assessed.`,
+          start,
+          end: end && Date.parse(end) >= Date.parse(start) ? end : undefined,
+          'local-definitions': { components: [component] },
+          'reviewed-controls': {
+            'control-selections': [
+              controls.length
+                ? { 'include-controls': controls.map((c) => ({ 'control-id': c.catalogue_id, 'statement-ids': [statementIdOf(c)] })) }
+                : { description: 'No control has been assessed yet.' },
+            ],
           },
+          observations: streamed(evidence, ([c, e]) => observation(model, c, e, uuid, own, component.uuid)),
+          risks: streamed(
+            controls.filter((c) => !satisfied(c)),
+            (c) => risk(model, c, uuid, own, actor),
+          ),
+          findings: streamed(controls, (c) => finding(c, uuid, own)),
+        },
+      ],
+      'back-matter': {
+        resources: [
+          plan,
+          ...evidence.flatMap(([c, e]) => {
+            const digest = pinnedDigest(e);
+            return digest ? [evidenceResource(model, c, e, digest, uuid, own)] : [];
+          }),
         ],
-        'back-matter': { resources: [plan, ...evidence.map(([c, e]) => evidenceResource(model, c, e, uuid))] },
       },
-    });
-  },
-};
+    },
+  };
+});

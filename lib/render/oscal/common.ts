@@ -1,10 +1,42 @@
 import type { Classification } from '../../domain/classifications.js';
-import type { DocumentModel, Person } from '../../domain/document-model.js';
+import type { DocumentControl, DocumentEvidence, DocumentModel, DocumentPoamRow, Person } from '../../domain/document-model.js';
+import { evidenceUrl } from '../../domain/evidence.js';
+import { writeJson } from '../json-stream.js';
+import { labelOf, OUTCOME_LABELS } from '../labels.js';
+import type { Renderer } from '../renderer.js';
+import { uuidsOf } from './ids.js';
 
 /** OSCAL version of the documents this product writes; tests validate them against NIST's 1.1.3 schemas. */
 export const OSCAL_VERSION = '1.1.3';
-/** Namespace of the properties this product adds; OSCAL's own names carry no ns. */
-export const NS = 'urn:assessment-operations-api:oscal';
+
+/**
+ * The namespace of the properties, facets and system identifiers this product adds (OSCAL's own
+ * names carry no ns): a URL under the installation's public address, as FedRAMP names its own
+ * (https://fedramp.gov/ns/oscal) under its domain. OSCAL SDKs read ns as a URL with a host:
+ * compliance-trestle refuses a `urn:`.
+ */
+export const namespaceOf = (model: Pick<DocumentModel, 'public_url'>): string => `${model.public_url}/ns/oscal`;
+
+/** A property in this product's namespace. */
+export type Own = (name: string, value: string) => Prop;
+export const ownOf = (model: Pick<DocumentModel, 'public_url'>): Own => {
+  const ns = namespaceOf(model);
+  return (name, value) => ({ name, value, ns });
+};
+
+/** The system as the installation identifies it: its ULID, assigned under this product's namespace (as FedRAMP assigns its ids under its own). */
+export const systemIdOf = (model: DocumentModel) => ({ 'identifier-type': namespaceOf(model), id: model.system.id });
+
+/** The API's address of an evidence item: absolute, so that a reader of the document resolves it against the installation. */
+export const evidenceHref = (model: DocumentModel, controlId: string, e: DocumentEvidence): string =>
+  `${model.public_url}${evidenceUrl({ project_id: model.project.id, control_id: controlId, id: e.id })}`;
+
+/**
+ * The SHA-256 that pins an item's bytes, or null: only a ready file holds bytes the digest
+ * describes. An upload that failed may carry the digest of nothing; it is never cited as pinned.
+ */
+export const pinnedDigest = (e: DocumentEvidence): string | null =>
+  (e.kind === 'upload' || e.kind === 'file_link') && e.status === 'ready' && e.sha256 ? e.sha256 : null;
 
 export interface Prop {
   name: string;
@@ -32,7 +64,13 @@ export interface Resource {
 
 export type Uuid = (...identity: string[]) => string;
 
-export const own = (name: string, value: string): Prop => ({ name, value, ns: NS });
+/** An OSCAL JSON template: the document built from the model with the generation's UUIDs and this product's properties, streamed out. */
+export const oscalRenderer = (document: (model: DocumentModel, uuid: Uuid, own: Own) => unknown): Renderer => ({
+  format: 'json',
+  mediaType: 'application/json',
+  extension: 'json',
+  render: (model, out) => writeJson(out, document(model, uuidsOf(model.document.generation_id), ownOf(model))),
+});
 
 /** A name as OSCAL's string type takes it (no surrounding whitespace, no line break), or null when blank. */
 export const line = (value: string | null | undefined): string | null => value?.replace(/\s+/g, ' ').trim() || null;
@@ -74,6 +112,7 @@ export function metadataOf(
   const organisation = organisationParty(uuid, model);
   const preparer = personParty(uuid, model.document.generated_by);
   const approver = model.document.approved_by ? personParty(uuid, model.document.approved_by) : null;
+  const own = ownOf(model);
   const parties = new Map([organisation, preparer, ...(approver ? [approver] : []), ...extra.parties].map((p) => [p.uuid, p]));
   return {
     title: `${model.document.title}: ${model.system.name}`,
@@ -157,4 +196,86 @@ export function profileResource(model: DocumentModel, uuid: Uuid): Resource {
     citation: { text: `${release.title}, release ${release.version}, ${file}` },
     rlinks: [{ href, 'media-type': 'application/json' }],
   };
+}
+
+/**
+ * The id of a control's statement part in the ISM catalogue, which findings target: ASD's
+ * catalogue (and the sample) give every control one statement part, `<control id>_smt`.
+ */
+export const statementIdOf = (c: Pick<DocumentControl, 'catalogue_id'>): string => `${c.catalogue_id}_smt`;
+
+/**
+ * Inherited: effective through a selected provider release (`ec`), carried by a provider alone
+ * (its assertion's responsibility), or a common control.
+ */
+export const inheritedControl = (c: DocumentControl): boolean =>
+  c.implementation_status === 'ec' || c.assessment.outcome === 'common_control' || c.provider_guidance.some((g) => g.responsibility === 'provider');
+
+/** A finding's target: the control's statement part, satisfied or not, with the control's implementation state. */
+export function statementTarget(c: DocumentControl, own: Own, satisfied: boolean) {
+  const state = c.implementation_status ? IMPLEMENTATION_STATES[c.implementation_status] : undefined;
+  return {
+    type: 'statement-id',
+    'target-id': statementIdOf(c),
+    props: [own('control-id', c.catalogue_id)],
+    status: { state: satisfied ? 'satisfied' : 'not-satisfied', reason: satisfied ? 'pass' : 'fail' },
+    'implementation-status': state ? { state } : undefined,
+  };
+}
+
+/** What a finding says of an assessed control: outcome, severity, maturity and origination, at the control's statement. */
+export function findingOf(c: DocumentControl, uuid: Uuid, own: Own, satisfied: boolean) {
+  const outcome = labelOf(OUTCOME_LABELS, c.assessment.outcome);
+  return {
+    uuid: uuid('finding', c.id),
+    title: `${c.label}: ${outcome}`,
+    description: prose(c.assessment.rationale) ?? `${c.label} was assessed as ${outcome}; no rationale is recorded.`,
+    props: [
+      own('outcome', c.assessment.outcome!),
+      ...(c.assessment.severity ? [own('severity', c.assessment.severity)] : []),
+      ...(c.assessment.maturity_level ? [own('maturity-level', c.assessment.maturity_level)] : []),
+      ...(inheritedControl(c) ? [own('control-origination', 'inherited')] : []),
+      ...c.provider_guidance.map((g) => own('provider-release-id', g.release_id)),
+    ],
+    target: statementTarget(c, own, satisfied),
+  };
+}
+
+/** The risk a control that is not satisfied poses, as its assessment states it, with the assessment's severity. */
+export function controlRisk(model: DocumentModel, c: DocumentControl, actor: string) {
+  const outcome = labelOf(OUTCOME_LABELS, c.assessment.outcome);
+  return {
+    title: `${c.label} not satisfied: ${outcome}`,
+    description: prose(c.assessment.rationale) ?? `${c.label} was assessed as ${outcome}.`,
+    statement: `${c.label} is not satisfied (${outcome}), so the system does not meet this requirement: ${c.statement}`,
+    characterizations: severityOf(model, c.assessment.severity, actor),
+  };
+}
+
+/** A risk's severity as its actor characterized it, a facet in this product's namespace; nothing without a severity. */
+export function severityOf(model: DocumentModel, severity: string | null, actor: string) {
+  return severity
+    ? [{ origin: { actors: [{ type: 'party', 'actor-uuid': actor }] }, facets: [{ name: 'severity', system: namespaceOf(model), value: severity }] }]
+    : undefined;
+}
+
+/** The POA&M rows about a control: those naming it by its ULID or its ISM reference code. */
+export const poamRowsOf = (model: DocumentModel, c: Pick<DocumentControl, 'id' | 'label'>): DocumentPoamRow[] =>
+  model.poam.filter((r) => r.related_control === c.id || r.related_control === c.label);
+
+/** When the earliest of the rows that still plan work (open or in progress) is due, as an OSCAL risk deadline; none without one. */
+export function deadlineOf(model: DocumentModel, rows: readonly DocumentPoamRow[]): string | undefined {
+  const due = rows.flatMap((r) => ((r.status === 'open' || r.status === 'in_progress') && r.scheduled_completion ? [r.scheduled_completion] : [])).sort()[0];
+  return due ? dateTime(due, model.document.generated_at) : undefined;
+}
+
+/**
+ * The OSCAL risk status its POA&M rows give a risk: remediating while a row is in progress, open
+ * while one is open or none plans anything, closed once every row is completed. A cancelled row
+ * remediates nothing, so it leaves the risk open.
+ */
+export function riskStatusOf(rows: readonly DocumentPoamRow[]): 'open' | 'remediating' | 'closed' {
+  if (rows.some((r) => r.status === 'in_progress')) return 'remediating';
+  if (rows.length && rows.every((r) => r.status === 'completed')) return 'closed';
+  return 'open';
 }

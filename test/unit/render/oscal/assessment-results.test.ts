@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { oscalAssessmentResultsRenderer } from '../../../../lib/render/oscal/assessment-results.js';
 import { documentModel } from '../../../support/document-model.js';
-import { definedUuids, ismCatalogueIds, oscalValidator, renderJson, uuidReferences, valuesOf } from '../../../support/oscal.js';
+import { definedUuids, ismCatalogueIds, ismStatementIds, oscalValidator, renderJson, uuidReferences, valuesOf } from '../../../support/oscal.js';
 
 const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[45][0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$/;
 const model = documentModel({ key: 'oscal-assessment-results', classification: 'S' });
 const ar = await renderJson(oscalAssessmentResultsRenderer, model);
 const result = ar['assessment-results'].results[0];
 const assessed = model.controls.filter((c) => c.assessment.outcome !== null && c.assessment.outcome !== 'not_assessed');
-const findingOf = (id: string) => result.findings.find((f: { target: { 'target-id': string } }) => f.target['target-id'] === id);
+const findingOf = (id: string) => result.findings.find((f: { target: { 'target-id': string } }) => f.target['target-id'] === `${id}_smt`);
+const riskOf = (c: { catalogue_id: string }) =>
+  result.risks.find((r: { uuid: string }) => r.uuid === findingOf(c.catalogue_id)['related-risks'][0]['risk-uuid']);
 
 describe('OSCAL Assessment Results', () => {
   it('validates against the official OSCAL 1.1.3 Assessment Results schema', () => {
@@ -32,10 +34,16 @@ describe('OSCAL Assessment Results', () => {
     expect(validate(await renderJson(oscalAssessmentResultsRenderer, untidy)), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });
 
-  it('refers only to control ids of the ISM catalogue, in reviewed controls and finding targets', () => {
-    const ids = [...valuesOf(ar, 'control-id'), ...valuesOf(ar, 'target-id')].map((v) => v.value as string);
-    expect(ids.length).toBe(2 * assessed.length);
+  it('refers only to ids of the ISM catalogue, in reviewed controls and finding targets', () => {
+    const ids = [...valuesOf(ar, 'control-id'), ...valuesOf(ar, 'target-id'), ...valuesOf(ar, 'statement-ids')].flatMap((v) => v.value as string);
+    expect(ids.length).toBeGreaterThan(2 * assessed.length);
     expect(ids.filter((id) => !ismCatalogueIds().has(id))).toEqual([]);
+  });
+
+  it("targets each finding at its control's statement part in the ISM catalogue", () => {
+    const targets = result.findings.map((f: { target: { type: string; 'target-id': string } }) => f.target);
+    expect(targets.map((t: { type: string }) => t.type)).toEqual(assessed.map(() => 'statement-id'));
+    expect(targets.map((t: { 'target-id': string }) => t['target-id'])).toEqual(assessed.map((c) => ismStatementIds().get(c.catalogue_id)));
   });
 
   it('resolves every uuid reference inside the document', () => {
@@ -73,17 +81,86 @@ describe('OSCAL Assessment Results', () => {
   it('writes a risk with the severity for each failing outcome', () => {
     const failing = assessed.filter((c) => !['effective', 'common_control'].includes(c.assessment.outcome!));
     expect(result.risks).toHaveLength(failing.length);
-    const risk = result.risks.find((r: { uuid: string }) => r.uuid === findingOf(failing[0]!.catalogue_id)['related-risks'][0]['risk-uuid']);
-    expect(risk.characterizations[0].facets[0]).toMatchObject({ name: 'severity', value: failing[0]!.assessment.severity });
+    expect(riskOf(failing[0]!).characterizations[0].facets[0]).toMatchObject({ name: 'severity', value: failing[0]!.assessment.severity });
   });
 
-  it('writes one observation per cited evidence item, with the SHA-256 of a pinned file', () => {
+  it('gives each risk the status of its POA&M row, named by ULID or by ISM code', () => {
+    const byRow = model.poam.map((row) => {
+      const control = assessed.find((c) => c.id === row.related_control || c.label === row.related_control)!;
+      return [row.status, riskOf(control).status, riskOf(control).props] as const;
+    });
+    expect(byRow.map(([poam, risk]) => [poam, risk])).toEqual(
+      model.poam.map((r) => [r.status, { open: 'open', in_progress: 'remediating', completed: 'closed', cancelled: 'open' }[r.status]]),
+    );
+    expect(byRow[1]![2]).toContainEqual({ name: 'poam-status', value: 'in_progress', ns: 'https://assess.example.gov.au/ns/oscal' });
+  });
+
+  it('leaves a risk open when no POA&M row plans for it', () => {
+    const planned = new Set(model.poam.map((r) => r.related_control));
+    const unplanned = assessed.find((c) => !['effective', 'common_control'].includes(c.assessment.outcome!) && !planned.has(c.id) && !planned.has(c.label))!;
+    expect(riskOf(unplanned)).toMatchObject({ status: 'open' });
+    expect(riskOf(unplanned).props).toBeUndefined();
+  });
+
+  it('marks a control effective through a provider, or a common control, as inherited', async () => {
+    const [ec, common] = assessed.filter((c) => c.implementation_status !== 'ec' && c.assessment.outcome === 'effective');
+    const document = await renderJson(oscalAssessmentResultsRenderer, {
+      ...model,
+      controls: model.controls.map((c) =>
+        c.id === ec!.id
+          ? { ...c, implementation_status: 'ec' }
+          : c.id === common!.id
+            ? { ...c, assessment: { ...c.assessment, outcome: 'common_control' } }
+            : c,
+      ),
+    });
+    const origination = (id: string) =>
+      document['assessment-results'].results[0].findings
+        .find((f: { target: { 'target-id': string } }) => f.target['target-id'] === `${id}_smt`)
+        .props.filter((p: { name: string }) => p.name === 'control-origination');
+    expect([origination(ec!.catalogue_id), origination(common!.catalogue_id)]).toEqual([
+      [{ name: 'control-origination', value: 'inherited', ns: 'https://assess.example.gov.au/ns/oscal' }],
+      [{ name: 'control-origination', value: 'inherited', ns: 'https://assess.example.gov.au/ns/oscal' }],
+    ]);
+  });
+
+  it('writes one observation per cited evidence item, with the SHA-256 of a pinned file at its absolute download address', () => {
     const cited = assessed.flatMap((c) => c.evidence.filter((e) => c.assessment.evidence_references.includes(e.id)));
     expect(result.observations).toHaveLength(cited.length);
-    const pinned = cited.find((e) => e.sha256)!;
+    const control = assessed.find((c) => c.evidence.some((e) => e.sha256 && e.kind === 'upload'))!;
+    const pinned = control.evidence[0]!;
     const observation = result.observations.find((o: { title: string }) => o.title === pinned.title);
     const resource = ar['assessment-results']['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === observation['relevant-evidence'][0].href);
-    expect(resource.rlinks[0].hashes).toEqual([{ algorithm: 'SHA-256', value: pinned.sha256 }]);
+    expect(resource.rlinks).toEqual([
+      {
+        href: `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${pinned.id}/download`,
+        hashes: [{ algorithm: 'SHA-256', value: pinned.sha256 }],
+      },
+    ]);
+  });
+
+  it('cites a failed upload at its API address, with no hash and no back-matter resource', async () => {
+    const control = assessed.find((c) => c.evidence.some((e) => e.sha256 && e.kind === 'upload'))!;
+    const empty = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    const failed = { ...control.evidence[0]!, status: 'error', sha256: empty };
+    const document = await renderJson(oscalAssessmentResultsRenderer, {
+      ...model,
+      controls: model.controls.map((c) => (c.id === control.id ? { ...c, evidence: [failed] } : c)),
+    });
+    const observation = document['assessment-results'].results[0].observations.find((o: { uuid: string; title: string }) => o.title === failed.title);
+    expect(observation['relevant-evidence'][0].href).toBe(
+      `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${failed.id}`,
+    );
+    expect(JSON.stringify(document)).not.toContain(empty);
+  });
+
+  it('cites an external reference for what it is, at its API address', () => {
+    const control = assessed.find((c) => c.evidence.some((e) => e.kind === 'external_reference'))!;
+    const observation = result.observations.find((o: { title: string }) => o.title === control.evidence[0]!.title);
+    expect(observation['relevant-evidence'][0]).toEqual({
+      href: `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${control.evidence[0]!.id}`,
+      description: `${control.evidence[0]!.title} (an external reference, stored but never fetched, so nothing verifies it, ready)`,
+    });
   });
 
   it('carries assessor notes as remarks when the model has them', () => {

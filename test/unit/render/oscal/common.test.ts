@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dateTime, line } from '../../../../lib/render/oscal/common.js';
+import { dateTime, line, statementIdOf } from '../../../../lib/render/oscal/common.js';
+import { ismRelease } from '../../../support/document-model.js';
+import { ismStatementIds } from '../../../support/oscal.js';
 
 const FALLBACK = '2026-11-25T01:02:03.000Z';
 
@@ -18,6 +20,11 @@ describe('OSCAL values', () => {
       FALLBACK,
       FALLBACK,
     ]);
+  });
+
+  it("names the statement part of every control of the ISM release as ASD's catalogue does", () => {
+    const controls = ismRelease().entries;
+    expect(controls.map((c) => statementIdOf({ catalogue_id: c.id }))).toEqual(controls.map((c) => ismStatementIds().get(c.id)));
   });
 
   it('makes a name one line without surrounding whitespace, and a blank one null', () => {

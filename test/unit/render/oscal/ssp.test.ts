@@ -79,7 +79,7 @@ describe('OSCAL System Security Plan', () => {
     const requirement = plan['control-implementation']['implemented-requirements'].find(
       (r: { 'control-id': string }) => r['control-id'] === excluded.catalogue_id,
     );
-    expect(requirement.props).toContainEqual({ name: 'applicability', value: 'not-applicable', ns: 'urn:assessment-operations-api:oscal' });
+    expect(requirement.props).toContainEqual({ name: 'applicability', value: 'not-applicable', ns: 'https://assess.example.gov.au/ns/oscal' });
     expect(requirement['by-components'][0]['implementation-status']).toEqual({ state: 'not-applicable', remarks: excluded.applicability_comment });
   });
 
@@ -110,6 +110,60 @@ describe('OSCAL System Security Plan', () => {
     expect(requirement['by-components'][0].inherited[0].description).toBe(inherited.provider_guidance[0]!.guidance);
   });
 
+  it('leverages each selected provider release: the provider a party, its authorization dated by its assessment, its service a component', () => {
+    const [release] = model.provider_releases;
+    const [authorization] = plan['system-implementation']['leveraged-authorizations'];
+    expect(authorization).toMatchObject({ title: 'Example Cloud: IRAP assessment 2026 2026.1', 'date-authorized': release!.assessed_on });
+    expect(plan.metadata.parties.find((p: { uuid: string }) => p.uuid === authorization['party-uuid'])).toMatchObject({
+      type: 'organization',
+      name: 'Example Cloud',
+    });
+    const component = plan['system-implementation'].components.find((c: { type: string }) => c.type === 'service');
+    expect(component.props).toContainEqual({ name: 'leveraged-authorization-uuid', value: authorization.uuid });
+  });
+
+  it('dates a release that records no assessment by its publication, and says so', async () => {
+    const [release] = model.provider_releases;
+    const undated = await renderJson(oscalSspRenderer, { ...model, provider_releases: [{ ...release!, assessed_on: null }] });
+    expect(undated['system-security-plan']['system-implementation']['leveraged-authorizations'][0]).toMatchObject({
+      'date-authorized': release!.published_on,
+      remarks: 'The release records no assessment date; the date is the day it was published.',
+    });
+  });
+
+  it("marks a control the provider carries as inherited from the provider's component, which provides it", () => {
+    const carried = model.controls.find((c) => c.applicability === 'y' && c.provider_guidance.some((g) => g.responsibility === 'provider'))!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === carried.catalogue_id,
+    );
+    expect(requirement.props).toContainEqual({ name: 'control-origination', value: 'inherited', ns: 'https://assess.example.gov.au/ns/oscal' });
+    const [own, provider] = requirement['by-components'];
+    expect(provider['component-uuid']).toBe(plan['system-implementation'].components.find((c: { type: string }) => c.type === 'service').uuid);
+    expect(own.inherited[0]['provided-uuid']).toBe(provider.export.provided[0].uuid);
+  });
+
+  it('marks a common control as inherited', async () => {
+    const common = model.controls.find((c) => c.applicability === 'y' && c.provider_guidance.length === 0 && c.implementation_status === 'implemented')!;
+    const document = await renderJson(oscalSspRenderer, {
+      ...model,
+      controls: model.controls.map((c) => (c.id === common.id ? { ...c, assessment: { ...c.assessment, outcome: 'common_control' } } : c)),
+    });
+    const requirement = document['system-security-plan']['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === common.catalogue_id,
+    );
+    expect(requirement.props).toContainEqual({ name: 'control-origination', value: 'inherited', ns: 'https://assess.example.gov.au/ns/oscal' });
+    expect(requirement['by-components'][0].inherited).toEqual([
+      {
+        uuid: expect.any(String),
+        description: `${common.label} is a common control: the assessment found it implemented for this system by a common control provider.`,
+      },
+    ]);
+  });
+
+  it('identifies the system by its id in the product namespace, as FedRAMP identifies systems in its own', () => {
+    expect(plan['system-characteristics']['system-ids']).toEqual([{ 'identifier-type': 'https://assess.example.gov.au/ns/oscal', id: model.system.id }]);
+  });
+
   it('carries the protective marking and the classification', () => {
     expect(plan.metadata.props).toContainEqual({ name: 'marking', value: 'PROTECTED' });
     expect(plan['system-characteristics']['security-sensitivity-level']).toBe('PROTECTED');
@@ -133,7 +187,7 @@ describe('OSCAL System Security Plan', () => {
     const { metadata } = final['system-security-plan'];
     const approver = metadata['responsible-parties'].find((p: { 'role-id': string }) => p['role-id'] === 'content-approver');
     expect(metadata.parties.find((p: { uuid: string }) => p.uuid === approver['party-uuids'][0]).name).toBe('Alex Assessor');
-    expect(metadata.props).toContainEqual({ name: 'document-output', value: 'final', ns: 'urn:assessment-operations-api:oscal' });
+    expect(metadata.props).toContainEqual({ name: 'document-output', value: 'final', ns: 'https://assess.example.gov.au/ns/oscal' });
   });
 
   it('gives the same document for the same generation', async () => {
