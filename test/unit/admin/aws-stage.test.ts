@@ -146,6 +146,7 @@ describe('admin --aws', () => {
   const admin = (args: string[], env: Record<string, string> = {}) =>
     spawnSync('node', ['--import', 'tsx', 'lib/admin/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
 
+  // Two fresh Node processes that compile the CLI with tsx: seconds each on a loaded two-core machine.
   it('answers a refusal of the stage in one line with exit code 2, and takes --stage only with --aws', () => {
     const refusals = [
       admin(['user', 'create', '--email', 'a@example.com', '--name', 'A', '--aws'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' }),
@@ -155,5 +156,5 @@ describe('admin --aws', () => {
       [2, "--aws with DYNAMODB_ENDPOINT set would not use the stage's own services and key: unset it"],
       [2, '--stage and --region go with --aws'],
     ]);
-  });
+  }, 60_000);
 });
