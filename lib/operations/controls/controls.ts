@@ -32,7 +32,7 @@ import {
   seesAssessment,
 } from './access.js';
 import { transitionControl } from './transitions.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
 
 /* Reads. */
@@ -78,7 +78,6 @@ const filterOf = (q: ListQuery): ListFilter => ({
 
 export const listControls = operation({
   id: 'listControls',
-  group: 'controls',
   method: 'GET',
   path: BASE,
   summary:
@@ -86,13 +85,11 @@ export const listControls = operation({
   description: 'Filters combine (all must hold). A page reads only its own controls; an attention filter reads only the controls that need that attention.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: ListQuery,
   response: z.array(ControlListItem),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), ...digestKeys(project)],
   handle: async (ctx, { params, query }) => {
@@ -128,7 +125,6 @@ export const listControls = operation({
 
 export const getControl = operation({
   id: 'getControl',
-  group: 'controls',
   method: 'GET',
   path: `${BASE}/{control}`,
   summary: 'A control with its implementation, applicability context, what this caller may do now, evidence, and (with assessment authority) the assessment.',
@@ -136,13 +132,11 @@ export const getControl = operation({
     'Assessment properties and assessment_matrix_completeness need view-control-assessment selected and held; without it they are absent and named in redacted_fields. Choose a transition from allowed_transitions before POST …/transitions.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: ControlParams,
   query: NoQuery,
   response: Control,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: controlPrefetch,
   prefetchCollections: controlCollections,
@@ -156,7 +150,6 @@ export const getControl = operation({
 
 export const updateControlImplementation = operation({
   id: ACTIONS.implementation,
-  group: 'controls',
   method: 'PATCH',
   path: `${BASE}/{control}/implementation`,
   summary: 'Edit the implementation, applicability and proposed (assessed-party) claims of a control (JSON merge patch, If-Match).',
@@ -164,7 +157,6 @@ export const updateControlImplementation = operation({
     'Supplying applicability records an explicit decision even when unchanged; an exclusion, or a choice that differs from the recommendation, needs applicability_comment. ec is server-owned (422). *_assessed_* properties are refused: 403 without assessment authority, 422 with it.',
   credential: ['project'],
   permission: { project: [['edit-control-implementation', 'view-controls']] },
-  mode: 'mutation',
   success: 200,
   params: ControlParams,
   query: NoQuery,
@@ -172,7 +164,6 @@ export const updateControlImplementation = operation({
   response: Control,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the control', 'Moves the project control counts', 'Writes an audit record'],
   prefetch: controlPrefetch,
   prefetchCollections: controlCollections,
@@ -203,7 +194,6 @@ export const updateControlImplementation = operation({
 
 export const updateControlAssessment = operation({
   id: ACTIONS.assessment,
-  group: 'controls',
   method: 'PATCH',
   path: `${BASE}/{control}/assessment`,
   summary: 'Edit the assessment of a control: *_assessed_* conclusions and the assessment record (JSON merge patch, If-Match).',
@@ -211,7 +201,6 @@ export const updateControlAssessment = operation({
     'Drafts may be incomplete; the assessment rules (an outcome other than not_assessed, a rationale or evidence references, a severity for ineffective, no_visibility and not_implemented) apply on submission. Common Control is refused on rows other than SSP control rows.',
   credential: ['project'],
   permission: { project: [['edit-control-assessment', 'view-control-assessment', 'view-controls']] },
-  mode: 'mutation',
   success: 200,
   params: ControlParams,
   query: NoQuery,
@@ -219,7 +208,6 @@ export const updateControlAssessment = operation({
   response: Control,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the control assessment', 'Writes an audit record'],
   prefetch: controlPrefetch,
   prefetchCollections: controlCollections,

@@ -23,7 +23,8 @@ import {
   requireCurrent,
   transitionNotAvailable,
 } from './access.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { approvalTaskChange } from '../tasks/approvals.js';
 
 /* POST …/transitions: the configured workflow's transitions, their gates and the one conditional write. */
@@ -84,7 +85,6 @@ function authorityStillHeld(ctx: OperationContext, projectId: string, needed: re
 
 export const transitionControl = operation({
   id: ACTIONS.transition,
-  group: 'controls',
   method: 'POST',
   path: `${BASE}/{control}/transitions`,
   summary: 'Move a control through its workflow with a transition ID from allowed_transitions (If-Match the control ETag).',
@@ -92,7 +92,6 @@ export const transitionControl = operation({
     'The permission depends on the transition (see allowed_transitions). Approval and rejection decisions need a non-blank comment; other transitions refuse one (422). A lost response is ambiguous: read the control before any retry.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'mutation',
   success: 200,
   params: ControlParams,
   query: NoQuery,

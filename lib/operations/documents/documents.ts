@@ -29,7 +29,8 @@ import {
   GenerationView,
   generationView,
 } from './access.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams, projectStillEditable, requireEditable } from '../projects/access.js';
 
 const CatalogueEntry = z
@@ -57,7 +58,6 @@ const documentRows = (ctx: OperationContext, projectId: string) => ctx.prefetche
 const READ = {
   credential: ['project' as const],
   permission: { project: [['view-docsuite' as const]] },
-  mode: 'read' as const,
   success: 200 as const,
   query: NoQuery,
   errors: [],
@@ -67,7 +67,6 @@ const READ = {
 export const listDocuments = operation({
   ...READ,
   id: 'listDocuments',
-  group: 'documents',
   method: 'GET',
   path: DOCUMENTS_PATH,
   summary: "The document catalogue with each template's dependency evaluation, and the project's output rows.",
@@ -107,7 +106,6 @@ const documentKeys = (p: DocumentParams, claims: Parameters<typeof documentPrefe
 export const getDocument = operation({
   ...READ,
   id: 'getDocument',
-  group: 'documents',
   method: 'GET',
   path: `${DOCUMENTS_PATH}/{document}`,
   summary: 'An output row: safe status, the latest generation, the downloadable output and the dependency evaluation.',
@@ -124,7 +122,6 @@ export const getDocument = operation({
 export const getDocumentGeneration = operation({
   ...READ,
   id: 'getDocumentGeneration',
-  group: 'documents',
   method: 'GET',
   path: `${DOCUMENTS_PATH}/{document}/generation`,
   summary: 'Poll the latest generation of an output row: its status and the dependency evaluation.',
@@ -193,7 +190,6 @@ async function startGeneration(ctx: OperationContext, project: StoredProject, ke
 const GENERATE = {
   credential: ['project' as const],
   permission: { project: [['generate-docsuite' as const, 'view-docsuite' as const]] },
-  mode: 'mutation' as const,
   success: 202 as const,
   query: NoQuery,
   response: GenerationStatus,
@@ -205,7 +201,6 @@ const GENERATE = {
 export const startDocumentGeneration = operation({
   ...GENERATE,
   id: 'startDocumentGeneration',
-  group: 'documents',
   method: 'POST',
   path: `${DOCUMENTS_PATH}/{document}/generation`,
   summary: 'Generate an output row again (202 with a Location to poll): a draft by default, final output with approval_confirmed.',
@@ -224,7 +219,6 @@ export const startDocumentGeneration = operation({
 export const startCatalogueGeneration = operation({
   ...GENERATE,
   id: 'startCatalogueGeneration',
-  group: 'documents',
   method: 'POST',
   path: `${DOCUMENTS_PATH}/generation`,
   summary: 'Generate a catalogue entry that has no output row yet (202 with a Location to poll); the row is created with it.',

@@ -5,28 +5,25 @@ import { notFound } from '../../errors.js';
 import { streamObject } from '../../files/storage.js';
 import { NoQuery } from '../kernel/common.js';
 import { DocumentParams, documentOf, DOCUMENTS_PATH } from './access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { keys } from '../../store/keys.js';
 
 const MEDIA_TYPES = [...new Set(DOCUMENT_KEYS.map((k) => CATALOGUE[k].media_type))];
 
 export const downloadDocument = operation({
   id: 'downloadDocument',
-  group: 'documents',
   method: 'GET',
   path: `${DOCUMENTS_PATH}/{document}/download`,
   summary: 'The latest completed output (draft or final), streamed, private and never cached; 404 before the first one completes.',
   description: 'Repr-Digest carries the SHA-256 the output row shows (RFC 9530).',
   credential: ['project'],
   permission: { project: [['view-docsuite']] },
-  mode: 'read',
   success: 200,
   params: DocumentParams,
   query: NoQuery,
   response: z.never(),
   produces: MEDIA_TYPES,
   uses: { files: true },
-  errors: [],
   sideEffects: [],
   prefetch: (p) => [keys.project(p.project), keys.document(p.project, p.document)],
   handle: async (ctx, { params }) => {

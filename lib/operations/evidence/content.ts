@@ -6,7 +6,8 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import { NoQuery } from '../kernel/common.js';
 import { EVIDENCE_PATH, EvidenceParams, evidenceCollections, evidenceOf, evidencePrefetch } from './access.js';
 import { READERS, SOURCE_PERMISSION } from './readers.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 /*
  * The content and download of an evidence item (operations.md rows 47 and 48), read live from its
@@ -31,11 +32,9 @@ async function read(ctx: OperationContext, params: EvidenceParams, want: 'conten
 }
 
 const readOperation = {
-  group: 'evidence' as const,
   method: 'GET' as const,
   credential: ['project' as const],
   permission: { project: [['view-controls' as const]] },
-  mode: 'read' as const,
   success: 200 as const,
   params: EvidenceParams,
   query: NoQuery,

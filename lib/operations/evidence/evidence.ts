@@ -20,7 +20,7 @@ import {
   requireEvidenceEditable,
   requireItemCurrent,
 } from './access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 /* Evidence items of a control: references, reads, metadata edits and deletion (seed, controls and evidence table). */
 
@@ -28,21 +28,18 @@ const EVIDENCE_ERRORS_NOTE = 'Needs an editable project and the control in a sta
 
 export const createEvidenceReference = operation({
   id: 'createEvidenceReference',
-  group: 'evidence',
   method: 'POST',
   path: `${EVIDENCE_PATH}/references`,
   summary: 'Record an external reference (stored, never fetched) or a text reference as evidence of a control: 201.',
   description: `Not idempotent and keeps no receipt (seed, Evidence rule 1): after a lost response read the control's evidence before retrying. ${EVIDENCE_ERRORS_NOTE}`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 201,
   params: ControlParams,
   query: NoQuery,
   body: { schema: CreateEvidenceReference, mediaType: 'application/json' },
   response: EvidenceView,
   etag: true,
-  errors: [],
   sideEffects: ['Creates an evidence item of the control', 'Writes an audit record'],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,
@@ -63,19 +60,16 @@ export const createEvidenceReference = operation({
 
 export const getEvidence = operation({
   id: 'getEvidence',
-  group: 'evidence',
   method: 'GET',
   path: `${EVIDENCE_PATH}/{evidence}`,
   summary: "An evidence item's stored metadata, status and content links, with its item ETag.",
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: EvidenceParams,
   query: NoQuery,
   response: EvidenceView,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,
@@ -84,14 +78,12 @@ export const getEvidence = operation({
 
 export const updateEvidence = operation({
   id: 'updateEvidence',
-  group: 'evidence',
   method: 'PATCH',
   path: `${EVIDENCE_PATH}/{evidence}`,
   summary: "Edit an evidence item's metadata (JSON merge patch, If-Match the item ETag).",
   description: `At least one metadata field. Status, verification, sources, provenance, paths and processing fields are not writable (422). ${EVIDENCE_ERRORS_NOTE}`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 200,
   params: EvidenceParams,
   query: NoQuery,
@@ -99,7 +91,6 @@ export const updateEvidence = operation({
   response: EvidenceView,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the evidence item', 'Writes an audit record'],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,
@@ -129,14 +120,12 @@ const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id
 
 export const deleteEvidence = operation({
   id: 'deleteEvidence',
-  group: 'evidence',
   method: 'DELETE',
   path: `${EVIDENCE_PATH}/{evidence}`,
   summary: 'Delete an evidence item (If-Match the item ETag, no body): 200 {id, deleted: true}.',
   description: `409 while the item's file is still processing and another item needs it. Captured versions stay readable. ${EVIDENCE_ERRORS_NOTE}`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 200,
   params: EvidenceParams,
   query: NoQuery,

@@ -38,7 +38,7 @@ import {
   requireEvidenceEditable,
   type EvidenceContext,
 } from './access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 /* Links from a control's evidence to a ready file of another control, a register, a library document or a repository file. */
 
@@ -110,7 +110,6 @@ const linkChanged = () =>
 
 export const createEvidenceLink = operation({
   id: 'createEvidenceLink',
-  group: 'evidence',
   method: 'POST',
   path: `${EVIDENCE_PATH}/links`,
   summary: 'Link a ready file of another control, a register, a library document or a repository file as evidence of a control: 201.',
@@ -126,7 +125,6 @@ export const createEvidenceLink = operation({
   ].join(' '),
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 201,
   alsoSucceeds: { status: 200, description: 'This control already links this source: that item, with already_linked true; nothing was created.' },
   params: ControlParams,
@@ -173,7 +171,6 @@ export const createEvidenceLink = operation({
 
 export const listEvidenceLinkOptions = operation({
   id: 'listEvidenceLinkOptions',
-  group: 'evidence',
   method: 'GET',
   path: `${EVIDENCE_PATH}/link-options`,
   summary: 'What this caller may link as evidence of the control: ready files of other controls, registers, library documents and repository connections.',
@@ -185,12 +182,10 @@ export const listEvidenceLinkOptions = operation({
   ].join(' '),
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: ControlParams,
   query: PageQuery,
   response: EvidenceLinkOptions,
-  errors: [],
   sideEffects: [],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,

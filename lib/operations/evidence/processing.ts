@@ -19,7 +19,7 @@ import {
   requireItemCurrent,
 } from './access.js';
 import { evidenceUpload } from './uploads.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { uploadBody, uploadDescription } from '../kernel/upload-form.js';
 
 /*
@@ -35,14 +35,12 @@ const notProcessing = () => conflict('evidence_not_processing', 'Only an uploade
 
 export const replaceEvidence = operation({
   id: 'replaceEvidence',
-  group: 'evidence',
   method: 'POST',
   path: `${EVIDENCE_PATH}/{evidence}/replacement`,
   summary: 'Replace the file of uploaded evidence (If-Match the item ETag): 202 with the new pending item; the old item retires at once.',
   description: `${uploadDescription('evidence')} The new item keeps the metadata and takes description when sent (blank clears it); its replaces names the old item. No receipt: a retry on the retired item is 404, so after a lost response read the control's evidence and find the item whose replaces names it. 409 evidence_not_a_file for items other than uploads, evidence_processing while the file is still being processed. ${EDITABLE_NOTE}`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 202,
   params: EvidenceParams,
   query: NoQuery,
@@ -83,14 +81,12 @@ const Cancelled = z.object({ id: z.string(), cancelled: z.literal(true) }).meta(
 
 export const cancelEvidenceProcessing = operation({
   id: 'cancelEvidenceProcessing',
-  group: 'evidence',
   method: 'POST',
   path: `${EVIDENCE_PATH}/{evidence}/cancel-processing`,
   summary: 'Stop the scan of an uploaded file still being processed (JSON {}, If-Match the item ETag): 200 {id, cancelled: true}.',
   description: `The item stays, as a failed upload (status error, error cancelled): replace its file or delete it. Its quarantined file is deleted and a scan still queued does nothing. 409 evidence_not_processing when the item is not an upload or its file is no longer being processed (a scan that finished first wins). ${EDITABLE_NOTE}`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 200,
   params: EvidenceParams,
   query: NoQuery,

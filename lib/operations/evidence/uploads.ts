@@ -22,7 +22,8 @@ import {
   newEvidence,
   requireEvidenceEditable,
 } from './access.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { boundProjectOf } from '../projects/access.js';
 import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
 
@@ -80,21 +81,18 @@ export async function evidenceUpload(
 
 export const uploadEvidence = operation({
   id: 'uploadEvidence',
-  group: 'evidence',
   method: 'POST',
   path: `${EVIDENCE_PATH}/uploads`,
   summary: 'Upload a file as evidence of a control: 201 means the item exists, pending until its scan makes it ready or error; poll the item.',
   description: `${uploadDescription('evidence')} Metadata fields go beside the file (title defaults to the file name). Not idempotent and keeps no receipt (seed, Evidence rule 1): after a lost response read the control's evidence before retrying. A released file with the same bytes, name and uploader in this project is reused at once (ready). Needs an editable project and the control in a state that takes implementation edits (403).`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
-  mode: 'mutation',
   success: 201,
   params: ControlParams,
   query: NoQuery,
   body: uploadBody('evidence file', UploadFields),
   response: EvidenceView,
   etag: true,
-  errors: [],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Creates an evidence item of the control', 'Writes an audit record'],
   prefetch: evidencePrefetch,

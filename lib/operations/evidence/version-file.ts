@@ -7,11 +7,10 @@ import { streamObject } from '../../files/storage.js';
 import { NoQuery } from '../kernel/common.js';
 import { EVIDENCE_PATH } from './access.js';
 import { pinnedOf, VersionParams, versionPrefetch } from './version-access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 export const downloadEvidenceVersion = operation({
   id: 'downloadEvidenceVersion',
-  group: 'evidence',
   method: 'GET',
   path: `${EVIDENCE_PATH}/{evidence}/versions/{version}/download`,
   summary: 'Extension: the file of a captured evidence version, as its sha256 pinned it, streamed, private and never cached.',
@@ -19,7 +18,6 @@ export const downloadEvidenceVersion = operation({
     'Only files are pinned with their bytes: other kinds are 409 unsupported_content_representation. A file condemned since (a malicious verdict on its bytes) is 404.',
   credential: ['project'],
   permission: { project: [['view-controls', 'view-control-assessment']] },
-  mode: 'read',
   success: 200,
   params: VersionParams,
   query: NoQuery,

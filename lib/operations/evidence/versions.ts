@@ -3,7 +3,7 @@ import { EvidenceView, evidenceView } from '../../domain/evidence.js';
 import { NoQuery } from '../kernel/common.js';
 import { EVIDENCE_PATH } from './access.js';
 import { pinnedOf, VersionParams, versionPrefetch } from './version-access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 /** A captured evidence version as metadata (the file itself: evidence-version-file.ts, served by the downloads function). */
 const EvidenceVersion = EvidenceView.omit({ links: true, etag: true })
@@ -12,20 +12,17 @@ const EvidenceVersion = EvidenceView.omit({ links: true, etag: true })
 
 export const getEvidenceVersion = operation({
   id: 'getEvidenceVersion',
-  group: 'evidence',
   method: 'GET',
   path: `${EVIDENCE_PATH}/{evidence}/versions/{version}`,
   summary: 'Extension: an evidence item as captured when its control was assessed, at the version evidence_snapshot names.',
   description: 'Only versions a capture pinned exist; any other is 404. Needs the assessment view (view-control-assessment).',
   credential: ['project'],
   permission: { project: [['view-controls', 'view-control-assessment']] },
-  mode: 'read',
   success: 200,
   params: VersionParams,
   query: NoQuery,
   response: EvidenceVersion,
   extension: 'evidence-versions',
-  errors: [],
   sideEffects: [],
   prefetch: versionPrefetch,
   handle: async (ctx, { params }) => {

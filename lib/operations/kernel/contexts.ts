@@ -16,7 +16,7 @@ import { recalculationMarker, type RecalculationSubject } from '../../jobs/recal
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from './common.js';
-import { operation, type Group, type OperationContext } from './operation.js';
+import { declarationsOf, type Group, type OperationContext } from './operation.js';
 
 /**
  * Organisation and system context share one shape and one behaviour; this factory declares the
@@ -50,21 +50,18 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
   const ownerId = (params: z.output<P>) => t.contextKey(params).PK.split('#')[1]!;
   const prefetch = (params: z.output<P>) => [t.ownerKey(params), t.contextKey(params)];
 
-  const get = operation({
+  const get = declarationsOf(t.group)({
     id: `get${t.name}Context`,
-    group: t.group,
     method: 'GET',
     path: t.path,
     summary: `Read the canonical ${t.name.toLowerCase()} context: its definition (field IDs, option values, version) and data.`,
     credential: ['organisation'],
     permission: { organisation: [['manage-org-hierarchy']] },
-    mode: 'read',
     success: 200,
     params: t.params,
     query: NoQuery,
     response: Response,
     etag: true,
-    errors: [],
     sideEffects: [],
     prefetch,
     handle: async (ctx, { params }) => {
@@ -73,15 +70,13 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     },
   });
 
-  const update = operation({
+  const update = declarationsOf(t.group)({
     id: `update${t.name}Context`,
-    group: t.group,
     method: 'PATCH',
     path: t.path,
     summary: `Change ${t.name.toLowerCase()} context fields (merged per field) with an optional edit reason, If-Match the context ETag.`,
     credential: ['organisation'],
     permission: { organisation: [['manage-org-hierarchy']] },
-    mode: 'mutation',
     success: 200,
     params: t.params,
     query: NoQuery,
@@ -89,7 +84,6 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     response: Response,
     etag: true,
     ifMatch: true,
-    errors: [],
     ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
     sideEffects: t.onApplicabilityChange
       ? [

@@ -160,11 +160,26 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   handle: (ctx: OperationContext, input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<OperationResult<z.output<R>>>;
 }
 
-/** Declares an operation; the identity function keeps the generic parameters inferred. */
-export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  def: Operation<P, Q, B, R>,
-): Operation<P, Q, B, R> {
-  return def;
+/**
+ * What a declaration writes by hand: the group comes from the group's declarer, the mode from the
+ * method (a GET reads, anything else mutates), and `errors` lists only the statuses the handler
+ * itself answers (none by default: the pipeline's are derivedErrors').
+ */
+export type Declaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = Omit<
+  Operation<P, Q, B, R>,
+  'group' | 'mode' | 'errors'
+> & { errors?: number[] };
+
+export const modeOf = (method: Method): Operation['mode'] => (method === 'GET' ? 'read' : 'mutation');
+
+/** The declarer of one group's operations (each group's `declare.ts`); it keeps the generic parameters inferred. */
+export function declarationsOf(group: Group) {
+  return <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(def: Declaration<P, Q, B, R>): Operation<P, Q, B, R> => ({
+    ...def,
+    group,
+    mode: modeOf(def.method),
+    errors: def.errors ?? [],
+  });
 }
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;

@@ -7,7 +7,7 @@ import type { Key } from '../../store/keys.js';
 import type { CredentialType } from '../../domain/permissions.js';
 import { singleLine } from '../../domain/validation.js';
 import { Ulid } from './common.js';
-import { operation, type Group, type OperationContext } from './operation.js';
+import { declarationsOf, type Group, type OperationContext, type PermissionRule } from './operation.js';
 
 /** A file name is shown to people later: the same text rule as any other name. */
 const FileName = singleLine().max(255);
@@ -98,21 +98,19 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
   what: string;
   /** Organisation credentials unless given: the logo and the setup diagram are organisation uploads. */
   credential?: CredentialType[];
-  permission: Parameters<typeof operation>[0]['permission'];
+  permission: PermissionRule;
   prefetch: (params: z.output<P>) => Key[];
   /** Throws unless the upload's target exists for this caller and takes uploads; returns the scope the session belongs to. */
   target: (ctx: OperationContext, params: z.output<P>) => SessionScope;
 }) {
   const profile = PROFILES[def.profile];
-  return operation({
+  return declarationsOf(def.group)({
     id: def.id,
-    group: def.group,
     method: 'POST',
     path: def.path,
     summary: `Extension: an upload session for a ${def.what} too large to send inline: a presigned S3 POST bounded by content-length-range.`,
     credential: def.credential ?? ['organisation'],
     permission: def.permission,
-    mode: 'mutation',
     success: 201,
     params: def.params,
     query: z.strictObject({}),
@@ -120,7 +118,6 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     response: UploadSession,
     extension: 'upload-session',
     uses: { files: true },
-    errors: [],
     sideEffects: ['Creates an upload session that expires unused after 15 minutes', 'Writes an audit record'],
     prefetch: def.prefetch,
     handle: async (ctx, { params, body }) => {

@@ -3,14 +3,13 @@ import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { memberCount, membersPage } from '../../store/members.js';
 import { PageQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
 
 const DocumentOwner = z.object({ id: z.string(), name: z.string() }).meta({ id: 'DocumentOwner', description: 'An active member of the organisation.' });
 
 export const listDocumentOwners = operation({
   id: 'listDocumentOwners',
-  group: 'library',
   method: 'GET',
   path: '/projects/{project}/document-owners',
   summary: "The organisation's active members, who may own library items and documents: identifier and name, by identifier.",
@@ -18,13 +17,11 @@ export const listDocumentOwners = operation({
     "Members are active users with live access in the project's organisation, at the organisation or at any of its projects. The total is exact: a user disabled or deleted, or whose last access there is revoked, leaves the list and the total at once.",
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: PageQuery,
   response: z.array(DocumentOwner),
   paginated: true,
-  errors: [],
   sideEffects: [],
   // A project credential is bound to the project's organisation, so its counters come in the same round trip.
   prefetch: ({ project }, claims) => [keys.project(project), ...(claims.organisationId ? [keys.organisationCounters(claims.organisationId)] : [])],

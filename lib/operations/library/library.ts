@@ -17,7 +17,8 @@ import { assembled, rereadWorkingCopy, workingCopyKeys, workingCopySummaries, wr
 import { isActiveMember } from '../../store/members.js';
 import { NoQuery, Ulid } from '../kernel/common.js';
 import { etagFor, requireVersion } from '../kernel/etag.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { boundProjectOf, ProjectParams, projectStillEditable, requireEditable } from '../projects/access.js';
 
@@ -49,19 +50,16 @@ async function itemOf(ctx: OperationContext, p: ItemParams): Promise<{ project: 
 
 export const listLibrary = operation({
   id: 'listLibrary',
-  group: 'library',
   method: 'GET',
   path: BASE,
   summary: "Every library definition with a summary of the project's working copy of it (no content).",
   description: 'A finite catalogue, in catalogue order. Definitions without a working copy show empty fields; listing never creates one.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: z.array(LibraryItemSummary),
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -73,20 +71,17 @@ export const listLibrary = operation({
 
 export const getLibraryItem = operation({
   id: 'getLibraryItem',
-  group: 'library',
   method: 'GET',
   path: `${BASE}/{definition}`,
   summary: "A library definition with the project's working copy and its ETag, also before the first edit.",
   description: 'Without a working copy the fields are empty and the ETag is the version-0 one, which the first PATCH names in If-Match.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
-  mode: 'read',
   success: 200,
   params: ItemParams,
   query: NoQuery,
   response: LibraryItem,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: itemPrefetch,
   handle: async (ctx, { params }) => {
@@ -97,7 +92,6 @@ export const getLibraryItem = operation({
 
 export const updateLibraryItem = operation({
   id: 'updateLibraryItem',
-  group: 'library',
   method: 'PATCH',
   path: `${BASE}/{definition}`,
   summary: "Edit the project's working copy of a library definition (JSON merge patch, If-Match).",
@@ -105,7 +99,6 @@ export const updateLibraryItem = operation({
     'content_markdown is kept exactly as sent once it passes the Markdown policy (422 markdown_attribute_not_allowed, markdown_element_not_allowed, markdown_html_construct_not_allowed, markdown_link_scheme_not_allowed) and the size budget (422 content_too_large). owner_user_id must be an active organisation member (422 owner_not_member); review_due must not precede date_live as the patched copy has them (422 review_due_before_date_live). An archived project refuses edits (403 project_archived).',
   credential: ['project'],
   permission: { project: [['edit-control-implementation', 'view-controls']] },
-  mode: 'mutation',
   success: 200,
   params: ItemParams,
   query: NoQuery,
@@ -113,7 +106,6 @@ export const updateLibraryItem = operation({
   response: LibraryItem,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Writes the working copy (the first edit creates it)', 'Writes an audit record'],
   prefetch: itemPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -4,26 +4,23 @@ import { PROFILES } from '../../files/profiles.js';
 import { notFound } from '../../errors.js';
 import { NoQuery, OrganisationParams } from '../kernel/common.js';
 import { currentLogo, prefetch } from './logo-access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 const PROFILE = PROFILES['organisation-logo'];
 
 export const getOrganisationLogoFile = operation({
   id: 'getOrganisationLogoFile',
-  group: 'organisations',
   method: 'GET',
   path: '/organisations/{organisation}/logo/file',
   summary: 'The ready logo file (private, no-store); 404 while it is in quarantine, failed or missing.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'read',
   success: 200,
   params: OrganisationParams,
   query: NoQuery,
   response: z.never(),
   produces: PROFILE.types,
   uses: { files: true },
-  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {

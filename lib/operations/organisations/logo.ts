@@ -9,7 +9,7 @@ import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery, OrganisationParams } from '../kernel/common.js';
 import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
 import { currentLogo, prefetch } from './logo-access.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 const ETAG_KIND = 'organisation-logo';
 const logoPath = (organisation: string) => `/api/v1/organisations/${organisation}/logo`;
@@ -46,19 +46,16 @@ function logoView(organisation: string, item: Item | undefined): z.infer<typeof 
 
 export const getOrganisationLogo = operation({
   id: 'getOrganisationLogo',
-  group: 'organisations',
   method: 'GET',
   path: '/organisations/{organisation}/logo',
   summary: 'The logo status (quarantine, then ready or error) and its ETag; poll after an upload.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'read',
   success: 200,
   params: OrganisationParams,
   query: NoQuery,
   response: Logo,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -69,14 +66,12 @@ export const getOrganisationLogo = operation({
 
 export const uploadOrganisationLogo = operation({
   id: 'uploadOrganisationLogo',
-  group: 'organisations',
   method: 'POST',
   path: '/organisations/{organisation}/logo',
   summary: 'Upload a logo (PNG, JPEG or WebP): 201 means accepted into quarantine; poll the logo until ready or error.',
   description: uploadDescription('organisation-logo'),
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'mutation',
   success: 201,
   params: OrganisationParams,
   query: NoQuery,
@@ -85,7 +80,6 @@ export const uploadOrganisationLogo = operation({
   etag: true,
   idempotencyKey: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
   uses: { files: true, queues: ['scan'] },
   prefetch,

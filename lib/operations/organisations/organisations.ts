@@ -16,7 +16,8 @@ import {
   type StoredOrganisation,
 } from '../../store/organisations.js';
 import { NoQuery, OrganisationParams, PageQuery } from '../kernel/common.js';
-import { operation, type Caller, type OperationContext } from '../kernel/operation.js';
+import type { Caller, OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 const ETAG_KIND = 'organisation';
 
@@ -43,19 +44,16 @@ function administrationMaySee(ctx: OperationContext, caller: Caller, organisatio
 
 export const listOrganisations = operation({
   id: 'listOrganisations',
-  group: 'organisations',
   method: 'GET',
   path: '/organisations',
   summary: 'List the organisation identities this Administration actor may see, oldest first (50 a page by default).',
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
-  mode: 'read',
   success: 200,
   params: z.strictObject({}),
   query: PageQuery,
   response: z.array(Organisation),
   paginated: true,
-  errors: [],
   sideEffects: [],
   handle: async (ctx) => {
     const ids = await visibleOrganisationIds(ctx.caller.userId);
@@ -67,13 +65,11 @@ export const listOrganisations = operation({
 
 export const createOrganisation = operation({
   id: 'createOrganisation',
-  group: 'organisations',
   method: 'POST',
   path: '/organisations',
   summary: 'Create an organisation (name and timezone). No members, owners, teams, roles or permissions are created.',
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
-  mode: 'mutation',
   success: 201,
   params: z.strictObject({}),
   query: NoQuery,
@@ -81,7 +77,6 @@ export const createOrganisation = operation({
   response: Organisation,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the organisation identity', 'Counts against the organisation licence limit', 'Writes an audit record'],
   handle: async (ctx, { body }) => {
     const id = ulid(ctx.now.getTime());
@@ -101,7 +96,6 @@ export const createOrganisation = operation({
 
 export const getOrganisation = operation({
   id: 'getOrganisation',
-  group: 'organisations',
   method: 'GET',
   path: '/organisations/{organisation}',
   summary: 'Read an organisation identity with its ETag.',
@@ -110,13 +104,11 @@ export const getOrganisation = operation({
     administration: [['manage-org-hierarchy']],
     organisation: [['manage-org-hierarchy'], ['view-projects']],
   },
-  mode: 'read',
   success: 200,
   params: OrganisationParams,
   query: NoQuery,
   response: Organisation,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation }, claims) => [
     keys.organisation(organisation),
@@ -131,13 +123,11 @@ export const getOrganisation = operation({
 
 export const updateOrganisation = operation({
   id: 'updateOrganisation',
-  group: 'organisations',
   method: 'PATCH',
   path: '/organisations/{organisation}',
   summary: 'Edit allowlisted identity fields (JSON merge patch, If-Match).',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'mutation',
   success: 200,
   params: OrganisationParams,
   query: NoQuery,

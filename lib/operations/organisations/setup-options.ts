@@ -5,7 +5,7 @@ import { allPublishedReleases, toProvider } from '../../store/providers.js';
 import { getMany } from '../../store/read.js';
 import { listReleases } from '../../catalogue/store.js';
 import { NoQuery, OrganisationParams } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 
 /** Published releases grouped by provider, providers and releases oldest first. */
 async function providerAssurance() {
@@ -28,18 +28,15 @@ async function providerAssurance() {
 
 export const getSetupOptions = operation({
   id: 'getSetupOptions',
-  group: 'organisations',
   method: 'GET',
   path: '/organisations/{organisation}/setup-options',
   summary: 'What project setup may choose: ISM releases, licensed classifications, scope choices and provider assurance metadata.',
   credential: ['organisation'],
   permission: { organisation: [['view-projects', 'manage-projects']] },
-  mode: 'read',
   success: 200,
   params: OrganisationParams,
   query: NoQuery,
   response: SetupOptions,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params }) => {

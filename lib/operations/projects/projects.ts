@@ -7,7 +7,7 @@ import { contactsPage } from '../../store/contacts.js';
 import { keys } from '../../store/keys.js';
 import { getMany, keyString } from '../../store/read.js';
 import { NoParams, NoQuery, PageQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { ProjectParams, boundProjectOf } from './access.js';
 import { healthKeys, healthOf } from './health.js';
 
@@ -15,18 +15,15 @@ import { healthKeys, healthOf } from './health.js';
 
 export const getProjectHealth = operation({
   id: 'getProjectHealth',
-  group: 'projects',
   method: 'GET',
   path: '/projects/{project}/health',
   summary: 'Project health: population, recalculation and recommendation freshness, and warnings; applicability counts need view-controls.',
   credential: ['project'],
   permission: { project: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: ProjectHealth,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => healthKeys(project),
   handle: async (ctx, { params }) => {
@@ -48,19 +45,16 @@ export const getProjectHealth = operation({
 
 export const listProjects = operation({
   id: 'listProjects',
-  group: 'projects',
   method: 'GET',
   path: '/projects',
   summary: 'The projects this credential reaches: exactly its bound project.',
   credential: ['project'],
   permission: { project: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: NoParams,
   query: PageQuery,
   response: z.array(ProjectInputs),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: (_p, claims) => (claims.projectId ? [keys.project(claims.projectId)] : []),
   handle: async (ctx) => {
@@ -73,19 +67,16 @@ export const listProjects = operation({
 
 export const getProjectInputs = operation({
   id: 'getProjectInputs',
-  group: 'projects',
   method: 'GET',
   path: '/projects/{project}/inputs',
   summary: 'Project identity, hierarchy references, ISM release, classification, lifecycle state and Essential Eight target; nothing else.',
   credential: ['project'],
   permission: { project: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: ProjectInputs,
   dataOnly: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => ({ data: identityOf(boundProjectOf(ctx, params.project)) }),
@@ -96,18 +87,15 @@ const SystemContext = contextResponseSchema('SystemContext');
 
 export const getProjectContext = operation({
   id: 'getProjectContext',
-  group: 'projects',
   method: 'GET',
   path: '/projects/{project}/context',
   summary: "The canonical context of the project's organisation and system (read-only).",
   credential: ['project'],
   permission: { project: [['manage-projects', 'view-projects']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: z.object({ organisation: OrganisationContext, system: SystemContext }).meta({ id: 'ProjectContext' }),
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -125,19 +113,16 @@ export const getProjectContext = operation({
 
 export const listProjectContacts = operation({
   id: 'listProjectContacts',
-  group: 'projects',
   method: 'GET',
   path: '/projects/{project}/contacts',
   summary: "The active contacts of the project's system, oldest first.",
   credential: ['project'],
   permission: { project: [['view-contacts']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: PageQuery,
   response: z.array(Contact),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {

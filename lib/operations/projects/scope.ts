@@ -1,7 +1,7 @@
 import { Engagement, engagementView, Scope } from '../../domain/projects.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { ProjectParams, boundProjectOf } from './access.js';
 import { engagementOf, scopeView } from '../setup-projects/scope-views.js';
 
@@ -9,18 +9,15 @@ import { engagementOf, scopeView } from '../setup-projects/scope-views.js';
 
 export const getProjectScope = operation({
   id: 'getProjectScope',
-  group: 'projects',
   method: 'GET',
   path: '/projects/{project}/scope',
   summary: 'Read the saved assessment scope, without provider-selection management metadata.',
   credential: ['project'],
   permission: { project: [['manage-projects', 'view-projects']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: Scope,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectScope(project)],
   handle: async (ctx, { params }) => {
@@ -31,18 +28,15 @@ export const getProjectScope = operation({
 
 export const getProjectEngagement = operation({
   id: 'getProjectEngagement',
-  group: 'projects',
   method: 'GET',
   path: '/projects/{project}/engagement',
   summary: 'Read the allowlisted engagement details.',
   credential: ['project'],
   permission: { project: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: Engagement,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectEngagement(project)],
   handle: async (ctx, { params }) => {

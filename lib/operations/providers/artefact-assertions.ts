@@ -12,7 +12,8 @@ import { getOne } from '../../store/read.js';
 import { commit, type WriteItem } from '../../store/transact.js';
 import { assertionEtag, PUBLISHER } from './assertions.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { type OperationContext, operation } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { releasePublished, requireDraft } from './access.js';
 import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactImportPrefetch, artefactOf, importRunOf, requireArtefactEtag } from './artefact-access.js';
 
@@ -40,19 +41,16 @@ const ListedAssertion = Assertion.extend({ etag: z.string().meta({ description: 
 
 export const listArtefactAssertions = operation({
   id: 'listArtefactAssertions',
-  group: 'providers',
   method: 'GET',
   path: `${ARTEFACT_PATH}/assertions`,
   summary: 'The assertions an artefact imported, by control, each with its own row etag; restricted artefacts need view-restricted-provider-artefacts.',
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'read',
   success: 200,
   params: ArtefactParams,
   query: PageQuery,
   response: z.array(ListedAssertion),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
@@ -89,14 +87,12 @@ function confirmWrites(ctx: OperationContext, artefact: StoredArtefact, batch: S
 
 export const confirmExactAssertions = operation({
   id: 'confirmExactAssertions',
-  group: 'providers',
   method: 'POST',
   path: `${ARTEFACT_PATH}/assertions/confirm-exact`,
   summary: 'Confirm every pending exact assertion the artefact imported (empty JSON object, If-Match the artefact ETag).',
   description: `Confirms in transactions of ${CONFIRM_BATCH} assertions, each moving the release\u2019s confirmed count and the controls\u2019 index; a published release is 409 release_published, a running import of the artefact 409 import_running. Should a later transaction fail, the earlier ones stand and the same call with the same ETag confirms the rest.`,
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'mutation',
   success: 200,
   params: ArtefactParams,
   query: NoQuery,

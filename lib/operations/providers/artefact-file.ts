@@ -4,26 +4,23 @@ import { readyFile } from '../../files/accept.js';
 import { PROFILES } from '../../files/profiles.js';
 import { notFound } from '../../errors.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { ARTEFACT_PATH, ArtefactParams, artefactOf, artefactPrefetch, HIERARCHY } from './artefact-access.js';
 
 export const downloadProviderArtefact = operation({
   id: 'downloadProviderArtefact',
-  group: 'providers',
   method: 'GET',
   path: `${ARTEFACT_PATH}/file`,
   summary:
     'The ready file of an artefact (its file_url), streamed, private and no-store; 404 while pending, after an error, for links, and for restricted artefacts without view-restricted-provider-artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: ArtefactParams,
   query: NoQuery,
   response: z.never(),
   produces: PROFILES['provider-artefact'].types,
   uses: { files: true },
-  errors: [],
   sideEffects: [],
   prefetch: artefactPrefetch,
   handle: async (ctx, { params }) => {

@@ -19,7 +19,7 @@ import { toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { ismVersionOf } from './releases.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { ProviderParams, providerOf, providerPrefetch, releasePublished, requireDraft } from './access.js';
 import {
   ARTEFACT_PATH,
@@ -41,19 +41,16 @@ export const restrictedUploadDenied = () =>
 
 export const listProviderArtefacts = operation({
   id: 'listProviderArtefacts',
-  group: 'providers',
   method: 'GET',
   path: ARTEFACTS_PATH,
   summary: 'List the artefacts of a provider, oldest first; restricted ones only with view-restricted-provider-artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: ProviderParams,
   query: PageQuery,
   response: z.array(ProviderArtefact),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -77,7 +74,6 @@ async function draftReleaseOf(providerId: string, releaseId: string): Promise<St
 
 export const createProviderArtefact = operation({
   id: 'createProviderArtefact',
-  group: 'providers',
   method: 'POST',
   path: ARTEFACTS_PATH,
   summary: 'Create an artefact of a provider: a link (stored only, never fetched) or a file (scanned; pending until ready or error).',
@@ -85,7 +81,6 @@ export const createProviderArtefact = operation({
     'multipart/form-data with exactly one of url (an http or https link), file (inline, up to 4 MiB) or upload_session (up to 50 MiB, see createProviderArtefactUploadSession), and optionally name, restricted ("true"/"false"), release_id (a draft release of this provider; a published one is 409 release_published) and ism_version_id (defaults to the release\u2019s). Restricted artefacts need upload-restricted-provider-artefacts; a caller without view-restricted-provider-artefacts gets a minimal receipt (no ETag, no Location) and no later reads.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'mutation',
   success: 201,
   params: ProviderParams,
   query: NoQuery,
@@ -93,7 +88,6 @@ export const createProviderArtefact = operation({
   response: ArtefactAnswer,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Creates the artefact', 'Stores a file in quarantine and queues its scan', 'Writes an audit record'],
   prefetch: providerPrefetch,
@@ -131,20 +125,17 @@ export const createProviderArtefact = operation({
 
 export const getProviderArtefact = operation({
   id: 'getProviderArtefact',
-  group: 'providers',
   method: 'GET',
   path: ARTEFACT_PATH,
   summary:
     'Read an artefact with its ETag, status and current import (poll it while its file is pending or an import runs); restricted ones need view-restricted-provider-artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: ArtefactParams,
   query: NoQuery,
   response: ArtefactDetail,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: artefactImportPrefetch,
   handle: async (ctx, { params }) => {
@@ -156,13 +147,11 @@ export const getProviderArtefact = operation({
 
 export const deleteProviderArtefact = operation({
   id: 'deleteProviderArtefact',
-  group: 'providers',
   method: 'DELETE',
   path: ARTEFACT_PATH,
   summary: 'Delete an artefact (If-Match); one of a published release is 409 release_published. Restricted ones need view-restricted-provider-artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'mutation',
   success: 200,
   params: ArtefactParams,
   query: NoQuery,

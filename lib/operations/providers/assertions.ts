@@ -8,7 +8,8 @@ import { toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { NoQuery } from '../kernel/common.js';
 import { etagFor, requireVersion } from '../kernel/etag.js';
-import { type OperationContext, operation } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { PROVIDER_PATH, ProviderParams, providerOf, releasePublished, requireDraft } from './access.js';
 
 /** Seed: assertion review needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
@@ -37,19 +38,16 @@ async function assertionOf(ctx: OperationContext, p: AssertionParams) {
 
 export const getAssertion = operation({
   id: 'getAssertion',
-  group: 'providers',
   method: 'GET',
   path: ASSERTION_PATH,
   summary: 'One assertion of an assurance release, with its row ETag: what the import read, its exactness and its review.',
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'read',
   success: 200,
   params: AssertionParams,
   query: NoQuery,
   response: Assertion,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -67,7 +65,6 @@ function review(status: 'confirmed' | 'rejected') {
   const verb = status === 'confirmed' ? 'confirm' : 'reject';
   return operation({
     id: status === 'confirmed' ? 'confirmAssertion' : 'rejectAssertion',
-    group: 'providers',
     method: 'POST',
     path: `${ASSERTION_PATH}/${verb}`,
     summary:
@@ -76,7 +73,6 @@ function review(status: 'confirmed' | 'rejected') {
         : 'Reject one assertion (empty JSON object, If-Match the row ETag): it no longer speaks for its release.',
     credential: ['administration'],
     permission: PUBLISHER,
-    mode: 'mutation',
     success: 200,
     params: AssertionParams,
     query: NoQuery,

@@ -11,7 +11,8 @@ import { touchArtefactWrite } from '../../store/provider-artefacts.js';
 import { toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { NoQuery } from '../kernel/common.js';
-import { type OperationContext, operation } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { releasePublished, requireDraft } from './access.js';
 import {
   ARTEFACT_PATH,
@@ -65,7 +66,6 @@ function startImport(kind: ImportKind) {
   const ccm = kind === 'ccm';
   return operation({
     id: ccm ? 'useArtefactAsCcm' : 'importArtefact',
-    group: 'providers',
     method: 'POST',
     path: `${ARTEFACT_PATH}/${ccm ? 'use-as-ccm' : 'import'}`,
     summary: ccm
@@ -75,7 +75,6 @@ function startImport(kind: ImportKind) {
       'Send an empty JSON object with If-Match the artefact ETag. The artefact must be a ready file of a draft release naming the release\u2019s ISM release (409 artefact_not_file, file_not_ready, artefact_not_in_release, ism_release_mismatch, release_published); a file of another type is 422 unsupported_artefact_type; while an import of it runs, 409 import_running. Rows that cannot be read are reported in the artefact\u2019s import with their row numbers; the rest import as pending assertions. The 202\u2019s ETag names the run as started: the artefact ETag moves with every change of the run artefact detail shows, so read detail again once the run has ended before confirm-exact.',
     credential: ['administration'],
     permission: HIERARCHY,
-    mode: 'mutation',
     success: 202,
     params: ArtefactParams,
     query: NoQuery,

@@ -5,7 +5,8 @@ import { keys } from '../../store/keys.js';
 import { PUBLISHED_COUNTER, publishedOfIsm, publishedReleasesPage, publishedSortKey, toProvider, toRelease } from '../../store/providers.js';
 import { getMany, keyString } from '../../store/read.js';
 import { PageQuery, Ulid } from '../kernel/common.js';
-import { operation, type Page } from '../kernel/operation.js';
+import type { Page } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { PROVIDERS_PATH } from './access.js';
 
 const OptionsQuery = PageQuery.extend({
@@ -32,7 +33,6 @@ async function assertingPage(controlId: string, ismVersionId: string | undefined
 
 export const listExternalProviderOptions = operation({
   id: 'listExternalProviderOptions',
-  group: 'providers',
   method: 'GET',
   path: `${PROVIDERS_PATH}/options`,
   summary: 'List the published assurance releases projects may select, by ISM release, then provider, then release.',
@@ -40,13 +40,11 @@ export const listExternalProviderOptions = operation({
     'Filters combine. Without control_id, the list reads an index that follows publication within moments, while the total is exact at once; control_id reads strongly.',
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
-  mode: 'read',
   success: 200,
   params: z.strictObject({}),
   query: OptionsQuery,
   response: z.array(ProviderOption),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: () => [keys.counter(PUBLISHED_COUNTER)],
   handle: async (ctx, { query }) => {

@@ -7,26 +7,23 @@ import { keys } from '../../store/keys.js';
 import { purgeMarkerWrite } from '../../store/provider-purge.js';
 import { allReleases, createProviderWrites, deleteProviderWrites, PROVIDER_COUNTER, providersPage, updateProviderWrite } from '../../store/providers.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { PROVIDER_PATH, PROVIDERS_PATH, ProviderParams, providerEtag, providerOf, providerPrefetch, requireProviderEtag } from './access.js';
 
 const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 
 export const listExternalProviders = operation({
   id: 'listExternalProviders',
-  group: 'providers',
   method: 'GET',
   path: PROVIDERS_PATH,
   summary: 'List the shared external providers of the installation, oldest first.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: z.strictObject({}),
   query: PageQuery,
   response: z.array(ExternalProvider),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: () => [keys.counter(PROVIDER_COUNTER)],
   handle: async (ctx) => {
@@ -37,13 +34,11 @@ export const listExternalProviders = operation({
 
 export const createExternalProvider = operation({
   id: 'createExternalProvider',
-  group: 'providers',
   method: 'POST',
   path: PROVIDERS_PATH,
   summary: 'Create a shared external provider (installation-owned).',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'mutation',
   success: 201,
   params: z.strictObject({}),
   query: NoQuery,
@@ -51,7 +46,6 @@ export const createExternalProvider = operation({
   response: ExternalProvider,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the provider', 'Writes an audit record'],
   handle: async (ctx, { body }) => {
     const at = ctx.now.toISOString();
@@ -78,19 +72,16 @@ export const createExternalProvider = operation({
 
 export const getExternalProvider = operation({
   id: 'getExternalProvider',
-  group: 'providers',
   method: 'GET',
   path: PROVIDER_PATH,
   summary: 'Read a shared external provider with its ETag.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: ProviderParams,
   query: NoQuery,
   response: ExternalProvider,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -101,13 +92,11 @@ export const getExternalProvider = operation({
 
 export const updateExternalProvider = operation({
   id: 'updateExternalProvider',
-  group: 'providers',
   method: 'PATCH',
   path: PROVIDER_PATH,
   summary: 'Edit a provider (JSON merge patch, If-Match).',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'mutation',
   success: 200,
   params: ProviderParams,
   query: NoQuery,
@@ -115,7 +104,6 @@ export const updateExternalProvider = operation({
   response: ExternalProvider,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the provider', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
@@ -139,7 +127,6 @@ const providerHasArtefacts = () => conflict('provider_has_artefacts', 'Delete th
 
 export const deleteExternalProvider = operation({
   id: 'deleteExternalProvider',
-  group: 'providers',
   method: 'DELETE',
   path: PROVIDER_PATH,
   summary: 'Delete a provider and its assurance releases (If-Match).',
@@ -147,7 +134,6 @@ export const deleteExternalProvider = operation({
     'A provider with releases needs publish-provider-assurance-packages too; its releases are deleted with it. Refused (409 provider_release_selected) while a project scope selects one of its releases, and (409 provider_has_artefacts) while it has artefacts.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'mutation',
   success: 200,
   params: ProviderParams,
   query: NoQuery,

@@ -5,7 +5,7 @@ import { readSession } from '../../files/sessions.js';
 import { createArtefactsWrites } from '../../store/provider-artefacts.js';
 import type { WriteItem } from '../../store/transact.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { ReleaseParams, releaseOf, releasePrefetch, releasePublished, RELEASE_PATH, requireDraft, requireReleaseEtag } from './access.js';
 import { HIERARCHY } from './artefact-access.js';
 import { fileArtefact, requireWithinLimit } from './artefact-files.js';
@@ -29,7 +29,6 @@ async function sessionFile(id: string, i: number, expect: Parameters<typeof read
 
 export const uploadReleaseArtefacts = operation({
   id: 'uploadReleaseArtefacts',
-  group: 'providers',
   method: 'POST',
   path: `${RELEASE_PATH}/artefacts`,
   summary: `Bulk upload of 1 to ${BULK_UPLOAD_MAX_FILES} files (each at most 50 MiB, through upload sessions of this provider) as artefacts of a draft release (If-Match the release ETag).`,
@@ -37,7 +36,6 @@ export const uploadReleaseArtefacts = operation({
     'Each file is first POSTed to an upload session (createProviderArtefactUploadSession), then named here with an optional name and restricted flag. All artefacts are created in one transaction, pending until their scans make them ready or error; the release\u2019s artefact count moves, so its ETag changes. A published release is 409 release_published. Restricted files need upload-restricted-provider-artefacts; without view-restricted-provider-artefacts their rows are minimal receipts.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'mutation',
   success: 201,
   params: ReleaseParams,
   query: NoQuery,

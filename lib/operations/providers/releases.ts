@@ -21,7 +21,7 @@ import { purgeMarkerWrite } from '../../store/provider-purge.js';
 import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, releasesPage, updateReleaseWrite } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import {
   ProviderParams,
   providerOf,
@@ -58,19 +58,16 @@ const releaseLimitReached = () =>
 
 export const listAssuranceReleases = operation({
   id: 'listAssuranceReleases',
-  group: 'providers',
   method: 'GET',
   path: RELEASES_PATH,
   summary: 'List the assurance releases of a provider, drafts and published, oldest first.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: ProviderParams,
   query: PageQuery,
   response: z.array(AssuranceRelease),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -82,13 +79,11 @@ export const listAssuranceReleases = operation({
 
 export const createAssuranceRelease = operation({
   id: 'createAssuranceRelease',
-  group: 'providers',
   method: 'POST',
   path: RELEASES_PATH,
   summary: 'Create a draft assurance release of a provider, assessed against an imported ISM release.',
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'mutation',
   success: 201,
   params: ProviderParams,
   query: NoQuery,
@@ -96,7 +91,6 @@ export const createAssuranceRelease = operation({
   response: AssuranceRelease,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates a draft release', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
@@ -117,19 +111,16 @@ export const createAssuranceRelease = operation({
 
 export const getAssuranceRelease = operation({
   id: 'getAssuranceRelease',
-  group: 'providers',
   method: 'GET',
   path: RELEASE_PATH,
   summary: 'Read an assurance release with its ETag.',
   credential: ['administration'],
   permission: HIERARCHY,
-  mode: 'read',
   success: 200,
   params: ReleaseParams,
   query: NoQuery,
   response: AssuranceRelease,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: releasePrefetch,
   handle: async (ctx, { params }) => {
@@ -143,13 +134,11 @@ const ismVersionLockedError = () =>
 
 export const updateAssuranceRelease = operation({
   id: 'updateAssuranceRelease',
-  group: 'providers',
   method: 'PATCH',
   path: RELEASE_PATH,
   summary: 'Edit a draft assurance release (JSON merge patch, If-Match). Published releases are immutable (409 release_published).',
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'mutation',
   success: 200,
   params: ReleaseParams,
   query: NoQuery,
@@ -184,14 +173,12 @@ export const updateAssuranceRelease = operation({
 
 export const deleteAssuranceRelease = operation({
   id: 'deleteAssuranceRelease',
-  group: 'providers',
   method: 'DELETE',
   path: RELEASE_PATH,
   summary:
     'Delete a draft assurance release without artefacts (If-Match; 409 release_has_artefacts otherwise). Published releases are immutable (409 release_published).',
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'mutation',
   success: 200,
   params: ReleaseParams,
   query: NoQuery,
@@ -219,13 +206,11 @@ export const deleteAssuranceRelease = operation({
 
 export const publishAssuranceRelease = operation({
   id: 'publishAssuranceRelease',
-  group: 'providers',
   method: 'POST',
   path: `${RELEASE_PATH}/publish`,
   summary: 'Publish a draft assurance release (empty JSON object, If-Match the current ETag): it freezes and projects may select it.',
   credential: ['administration'],
   permission: PUBLISHER,
-  mode: 'mutation',
   success: 200,
   params: ReleaseParams,
   query: NoQuery,

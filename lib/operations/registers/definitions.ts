@@ -5,7 +5,8 @@ import { notFound } from '../../errors.js';
 import type { RowScope } from '../../store/registers.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery, SystemParams, Ulid } from '../kernel/common.js';
-import { operation, type Caller, type OperationContext } from '../kernel/operation.js';
+import type { Caller, OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { systemOf } from '../systems/access.js';
 
 export const RegisterParams = SystemParams.extend({ definition: Ulid });
@@ -46,18 +47,15 @@ const writableBy = (caller: Caller) => caller.permissions.has('manage-registers'
 
 export const listSystemRegisters = operation({
   id: 'listSystemRegisters',
-  group: 'registers',
   method: 'GET',
   path: REGISTERS_PATH,
   summary: "List the register definitions of a system: its own manual registers and the organisation's shared register.",
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: SystemParams,
   query: NoQuery,
   response: z.array(RegisterDefinitionView),
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {
@@ -69,19 +67,16 @@ export const listSystemRegisters = operation({
 
 export const getSystemRegister = operation({
   id: 'getSystemRegister',
-  group: 'registers',
   method: 'GET',
   path: `${REGISTERS_PATH}/{definition}`,
   summary: 'Read a register manifest: column IDs and types, required columns, enums, logical key and a writable hint.',
   description: 'Generated and project-owned definitions are not available at system level (404).',
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: RegisterParams,
   query: NoQuery,
   response: RegisterDefinitionView,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {

@@ -5,7 +5,8 @@ import { manifestOf, REGISTER_DEFINITIONS, RegisterDefinitionView } from '../../
 import { keys } from '../../store/keys.js';
 import { reviewCount, reviewsPage, reviewWrites } from '../../store/register-reviews.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams, requireEditable, projectStillEditable } from '../projects/access.js';
 import { PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectRegisterOf, requireReviewable, writableHere } from './project-access.js';
 
@@ -16,18 +17,15 @@ const REVIEWS_PATH = `${PROJECT_REGISTERS_PATH}/{definition}/reviews`;
 
 export const listProjectRegisters = operation({
   id: 'listProjectRegisters',
-  group: 'registers',
   method: 'GET',
   path: PROJECT_REGISTERS_PATH,
   summary: "List the register definitions the project sees: its own, its system's, the organisation's shared one and the generated control summary.",
   credential: ['project'],
   permission: { project: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: NoQuery,
   response: z.array(RegisterDefinitionView),
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -38,7 +36,6 @@ export const listProjectRegisters = operation({
 
 export const getProjectRegister = operation({
   id: 'getProjectRegister',
-  group: 'registers',
   method: 'GET',
   path: `${PROJECT_REGISTERS_PATH}/{definition}`,
   summary: 'Read a register manifest: column IDs and types, required columns, enums, logical key and a writable hint.',
@@ -46,12 +43,10 @@ export const getProjectRegister = operation({
     'writable is true only for project-owned manual definitions of a project that is not archived, on a mutation-enabled credential with manage-registers.',
   credential: ['project'],
   permission: { project: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: ProjectRegisterParams,
   query: NoQuery,
   response: RegisterDefinitionView,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -62,20 +57,17 @@ export const getProjectRegister = operation({
 
 export const listRegisterReviews = operation({
   id: 'listRegisterReviews',
-  group: 'registers',
   method: 'GET',
   path: REVIEWS_PATH,
   summary: "The project's reviews of a manual register, newest reviewed time first, then by ID.",
   description: 'A generated definition has no reviews (404).',
   credential: ['project'],
   permission: { project: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: ProjectRegisterParams,
   query: PageQuery,
   response: z.array(RegisterReview),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectCounters(project)],
   handle: async (ctx, { params }) => {
@@ -96,7 +88,6 @@ function reviewableProject(ctx: OperationContext, params: ProjectRegisterParams)
 
 export const createRegisterReview = operation({
   id: 'createRegisterReview',
-  group: 'registers',
   method: 'POST',
   path: REVIEWS_PATH,
   summary: 'Record that the caller reviewed a manual register the project sees (optional body {notes}).',
@@ -104,7 +95,6 @@ export const createRegisterReview = operation({
     'The review records the actor and the time; it never snapshots, approves or changes rows. No body, or an empty object, records a review without notes. Replays check authority and project editability again.',
   credential: ['project'],
   permission: { project: [['manage-registers', 'view-registers']] },
-  mode: 'mutation',
   success: 201,
   params: ProjectRegisterParams,
   query: NoQuery,
@@ -112,7 +102,6 @@ export const createRegisterReview = operation({
   response: RegisterReview,
   idempotencyKey: true,
   auditKind: 'REGISTER_REVIEWED',
-  errors: [],
   sideEffects: ['Records the review', "Counts the register's reviews", 'Writes an audit record of kind REGISTER_REVIEWED'],
   prefetch: ({ project }) => [keys.project(project)],
   recheck: (ctx, { params }) => {

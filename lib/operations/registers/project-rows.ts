@@ -8,7 +8,8 @@ import { keys, type Key } from '../../store/keys.js';
 import { getMany, keyString, type Item } from '../../store/read.js';
 import { countersKey, rowCount, rowsPage } from '../../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { requireEditable, projectStillEditable } from '../projects/access.js';
 import { placeOf, PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectAuthority, projectRegisterOf, requireRowWrites } from './project-access.js';
 import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow } from './engine.js';
@@ -42,7 +43,6 @@ const summaryRows = (ctx: OperationContext, project: StoredProject) => controlSu
 
 export const listProjectRegisterRows = operation({
   id: 'listProjectRegisterRows',
-  group: 'registers',
   method: 'GET',
   path: BASE,
   summary: "List a register's rows as the project sees them, oldest first: the project's own, or its system's or organisation's shared ones.",
@@ -50,13 +50,11 @@ export const listProjectRegisterRows = operation({
     'The control summary lists one row per dimension and value, counted from the project summary. Columns whose source this credential cannot read are redacted.',
   credential: ['project'],
   permission: { project: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: ProjectRegisterParams,
   query: PageQuery,
   response: z.array(RegisterRow),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: projectPrefetch,
   handle: async (ctx, { params }) => {
@@ -76,19 +74,16 @@ export const listProjectRegisterRows = operation({
 
 export const getProjectRegisterRow = operation({
   id: 'getProjectRegisterRow',
-  group: 'registers',
   method: 'GET',
   path: `${BASE}/{row}`,
   summary: 'Read a register row the project sees, with its ETag; columns this credential cannot read are redacted.',
   credential: ['project'],
   permission: { project: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: RowParams,
   query: NoQuery,
   response: RegisterRow,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: projectPrefetch,
   handle: async (ctx, { params }) => {
@@ -116,7 +111,6 @@ function writablePlace(ctx: OperationContext, params: ProjectRegisterParams) {
 
 export const createProjectRegisterRow = operation({
   id: 'createProjectRegisterRow',
-  group: 'registers',
   method: 'POST',
   path: BASE,
   summary: 'Create a row of a project-owned register (body {data: {<column_id>: value}}).',
@@ -124,7 +118,6 @@ export const createProjectRegisterRow = operation({
     'Shared registers answer 403 shared_register_read_only and the generated one 403 generated_register_read_only; replays check authority and project editability again. A reference needs read authority over its source (contacts view-contacts, controls view-controls, documents view-docsuite) and must resolve: an active contact of the system, a control ULID or ISM reference code of this project, a document catalogue key.',
   credential: ['project'],
   permission: { project: [['manage-registers', 'view-registers']] },
-  mode: 'mutation',
   success: 201,
   params: ProjectRegisterParams,
   query: NoQuery,
@@ -132,7 +125,6 @@ export const createProjectRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ project }) => [keys.project(project)],
   recheck: (ctx, { params }) => {
@@ -155,14 +147,12 @@ export const createProjectRegisterRow = operation({
 
 export const updateProjectRegisterRow = operation({
   id: 'updateProjectRegisterRow',
-  group: 'registers',
   method: 'PATCH',
   path: `${BASE}/{row}`,
   summary: 'Edit a row of a project-owned register (JSON merge patch per column of data, If-Match).',
   description: "The If-Match ETag is the one of this credential's own view of the row. Write refusals and reference rules are those of the create.",
   credential: ['project'],
   permission: { project: [['manage-registers']] },
-  mode: 'mutation',
   success: 200,
   params: RowParams,
   query: NoQuery,
@@ -170,7 +160,6 @@ export const updateProjectRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: projectPrefetch,
   handle: async (ctx, { params, body }) => {

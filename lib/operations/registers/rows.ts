@@ -3,7 +3,8 @@ import { RegisterRow, rowView } from '../../domain/register-rows.js';
 import { keys } from '../../store/keys.js';
 import { countersKey, rowCount, rowsPage } from '../../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow, type RowPlace } from './engine.js';
 import { reachableDefinition, RegisterParams, REGISTERS_PATH, scopeOf, systemLevelAuthority, systemRegisterOf } from './definitions.js';
 
@@ -25,19 +26,16 @@ function placeOf(ctx: OperationContext, p: RegisterParams): RowPlace {
 
 export const listSystemRegisterRows = operation({
   id: 'listSystemRegisterRows',
-  group: 'registers',
   method: 'GET',
   path: BASE,
   summary: "List the rows of a system register, or of the organisation's shared register, oldest first.",
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: RegisterParams,
   query: PageQuery,
   response: z.array(RegisterRow),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: (p) => {
     const d = reachableDefinition(p.definition);
@@ -53,14 +51,12 @@ export const listSystemRegisterRows = operation({
 
 export const createSystemRegisterRow = operation({
   id: 'createSystemRegisterRow',
-  group: 'registers',
   method: 'POST',
   path: BASE,
   summary: 'Create a row of a system register or of the shared register (body {data: {<column_id>: value}}).',
   description: 'Contact references need view-contacts and an active contact of this system; control and document references cannot be set at system level.',
   credential: ['organisation'],
   permission: { organisation: [['manage-registers', 'view-registers']] },
-  mode: 'mutation',
   success: 201,
   params: RegisterParams,
   query: NoQuery,
@@ -68,7 +64,6 @@ export const createSystemRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the register row', "Claims the row's logical key", 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   redact: (stored, caller) => redactReplay(stored, systemLevelAuthority(caller)),
@@ -89,19 +84,16 @@ export const createSystemRegisterRow = operation({
 
 export const getSystemRegisterRow = operation({
   id: 'getSystemRegisterRow',
-  group: 'registers',
   method: 'GET',
   path: `${BASE}/{row}`,
   summary: 'Read a register row with its ETag; columns this credential cannot read are redacted.',
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
-  mode: 'read',
   success: 200,
   params: RowParams,
   query: NoQuery,
   response: RegisterRow,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: rowPrefetch,
   handle: async (ctx, { params }) => {
@@ -113,14 +105,12 @@ export const getSystemRegisterRow = operation({
 
 export const updateSystemRegisterRow = operation({
   id: 'updateSystemRegisterRow',
-  group: 'registers',
   method: 'PATCH',
   path: `${BASE}/{row}`,
   summary: 'Edit a register row (JSON merge patch per column of data, If-Match).',
   description: "The If-Match ETag is the one of this credential's own view of the row. Reference rules are those of the create.",
   credential: ['organisation'],
   permission: { organisation: [['manage-registers', 'view-registers']] },
-  mode: 'mutation',
   success: 200,
   params: RowParams,
   query: NoQuery,
@@ -128,7 +118,6 @@ export const updateSystemRegisterRow = operation({
   response: RegisterRow,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the register row', "Moves the row's logical-key claim when the key changes", 'Writes an audit record'],
   prefetch: rowPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -1,24 +1,21 @@
 import { ProjectHealth } from '../../domain/health.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { healthKeys, healthOf } from '../projects/health.js';
 import { SETUP_PROJECT_PATH, SetupProjectParams, setupProjectOf } from '../projects/access.js';
 
 export const getSetupProjectHealth = operation({
   id: 'getSetupProjectHealth',
-  group: 'setup-projects',
   method: 'GET',
   path: `${SETUP_PROJECT_PATH}/health`,
   summary: 'Project health: population, recalculation and recommendation freshness, and warnings (no control-level health for organisation credentials).',
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
   response: ProjectHealth,
-  errors: [],
   sideEffects: [],
   prefetch: (p) => [...healthKeys(p.project), keys.organisationRecalculation(p.organisation), keys.applicabilityRecalculation(p.system)],
   handle: async (ctx, { params }) => {

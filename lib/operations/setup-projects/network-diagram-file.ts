@@ -4,7 +4,9 @@ import { PROFILES } from '../../files/profiles.js';
 import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation as projectsOperation } from '../projects/declare.js';
+import { operation as setupProjectsOperation } from './declare.js';
 import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupPrefetch, setupProjectOf } from '../projects/access.js';
 
 /** The network diagram's downloads, for both credential types: served by the downloads function. */
@@ -20,7 +22,6 @@ async function diagramFile(ctx: OperationContext, projectId: string) {
 
 const fileOperation = {
   method: 'GET' as const,
-  mode: 'read' as const,
   success: 200 as const,
   query: NoQuery,
   response: z.never(),
@@ -30,10 +31,9 @@ const fileOperation = {
   sideEffects: [],
 };
 
-export const getSetupNetworkDiagramFile = operation({
+export const getSetupNetworkDiagramFile = setupProjectsOperation({
   ...fileOperation,
   id: 'getSetupNetworkDiagramFile',
-  group: 'setup-projects',
   path: `${SETUP_PROJECT_PATH}/artefacts/network-diagram/file`,
   summary: 'The ready network diagram (private, no-store); 404 while it is pending, failed or missing.',
   credential: ['organisation'],
@@ -43,10 +43,9 @@ export const getSetupNetworkDiagramFile = operation({
   handle: async (ctx, { params }) => diagramFile(ctx, setupProjectOf(ctx, params).id),
 });
 
-export const getProjectNetworkDiagramFile = operation({
+export const getProjectNetworkDiagramFile = projectsOperation({
   ...fileOperation,
   id: 'getProjectNetworkDiagramFile',
-  group: 'projects',
   path: '/projects/{project}/artefacts/network-diagram/file',
   summary: 'The ready network diagram (private, no-store); 404 while it is pending, failed or missing.',
   credential: ['project'],

@@ -6,7 +6,7 @@ import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import {
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
@@ -75,19 +75,16 @@ const ARTEFACTS_PATH = `${SETUP_PROJECT_PATH}/artefacts`;
 
 export const getSetupProjectArtefacts = operation({
   id: 'getSetupProjectArtefacts',
-  group: 'setup-projects',
   method: 'GET',
   path: ARTEFACTS_PATH,
   summary: 'Read the assessment scope artefacts (network diagram status and metadata, its API url when ready) with the setup ETag.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'read',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
   response: Artefacts,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params }) => {
@@ -99,14 +96,12 @@ export const getSetupProjectArtefacts = operation({
 
 export const uploadNetworkDiagram = operation({
   id: 'uploadNetworkDiagram',
-  group: 'setup-projects',
   method: 'POST',
   path: `${ARTEFACTS_PATH}/network-diagram`,
   summary: 'Upload the network diagram (PNG, JPEG or WebP, at most 10 MiB) with If-Match the setup ETag: 202, queued for scanning.',
   description: uploadDescription('network-diagram'),
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'mutation',
   success: 202,
   params: SetupProjectParams,
   query: NoQuery,
@@ -114,7 +109,6 @@ export const uploadNetworkDiagram = operation({
   response: Artefacts,
   etag: true,
   ifMatch: true,
-  errors: [],
   uses: { files: true, queues: ['scan'] },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the project network diagram', 'Writes an audit record'],
   prefetch: (p) => setupPrefetch(p),

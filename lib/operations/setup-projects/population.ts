@@ -8,7 +8,7 @@ import { keys } from '../../store/keys.js';
 import { startRunWrites } from '../../store/population.js';
 import type { Item } from '../../store/read.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import {
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
@@ -67,18 +67,15 @@ const prefetch = (p: SetupProjectParams) => setupPrefetch(p);
 
 export const getPopulation = operation({
   id: 'getPopulation',
-  group: 'setup-projects',
   method: 'GET',
   path: PATH,
   summary: 'Poll population: the current run, its status and progress. A recovery run needs the setup ETag of the project or its artefacts.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'read',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
   response: Population,
-  errors: [],
   sideEffects: [],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -89,7 +86,6 @@ export const getPopulation = operation({
 
 export const startPopulation = operation({
   id: 'startPopulation',
-  group: 'setup-projects',
   method: 'POST',
   path: PATH,
   summary: 'Start population (202 with run_id), or a recovery run of an Initialising project whose population failed.',
@@ -97,7 +93,6 @@ export const startPopulation = operation({
     'Send an empty JSON object with If-Match the current setup ETag. A recovery run keeps existing controls, recommendations and documents and fills what is missing. An active or completed run cannot be restarted (409); a run that changed since the ETag was read gives 412.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'mutation',
   success: 202,
   params: SetupProjectParams,
   query: NoQuery,

@@ -17,7 +17,8 @@ import { getMany, keyString, type Item } from '../../store/read.js';
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { SETUP_PROJECT_PATH, SetupProjectParams, projectRecalculation, requireEditable, setupProjectOf } from '../projects/access.js';
 import { engagementOf, scopeView } from './scope-views.js';
 
@@ -65,19 +66,16 @@ const scopeVersion = (ctx: OperationContext, project: StoredProject) => Number(c
 
 export const getSetupProjectScope = operation({
   id: 'getSetupProjectScope',
-  group: 'setup-projects',
   method: 'GET',
   path: `${SETUP_PROJECT_PATH}/scope`,
   summary: 'Read the saved assessment scope and provider selections, with the scope ETag.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'read',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
   response: Scope,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: scopePrefetch,
   handle: async (ctx, { params }) => {
@@ -88,7 +86,6 @@ export const getSetupProjectScope = operation({
 
 export const updateSetupProjectScope = operation({
   id: 'updateSetupProjectScope',
-  group: 'setup-projects',
   method: 'PATCH',
   path: `${SETUP_PROJECT_PATH}/scope`,
   summary: 'Save the scope: supplied data replaces the saved data; omitted provider_selections are kept and [] clears them.',
@@ -96,7 +93,6 @@ export const updateSetupProjectScope = operation({
     'A change to the in-scope technologies recalculates applicability recommendations of a populated project; a change to provider_selections recalculates its controls\u2019 provider_guidance and the server-owned ec status (never over a status a person chose; deselection takes ec back).',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'mutation',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
@@ -104,7 +100,6 @@ export const updateSetupProjectScope = operation({
   response: Scope,
   etag: true,
   ifMatch: true,
-  errors: [],
   uses: { queues: ['recalculate'] },
   sideEffects: [
     'Saves the scope',
@@ -158,19 +153,16 @@ const viewName = (full: boolean) => (full ? '' : 'allowlisted');
 
 export const getSetupProjectEngagement = operation({
   id: 'getSetupProjectEngagement',
-  group: 'setup-projects',
   method: 'GET',
   path: `${SETUP_PROJECT_PATH}/engagement`,
   summary: 'Read the engagement details with their ETag. Setup-only fields need manage-projects.',
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
   response: Engagement,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: engagementPrefetch,
   handle: async (ctx, { params }) => {
@@ -183,13 +175,11 @@ export const getSetupProjectEngagement = operation({
 
 export const updateSetupProjectEngagement = operation({
   id: 'updateSetupProjectEngagement',
-  group: 'setup-projects',
   method: 'PATCH',
   path: `${SETUP_PROJECT_PATH}/engagement`,
   summary: 'Change engagement details (JSON merge patch per field, If-Match the engagement ETag).',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'mutation',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
@@ -197,7 +187,6 @@ export const updateSetupProjectEngagement = operation({
   response: Engagement,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the engagement details', 'Writes an audit record'],
   prefetch: engagementPrefetch,
   handle: async (ctx, { params, body }) => {

@@ -8,7 +8,7 @@ import { keys } from '../../store/keys.js';
 import { createProjectWrites, projectItem, projectsPage } from '../../store/projects.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery, PageQuery, SystemParams } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import {
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
@@ -27,19 +27,16 @@ const PROJECTS_PATH = '/organisations/{organisation}/systems/{system}/projects';
 
 export const listSystemProjects = operation({
   id: 'listSystemProjects',
-  group: 'setup-projects',
   method: 'GET',
   path: PROJECTS_PATH,
   summary: "List the system's projects, oldest first. Setup fields need manage-projects.",
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: SystemParams,
   query: PageQuery,
   response: z.array(SetupProject),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],
   handle: async (ctx, { params }) => {
@@ -52,14 +49,12 @@ export const listSystemProjects = operation({
 
 export const createProject = operation({
   id: 'createProject',
-  group: 'setup-projects',
   method: 'POST',
   path: PROJECTS_PATH,
   summary: 'Create one Setup project under the system, with its ISM release, licensed classification and Essential Eight target.',
   description: 'Start population afterwards with POST .../population and the setup ETag this returns.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'mutation',
   success: 201,
   params: SystemParams,
   query: NoQuery,
@@ -67,7 +62,6 @@ export const createProject = operation({
   response: SetupProject,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the project in Setup', 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.organisation(organisation), keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {
@@ -114,19 +108,16 @@ export const createProject = operation({
 
 export const getSetupProject = operation({
   id: 'getSetupProject',
-  group: 'setup-projects',
   method: 'GET',
   path: SETUP_PROJECT_PATH,
   summary: 'Read a project with its setup ETag. Setup fields need manage-projects.',
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
-  mode: 'read',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
   response: SetupProject,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params }) => {
@@ -138,14 +129,12 @@ export const getSetupProject = operation({
 
 export const updateSetupProject = operation({
   id: 'updateSetupProject',
-  group: 'setup-projects',
   method: 'PATCH',
   path: SETUP_PROJECT_PATH,
   summary: 'Edit project setup (name, description, Essential Eight target, control workflow approvals) with If-Match the setup ETag.',
   description: 'project_edit_reason is required when the Essential Eight target changes; a target change recalculates applicability.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
-  mode: 'mutation',
   success: 200,
   params: SetupProjectParams,
   query: NoQuery,
@@ -153,7 +142,6 @@ export const updateSetupProject = operation({
   response: SetupProject,
   etag: true,
   ifMatch: true,
-  errors: [],
   uses: { queues: ['recalculate'] },
   sideEffects: [
     'Updates the project setup',

@@ -6,7 +6,8 @@ import { notFound } from '../../errors.js';
 import { activeContact, contactsPage, createContactWrites, updateContactWrites } from '../../store/contacts.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery, PageQuery, SystemParams, Ulid } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { systemOf } from './access.js';
 
 const ETAG_KIND = 'contact';
@@ -23,19 +24,16 @@ function contactOf(ctx: OperationContext, p: z.output<typeof ContactParams>): St
 
 export const listContacts = operation({
   id: 'listContacts',
-  group: 'systems',
   method: 'GET',
   path: BASE,
   summary: 'List the active contacts of a system, oldest first.',
   credential: ['organisation'],
   permission: { organisation: [['view-contacts']] },
-  mode: 'read',
   success: 200,
   params: SystemParams,
   query: PageQuery,
   response: z.array(Contact),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],
   handle: async (ctx, { params }) => {
@@ -47,13 +45,11 @@ export const listContacts = operation({
 
 export const createContact = operation({
   id: 'createContact',
-  group: 'systems',
   method: 'POST',
   path: BASE,
   summary: 'Create a contact of this system.',
   credential: ['organisation'],
   permission: { organisation: [['manage-contacts', 'view-contacts']] },
-  mode: 'mutation',
   success: 201,
   params: SystemParams,
   query: NoQuery,
@@ -61,7 +57,6 @@ export const createContact = operation({
   response: Contact,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the contact', 'Writes an audit record'],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {
@@ -93,19 +88,16 @@ export const createContact = operation({
 
 export const getContact = operation({
   id: 'getContact',
-  group: 'systems',
   method: 'GET',
   path: `${BASE}/{contact}`,
   summary: 'Read an active contact with its ETag.',
   credential: ['organisation'],
   permission: { organisation: [['view-contacts']] },
-  mode: 'read',
   success: 200,
   params: ContactParams,
   query: NoQuery,
   response: Contact,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
   handle: async (ctx, { params }) => {
@@ -116,13 +108,11 @@ export const getContact = operation({
 
 export const updateContact = operation({
   id: 'updateContact',
-  group: 'systems',
   method: 'PATCH',
   path: `${BASE}/{contact}`,
   summary: 'Edit a contact (JSON merge patch, If-Match).',
   credential: ['organisation'],
   permission: { organisation: [['manage-contacts', 'view-contacts']] },
-  mode: 'mutation',
   success: 200,
   params: ContactParams,
   query: NoQuery,
@@ -130,7 +120,6 @@ export const updateContact = operation({
   response: Contact,
   etag: true,
   ifMatch: true,
-  errors: [],
   sideEffects: ['Updates the contact', 'Writes an audit record'],
   prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
   handle: async (ctx, { params, body }) => {

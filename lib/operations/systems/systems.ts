@@ -7,7 +7,7 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { createSystemWrites, systemsPage, updateSystemWrites } from '../../store/systems.js';
 import { NoQuery, OrganisationParams, PageQuery, SystemParams } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { systemOf } from './access.js';
 
 const ETAG_KIND = 'system';
@@ -17,19 +17,16 @@ const licenceLimitReached = () => forbidden('licence_limit_reached', 'The organi
 
 export const listSystems = operation({
   id: 'listSystems',
-  group: 'systems',
   method: 'GET',
   path: '/organisations/{organisation}/systems',
   summary: 'List the organisation systems, oldest first. Without hierarchy authority, minimal discovery only (id, name, short_code).',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy'], ['view-projects', 'manage-projects']] },
-  mode: 'read',
   success: 200,
   params: OrganisationParams,
   query: PageQuery,
   response: z.array(System),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation }) => [keys.organisationCounters(organisation)],
   handle: async (ctx, { params }) => {
@@ -42,13 +39,11 @@ export const listSystems = operation({
 
 export const createSystem = operation({
   id: 'createSystem',
-  group: 'systems',
   method: 'POST',
   path: '/organisations/{organisation}/systems',
   summary: 'Create a system (name, short_code unique per organisation), within the organisation licence limit.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'mutation',
   success: 201,
   params: OrganisationParams,
   query: NoQuery,
@@ -56,7 +51,6 @@ export const createSystem = operation({
   response: System,
   etag: true,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Creates the system', 'Counts against the organisation system licence', 'Writes an audit record'],
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params, body }) => {
@@ -84,19 +78,16 @@ export const createSystem = operation({
 
 export const getSystem = operation({
   id: 'getSystem',
-  group: 'systems',
   method: 'GET',
   path: '/organisations/{organisation}/systems/{system}',
   summary: 'Read a system identity with its ETag.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'read',
   success: 200,
   params: SystemParams,
   query: NoQuery,
   response: System,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {
@@ -107,13 +98,11 @@ export const getSystem = operation({
 
 export const updateSystem = operation({
   id: 'updateSystem',
-  group: 'systems',
   method: 'PATCH',
   path: '/organisations/{organisation}/systems/{system}',
   summary: 'Edit a system identity (JSON merge patch, If-Match).',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
-  mode: 'mutation',
   success: 200,
   params: SystemParams,
   query: NoQuery,

@@ -3,7 +3,7 @@ import { monotonicFactory } from 'ulid';
 import { commentView, CreateTaskComment, TaskComment, type StoredTaskComment } from '../../domain/tasks.js';
 import { commentCount, commentsPage, createCommentWrites, taskKeys } from '../../store/tasks.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { operation } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { projectStillEditable } from '../projects/access.js';
 import { changeableTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './access.js';
 
@@ -14,19 +14,16 @@ const nextCommentId = monotonicFactory();
 
 export const listTaskComments = operation({
   id: 'listTaskComments',
-  group: 'tasks',
   method: 'GET',
   path: COMMENTS,
   summary: 'List the comments of a task, oldest first.',
   credential: ['project'],
   permission: { project: [['view-tasks']] },
-  mode: 'read',
   success: 200,
   params: TaskParams,
   query: PageQuery,
   response: z.array(TaskComment),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: taskPrefetch,
   handle: async (ctx, { params }) => {
@@ -38,21 +35,18 @@ export const listTaskComments = operation({
 
 export const createTaskComment = operation({
   id: 'createTaskComment',
-  group: 'tasks',
   method: 'POST',
   path: COMMENTS,
   summary: 'Comment on a task (body {comment}, at most 5000 characters; Idempotency-Key).',
   description: 'Closed tasks still take comments. Comments cannot be edited or deleted.',
   credential: ['project'],
   permission: { project: [['view-tasks']] },
-  mode: 'mutation',
   success: 201,
   params: TaskParams,
   query: NoQuery,
   body: { schema: CreateTaskComment, mediaType: 'application/json' },
   response: TaskComment,
   idempotencyKey: true,
-  errors: [],
   sideEffects: ['Adds a comment to the task', 'Writes an audit record'],
   prefetch: taskPrefetch,
   // A replayed receipt answers only while the project can still take comments, as the first request could.

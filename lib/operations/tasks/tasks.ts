@@ -3,7 +3,8 @@ import { claimed, EmptyBody, released, Task, TASK_STATUSES, taskView, type Store
 import { keys } from '../../store/keys.js';
 import { assignTaskWrite, taskCount, taskKeys, tasksPage } from '../../store/tasks.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
-import { operation, type OperationContext } from '../kernel/operation.js';
+import type { OperationContext } from '../kernel/operation.js';
+import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams, projectStillEditable } from '../projects/access.js';
 import { changeableTask, detail, requireCurrentTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './access.js';
 import { taskCommentOperations } from './comments.js';
@@ -14,20 +15,17 @@ const ListQuery = PageQuery.extend({
 
 export const listTasks = operation({
   id: 'listTasks',
-  group: 'tasks',
   method: 'GET',
   path: TASKS_PATH,
   summary: "List the project's tasks, oldest first, optionally of one status.",
   description: 'Every task of the project is visible with view-tasks. Related-control IDs are omitted without view-controls.',
   credential: ['project'],
   permission: { project: [['view-tasks']] },
-  mode: 'read',
   success: 200,
   params: ProjectParams,
   query: ListQuery,
   response: z.array(Task),
   paginated: true,
-  errors: [],
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), taskKeys.counters(project)],
   handle: async (ctx, { params, query }) => {
@@ -43,19 +41,16 @@ export const listTasks = operation({
 
 export const getTask = operation({
   id: 'getTask',
-  group: 'tasks',
   method: 'GET',
   path: `${TASKS_PATH}/{task}`,
   summary: 'Read a task with its ETag.',
   credential: ['project'],
   permission: { project: [['view-tasks']] },
-  mode: 'read',
   success: 200,
   params: TaskParams,
   query: NoQuery,
   response: Task,
   etag: true,
-  errors: [],
   sideEffects: [],
   prefetch: taskPrefetch,
   handle: async (ctx, { params }) => detail(storedTaskOf(ctx, params), ctx.caller),
@@ -66,7 +61,6 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
   const rule = action === 'claim' ? claimed : released;
   return operation({
     id,
-    group: 'tasks',
     method: 'POST',
     path: `${TASKS_PATH}/{task}/${action}`,
     summary:
@@ -79,7 +73,6 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
         : "Releasing another's claim needs manage-tasks (403 task_assigned_to_another without it). Releasing an unclaimed task changes nothing (200, same ETag). A closed task is 403 task_closed.",
     credential: ['project'],
     permission: { project: [['view-tasks']] },
-    mode: 'mutation',
     success: 200,
     params: TaskParams,
     query: NoQuery,
@@ -87,7 +80,6 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
     response: Task,
     etag: true,
     ifMatch: true,
-    errors: [],
     sideEffects: [action === 'claim' ? "Sets the task's assignee to the caller" : "Clears the task's assignee", 'Writes an audit record'],
     prefetch: taskPrefetch,
     handle: async (ctx: OperationContext, { params }) => {
