@@ -23,7 +23,7 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { activeFunctions, type FunctionName } from '../lib/operations/registry.js';
-import { API_PREFIX } from '../lib/operations/kernel/router.js';
+import { API_PREFIX } from '../lib/domain/api-paths.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { addProblemGatewayResponses } from './gateway-responses.js';

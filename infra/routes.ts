@@ -1,7 +1,7 @@
 import type { Integration, IResource, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { OPENAPI_PATH } from '../lib/operations/kernel/router.js';
 import { OPERATIONS, functionOf, type FunctionName } from '../lib/operations/registry.js';
-import { API_PREFIX } from '../lib/operations/kernel/router.js';
+import { API_PREFIX } from '../lib/domain/api-paths.js';
 
 /** The gateway path of a registry operation: the registry's paths are relative to /api/v1. */
 export function gatewayPath(operationPath: string): string {

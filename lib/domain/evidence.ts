@@ -3,6 +3,7 @@ import type { FieldError } from '../errors.js';
 import { CLASSIFICATION_CODES } from './classifications.js';
 import { changesSomething } from './patch.js';
 import { multiLine, singleLine } from './validation.js';
+import { apiUrl } from './api-paths.js';
 
 /**
  * Evidence items of a control (seed, Named resources: Evidence item; issue 12). Each item is its
@@ -258,7 +259,7 @@ export const EvidenceView = z
 export type EvidenceView = z.output<typeof EvidenceView>;
 
 export const evidenceUrl = (e: Pick<StoredEvidence, 'project_id' | 'control_id' | 'id'>) =>
-  `/api/v1/projects/${e.project_id}/controls/${e.control_id}/evidence/${e.id}`;
+  apiUrl('/projects/{project}/controls/{control}/evidence/{evidence}', { project: e.project_id, control: e.control_id, evidence: e.id });
 
 /** The file facts of an upload or a file link (a link copies its ready source's when it is made). */
 export function fileOf(e: StoredEvidence): EvidenceFile | null {

@@ -3,6 +3,7 @@ import { ImportRunView } from './imports/run.js';
 import { Ulid } from './ids.js';
 import type { Permission } from './permissions.js';
 import { singleLine } from './validation.js';
+import { apiUrl } from './api-paths.js';
 
 /**
  * Artefacts of a shared external provider: links (stored only, never fetched) and files (through
@@ -97,7 +98,8 @@ export interface StoredArtefact {
 export const canViewRestricted = (permissions: ReadonlySet<Permission>) => permissions.has('view-restricted-provider-artefacts');
 export const canUploadRestricted = (permissions: ReadonlySet<Permission>) => permissions.has('upload-restricted-provider-artefacts');
 
-export const artefactFileUrl = (a: Pick<StoredArtefact, 'provider_id' | 'id'>) => `/api/v1/external-providers/${a.provider_id}/artefacts/${a.id}/file`;
+export const artefactFileUrl = (a: Pick<StoredArtefact, 'provider_id' | 'id'>) =>
+  apiUrl('/external-providers/{provider}/artefacts/{artefact}/file', { provider: a.provider_id, artefact: a.id });
 
 export function artefactStatus(a: Pick<StoredArtefact, 'kind' | 'file_status'>): ProviderArtefact['status'] {
   if (a.kind === 'link') return 'stored';

@@ -11,6 +11,7 @@ import { receiptConflict } from './middlewares/receipt.js';
 import { matched, type PipelineRequest } from './state.js';
 import { fileHeaders } from './file-headers.js';
 import { withStream } from './streaming.js';
+import { routeOf } from '../operations/kernel/router.js';
 
 /** Steps 9 and 10: replay or run the handler, commit its writes with audit and receipt, and answer. */
 export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
@@ -73,7 +74,7 @@ async function runOnce(request: PipelineRequest): Promise<APIGatewayProxyResult>
           request_id: state.requestId,
           operation_id: op.id,
           method: event.httpMethod,
-          route: `/api/v1${op.path}`,
+          route: routeOf(op),
           status,
           actor_id: caller.userId,
           token_id: caller.tokenId,

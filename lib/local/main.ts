@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { settings } from '../config.js';
+import { API_PREFIX } from '../domain/api-paths.js';
+import { OPENAPI_PATH } from '../operations/kernel/router.js';
 import { runMigrations } from '../migrations/index.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
@@ -83,12 +85,14 @@ async function main(): Promise<void> {
     await new Promise<void>((res, rej) => listening.once('error', rej).listen(PORT, () => res()));
     writeRuntimeInfo(dataDir, { pid: process.pid, dynamodb: dynamodb.endpoint, s3: files.endpoint, sqs: queues.endpoint, port: PORT });
 
-    console.log(`Assessment Operations API listening on http://localhost:${PORT}/api/v1`);
-    console.log(`OpenAPI document: http://localhost:${PORT}/api/v1/openapi.json`);
+    console.log(`Assessment Operations API listening on http://localhost:${PORT}${API_PREFIX}`);
+    console.log(`OpenAPI document: http://localhost:${PORT}${OPENAPI_PATH}`);
     console.log(`Console (passkey sign-in, tokens, users): http://localhost:${PORT}/console/`);
     if (demo.enrolment) console.log(`  Register the demo operator's passkey: open the enrolment_url in ${demo.path} in a browser on this machine.`);
     console.log(`${demo.created ? 'Demo installation created.' : 'Demo installation found.'} Its tokens are in ${demo.path}:`);
-    console.log(`  curl -H "Authorization: Bearer $(node -p 'require("${demo.path}").administration_token')" http://localhost:${PORT}/api/v1/organisations`);
+    console.log(
+      `  curl -H "Authorization: Bearer $(node -p 'require("${demo.path}").administration_token')" http://localhost:${PORT}${API_PREFIX}/organisations`,
+    );
     if (catalogue)
       console.log(
         `Loaded the sample catalogue ${catalogue} (not the ISM). Import the official release with: npm run --silent admin -- catalogue import --path DIR`,

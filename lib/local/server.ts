@@ -13,7 +13,8 @@ import { sourceAssets } from '../console/assets.js';
 import { createConsoleHandler } from '../console/handler.js';
 import { CONSOLE_PREFIX } from '../console/http.js';
 import { localStreamingRuntime } from './streaming.js';
-import { API_PREFIX, createRouter } from '../operations/kernel/router.js';
+import { API_PREFIX } from '../domain/api-paths.js';
+import { createRouter } from '../operations/kernel/router.js';
 
 /** API Gateway's own payload limit (10 MB): larger bodies never reach a function. */
 const MAX_BODY = 10 * 1024 * 1024;

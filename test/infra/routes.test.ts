@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, functionOf } from '../../lib/operations/registry.js';
-import { API_PREFIX } from '../../lib/operations/kernel/router.js';
+import { API_PREFIX } from '../../lib/domain/api-paths.js';
 import { logicalIdOf, resourcesOf, synthesize, type Resources, type Synthesized } from './fixture.js';
 
 interface Route {

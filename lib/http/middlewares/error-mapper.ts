@@ -5,6 +5,7 @@ import { repositoryProblem } from '../../repositories/errors.js';
 import { internalError, problemResponse } from '../problem.js';
 import type { Middleware, PipelineRequest } from '../state.js';
 import { isStorageUnavailable } from '../storage-errors.js';
+import { routeOf } from '../../operations/kernel/router.js';
 
 /**
  * Step 11: every thrown error becomes application/problem+json; anything unexpected is logged
@@ -43,7 +44,7 @@ async function auditFailure(request: PipelineRequest, error: ApiError): Promise<
     kind: error.status === 429 ? 'RATE_LIMITED' : error.status === 401 ? 'AUTHENTICATION_FAILED' : 'REQUEST_FAILED',
     request_id: state.requestId,
     method: event.httpMethod,
-    route: op ? `/api/v1${op.path}` : 'unmatched',
+    route: op ? routeOf(op) : 'unmatched',
     status: error.status,
     code: error.code,
     source_ip: state.ip,

@@ -20,12 +20,13 @@ import { Ulid } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
 import type { StoredProject } from '../../domain/projects.js';
+import { apiUrl } from '../../domain/api-paths.js';
 
 export const DOCUMENTS_PATH = '/projects/{project}/documents';
 export const DocumentParams = ProjectParams.extend({ document: Ulid });
 export type DocumentParams = z.output<typeof DocumentParams>;
 
-export const documentUrl = (projectId: string, documentId: string) => `/api/v1/projects/${projectId}/documents/${documentId}`;
+export const documentUrl = (project: string, document: string) => apiUrl(`${DOCUMENTS_PATH}/{document}`, { project, document });
 
 /** Everything a document read or a generation request needs, in the authentication round trip. */
 export const documentPrefetch = ({ project }: { project: string }, claims: TokenClaims) => [

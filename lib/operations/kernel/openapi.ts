@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { API_PREFIX, OPENAPI_OPERATION_ID } from './router.js';
+import { API_PREFIX } from '../../domain/api-paths.js';
+import { OPENAPI_OPERATION_ID } from './router.js';
 import { derivedErrors, type AnyOperation } from './operation.js';
 import { Meta, PaginatedMeta } from './common.js';
 

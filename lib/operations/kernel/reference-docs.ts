@@ -1,7 +1,7 @@
 import { SETTINGS } from '../../config.js';
 import { functionOf, type FunctionName } from './function-of.js';
 import type { AnyOperation } from './operation.js';
-import { API_PREFIX } from './router.js';
+import { API_PREFIX } from '../../domain/api-paths.js';
 
 /**
  * The parts of docs/ that restate what the code declares: each group page's operation table and

@@ -1,6 +1,13 @@
+import type * as z from 'zod';
+import { API_PREFIX, apiUrl } from '../../domain/api-paths.js';
 import type { AnyOperation } from './operation.js';
 
-export const API_PREFIX = '/api/v1';
+/** The URL of an operation's resource: its path with the parameters filled in (Location headers, links). */
+export const urlOf = <P extends z.ZodType>(op: { path: string; params: P }, params: z.output<P>): string =>
+  apiUrl(op.path, params as Readonly<Record<string, string>>);
+
+/** The route of an operation as logs and audit records name it: its path template under the prefix. */
+export const routeOf = (op: Pick<AnyOperation, 'path'>): string => `${API_PREFIX}${op.path}`;
 
 /** What a route needs of an operation: the meta function matches bare method and path pairs. */
 export interface Routable {

@@ -10,9 +10,11 @@ import { NoQuery, OrganisationParams } from '../kernel/common.js';
 import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
 import { currentLogo, prefetch } from './logo-access.js';
 import { operation } from './declare.js';
+import { apiUrl } from '../../domain/api-paths.js';
+import { urlOf } from '../kernel/router.js';
 
 const ETAG_KIND = 'organisation-logo';
-const logoPath = (organisation: string) => `/api/v1/organisations/${organisation}/logo`;
+const LOGO_PATH = '/organisations/{organisation}/logo';
 
 export const Logo = z
   .object({
@@ -40,14 +42,14 @@ function logoView(organisation: string, item: Item | undefined): z.infer<typeof 
     width: value<number>('width'),
     height: value<number>('height'),
     uploaded_at: value<string>('uploaded_at'),
-    file_url: status === 'ready' ? `${logoPath(organisation)}/file` : null,
+    file_url: status === 'ready' ? apiUrl(`${LOGO_PATH}/file`, { organisation }) : null,
   };
 }
 
 export const getOrganisationLogo = operation({
   id: 'getOrganisationLogo',
   method: 'GET',
-  path: '/organisations/{organisation}/logo',
+  path: LOGO_PATH,
   summary: 'The logo status (quarantine, then ready or error) and its ETag; poll after an upload.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
@@ -67,7 +69,7 @@ export const getOrganisationLogo = operation({
 export const uploadOrganisationLogo = operation({
   id: 'uploadOrganisationLogo',
   method: 'POST',
-  path: '/organisations/{organisation}/logo',
+  path: LOGO_PATH,
   summary: 'Upload a logo (PNG, JPEG or WebP): 201 means accepted into quarantine; poll the logo until ready or error.',
   description: uploadDescription('organisation-logo'),
   credential: ['organisation'],
@@ -106,7 +108,7 @@ export const uploadOrganisationLogo = operation({
     return {
       data: logoView(params.organisation, logo as unknown as Item),
       etag: etagFor(ETAG_KIND, params.organisation, version + 1),
-      location: logoPath(params.organisation),
+      location: urlOf(getOrganisationLogo, params),
       auditTarget: { organisation: params.organisation, upload: upload.id },
       writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.id)] : [])],
     };
@@ -116,7 +118,7 @@ export const uploadOrganisationLogo = operation({
 export const createOrganisationLogoUploadSession = uploadSessionOperation({
   id: 'createOrganisationLogoUploadSession',
   group: 'organisations',
-  path: '/organisations/{organisation}/logo/upload-sessions',
+  path: `${LOGO_PATH}/upload-sessions`,
   params: OrganisationParams,
   profile: 'organisation-logo',
   what: 'logo',

@@ -18,6 +18,7 @@ import {
 import { NoQuery, OrganisationParams, PageQuery } from '../kernel/common.js';
 import type { Caller, OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
+import { urlOf } from '../kernel/router.js';
 
 const ETAG_KIND = 'organisation';
 
@@ -86,7 +87,7 @@ export const createOrganisation = operation({
     return {
       data: publicView(org),
       etag: etagOf(org),
-      location: `/api/v1/organisations/${id}`,
+      location: urlOf(getOrganisation, { organisation: id }),
       auditTarget: { organisation: id },
       // The slug was free when checked; losing it to a concurrent create means a fresh run picks another.
       writes: createOrganisationWrites(org, settings().ORGANISATION_LICENCE_LIMIT, licenceLimitReached, () => new RetryableConflict(slugConflict())),

@@ -10,13 +10,14 @@ import type { Item } from '../../store/read.js';
 import { Ulid } from '../kernel/common.js';
 import { queueRecalculation, recalculationMarker } from '../../jobs/recalculation-requests.js';
 import type { OperationContext } from '../kernel/operation.js';
+import { apiUrl } from '../../domain/api-paths.js';
 
 export const SetupProjectParams = z.strictObject({ organisation: Ulid, system: Ulid, project: Ulid });
 export type SetupProjectParams = z.output<typeof SetupProjectParams>;
 export const ProjectParams = z.strictObject({ project: Ulid });
 
 export const SETUP_PROJECT_PATH = '/organisations/{organisation}/systems/{system}/projects/{project}';
-export const setupProjectUrl = (p: SetupProjectParams) => `/api/v1/organisations/${p.organisation}/systems/${p.system}/projects/${p.project}`;
+export const setupProjectUrl = (p: SetupProjectParams) => apiUrl(SETUP_PROJECT_PATH, p);
 
 /** The project named by an organisation route, when it sits under that organisation and system; 404 otherwise. */
 export function setupProjectOf(ctx: OperationContext, p: SetupProjectParams): StoredProject {

@@ -35,6 +35,7 @@ import {
 import { createProviderArtefactUploadSession, formArtefact, newArtefact } from './artefact-files.js';
 import { artefactDetail, importArtefact, useArtefactAsCcm } from './imports.js';
 import { uploadBody } from '../kernel/upload-form.js';
+import { urlOf } from '../kernel/router.js';
 
 export const restrictedUploadDenied = () =>
   forbidden('permission_denied', 'Restricted artefacts are uploaded and linked with upload-restricted-provider-artefacts.');
@@ -115,7 +116,7 @@ export const createProviderArtefact = operation({
     const visible = !('received' in data);
     return {
       data,
-      ...(visible ? { etag: artefactEtag(artefact, undefined), location: `/api/v1${ARTEFACTS_PATH.replace('{provider}', provider.id)}/${artefact.id}` } : {}),
+      ...(visible ? { etag: artefactEtag(artefact, undefined), location: urlOf(getProviderArtefact, { provider: provider.id, artefact: artefact.id }) } : {}),
       auditTarget: { provider: provider.id, artefact: artefact.id, ...(artefact.upload_id ? { upload: artefact.upload_id } : {}) },
       auditDetails: { kind: artefact.kind, restricted },
       writes: [...fileWrites, ...createArtefactsWrites(provider.id, [artefact], release ? { release, onPublished: releasePublished } : undefined)],

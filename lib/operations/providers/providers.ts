@@ -9,6 +9,7 @@ import { allReleases, createProviderWrites, deleteProviderWrites, PROVIDER_COUNT
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { PROVIDER_PATH, PROVIDERS_PATH, ProviderParams, providerEtag, providerOf, providerPrefetch, requireProviderEtag } from './access.js';
+import { urlOf } from '../kernel/router.js';
 
 const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 
@@ -63,7 +64,7 @@ export const createExternalProvider = operation({
     return {
       data: providerView(provider),
       etag: providerEtag(provider),
-      location: `/api/v1${PROVIDERS_PATH}/${provider.id}`,
+      location: urlOf(getExternalProvider, { provider: provider.id }),
       auditTarget: { provider: provider.id },
       writes: createProviderWrites(provider),
     };

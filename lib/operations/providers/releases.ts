@@ -22,6 +22,7 @@ import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, release
 import { getOne } from '../../store/read.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
+import { urlOf } from '../kernel/router.js';
 import {
   ProviderParams,
   providerOf,
@@ -102,7 +103,7 @@ export const createAssuranceRelease = operation({
     return {
       data: releaseView(release),
       etag: releaseEtag(release),
-      location: `/api/v1${RELEASES_PATH.replace('{provider}', provider.id)}/${release.id}`,
+      location: urlOf(getAssuranceRelease, { provider: provider.id, package: release.id }),
       auditTarget: { provider: provider.id, release: release.id },
       writes: createReleaseWrites(release, RELEASE_LIMIT, releaseLimitReached),
     };

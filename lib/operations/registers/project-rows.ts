@@ -13,6 +13,7 @@ import { operation } from './declare.js';
 import { requireEditable, projectStillEditable } from '../projects/access.js';
 import { placeOf, PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectAuthority, projectRegisterOf, requireRowWrites } from './project-access.js';
 import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow } from './engine.js';
+import { urlOf } from '../kernel/router.js';
 
 const BASE = `${PROJECT_REGISTERS_PATH}/{definition}/rows`;
 const RowParams = ProjectRegisterParams.extend({ row: Ulid });
@@ -134,11 +135,10 @@ export const createProjectRegisterRow = operation({
   handle: async (ctx, { params, body }) => {
     const { project, place } = writablePlace(ctx, params);
     const created = await createRow(ctx, place, body, { organisation_id: project.organisation_id, system_id: project.system_id, project_id: project.id });
-    const path = BASE.replace('{project}', project.id).replace('{definition}', params.definition);
     return {
       data: created.data,
       etag: created.etag,
-      location: `/api/v1${path}/${created.row.id}`,
+      location: urlOf(getProjectRegisterRow, { project: project.id, definition: params.definition, row: created.row.id }),
       auditTarget: { project: project.id, definition: params.definition, row: created.row.id },
       writes: [...created.writes, projectStillEditable(project.id)],
     };

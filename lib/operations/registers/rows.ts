@@ -7,6 +7,7 @@ import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow, type RowPlace } from './engine.js';
 import { reachableDefinition, RegisterParams, REGISTERS_PATH, scopeOf, systemLevelAuthority, systemRegisterOf } from './definitions.js';
+import { urlOf } from '../kernel/router.js';
 
 const BASE = `${REGISTERS_PATH}/{definition}/rows`;
 const RowParams = RegisterParams.extend({ row: Ulid });
@@ -71,11 +72,10 @@ export const createSystemRegisterRow = operation({
     const place = placeOf(ctx, params);
     const owners = { organisation_id: params.organisation, system_id: place.scope.owner === 'system' ? params.system : null };
     const created = await createRow(ctx, place, body, owners);
-    const path = BASE.replace('{organisation}', params.organisation).replace('{system}', params.system).replace('{definition}', params.definition);
     return {
       data: created.data,
       etag: created.etag,
-      location: `/api/v1${path}/${created.row.id}`,
+      location: urlOf(getSystemRegisterRow, { ...params, row: created.row.id }),
       auditTarget: { organisation: params.organisation, system: params.system, definition: params.definition, row: created.row.id },
       writes: created.writes,
     };

@@ -9,6 +9,7 @@ import { NoQuery, PageQuery, SystemParams, Ulid } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { systemOf } from './access.js';
+import { urlOf } from '../kernel/router.js';
 
 const ETAG_KIND = 'contact';
 const etagOf = (c: StoredContact) => etagFor(ETAG_KIND, c.id, c.version);
@@ -79,7 +80,7 @@ export const createContact = operation({
     return {
       data: contactView(contact),
       etag: etagOf(contact),
-      location: `/api/v1${BASE.replace('{organisation}', params.organisation).replace('{system}', params.system)}/${contact.id}`,
+      location: urlOf(getContact, { ...params, contact: contact.id }),
       auditTarget: { organisation: params.organisation, system: params.system, contact: contact.id },
       writes: createContactWrites(contact),
     };

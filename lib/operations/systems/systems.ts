@@ -9,6 +9,7 @@ import { createSystemWrites, systemsPage, updateSystemWrites } from '../../store
 import { NoQuery, OrganisationParams, PageQuery, SystemParams } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { systemOf } from './access.js';
+import { urlOf } from '../kernel/router.js';
 
 const ETAG_KIND = 'system';
 const etagOf = (s: StoredSystem) => etagFor(ETAG_KIND, s.id, s.version);
@@ -69,7 +70,7 @@ export const createSystem = operation({
     return {
       data: systemView(system, true),
       etag: etagOf(system),
-      location: `/api/v1/organisations/${params.organisation}/systems/${system.id}`,
+      location: urlOf(getSystem, { organisation: params.organisation, system: system.id }),
       auditTarget: { organisation: params.organisation, system: system.id },
       writes: createSystemWrites(system, settings().SYSTEM_LICENCE_LIMIT, licenceLimitReached, codeTaken),
     };
