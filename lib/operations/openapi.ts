@@ -122,6 +122,9 @@ function successResponse(op: AnyOperation, components: Json, status: number = op
     headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
   if (op.produces) {
     headers['Cache-Control'] = header('private, no-store');
+    headers['Content-Security-Policy'] = header('sandbox', { type: 'string', const: 'sandbox' });
+    headers['X-Content-Type-Options'] = header('nosniff', { type: 'string', const: 'nosniff' });
+    headers['Content-Disposition'] = header('inline, or attachment (downloads, and every PDF), with the file name where the file has one.');
     return {
       description,
       headers,
