@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_PREFIX } from '../../lib/console/http.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { startApi, type Api } from '../support/api.js';
 
@@ -36,6 +37,24 @@ describe('GET /api/v1/openapi.json', () => {
       expect(entry['x-credential-types']).toEqual(op.credential);
       expect(entry['x-side-effects']).toEqual(op.sideEffects);
       expect(entry.responses['401'].content['application/problem+json']).toBeDefined();
+    }
+  });
+
+  it('names as its contact the API reference the console serves', () => {
+    expect(doc.info.contact).toEqual({ name: 'Assessment Operations API reference', url: `${CONSOLE_PREFIX}/reference` });
+  });
+
+  it('describes every operation of the registry beside its summary', () => {
+    const undescribed = OPERATIONS.filter((op) => !op.description?.trim() || !doc.paths[op.path][op.method.toLowerCase()].description?.trim());
+    expect(undescribed.map((op) => op.id)).toEqual([]);
+  });
+
+  it('says on every file operation that its answers are sandboxed and not sniffed, and on those that may answer a PDF that it comes as an attachment', () => {
+    for (const op of OPERATIONS.filter((o) => o.produces)) {
+      const description: string = doc.paths[op.path][op.method.toLowerCase()].description;
+      expect(description).toContain('Content-Security-Policy: sandbox');
+      expect(description).toContain('X-Content-Type-Options: nosniff');
+      expect(description.includes('A PDF is answered as an attachment')).toBe(op.produces!.includes('application/pdf'));
     }
   });
 

@@ -70,6 +70,8 @@ export const listDocuments = operation({
   method: 'GET',
   path: DOCUMENTS_PATH,
   summary: "The document catalogue with each template's dependency evaluation, and the project's output rows.",
+  description:
+    'Each catalogue entry names its output row (document_id, null before the first generation) and evaluates its dependencies: required ones that are unmet block generation (409 dependencies_incomplete), advisory ones only thin the document. Output rows show their latest generation; storage paths and raw errors are never returned.',
   params: ProjectParams,
   response: DocumentList,
   prefetch: documentPrefetch,
@@ -125,6 +127,8 @@ export const getDocumentGeneration = operation({
   method: 'GET',
   path: `${DOCUMENTS_PATH}/{document}/generation`,
   summary: 'Poll the latest generation of an output row: its status and the dependency evaluation.',
+  description:
+    "After startDocumentGeneration or startCatalogueGeneration (202) poll this until status leaves queued and running: completed (the output row's file is downloadable) or failed with error_code generation_failed, authorisation_lost, dependencies_incomplete (the worker evaluates dependencies again before it renders) or generation_abandoned (a worker that stopped without finishing). The dependency evaluation is the current one.",
   params: DocumentParams,
   response: GenerationStatus,
   prefetch: documentKeys,
@@ -205,7 +209,7 @@ export const startDocumentGeneration = operation({
   path: `${DOCUMENTS_PATH}/{document}/generation`,
   summary: 'Generate an output row again (202 with a Location to poll): a draft by default, final output with approval_confirmed.',
   description:
-    'One generation at a time per project: while another holds the project lease this is 409 generation_in_progress. Incomplete dependencies are 409 dependencies_incomplete with the evaluation; an archived project is 403.',
+    'One generation at a time per project: while another holds the project lease this is 409 generation_in_progress. Incomplete dependencies are 409 dependencies_incomplete with the evaluation; an archived project is 403. Poll getDocumentGeneration (the Location) until the generation is completed or failed.',
   params: DocumentParams,
   body: { schema: GenerationRequest, mediaType: 'application/json' },
   // The requester's user record: its name goes on the generation, and on final output as the approver's.
@@ -222,7 +226,8 @@ export const startCatalogueGeneration = operation({
   method: 'POST',
   path: `${DOCUMENTS_PATH}/generation`,
   summary: 'Generate a catalogue entry that has no output row yet (202 with a Location to poll); the row is created with it.',
-  description: 'An entry that already has an output row is 409 document_exists, naming the row to generate instead.',
+  description:
+    'An entry that already has an output row is 409 document_exists, naming the row to generate instead. Poll getDocumentGeneration (the Location) until the generation is completed or failed.',
   params: ProjectParams,
   body: { schema: CatalogueGenerationRequest, mediaType: 'application/json' },
   prefetch: (p, claims) => [...documentPrefetch(p, claims), keys.user(claims.userId)],

@@ -54,7 +54,7 @@ export const getEvidenceContent = operation({
   id: 'getEvidenceContent',
   path: `${EVIDENCE_PATH}/{evidence}/content`,
   summary: "An evidence item's content to show inline: a file a browser shows, a register's rows as JSON, a library document's Markdown.",
-  description: `${NOTE} A file above 5 MiB is 409 evidence_content_too_large with links.download. Every file answer carries Content-Security-Policy: sandbox; a PDF is answered as an attachment, since browsers either do not show a PDF in a sandboxed document or show it outside the sandbox.`,
+  description: `${NOTE} A file above 5 MiB is 409 evidence_content_too_large with links.download.`,
   produces: [...PROFILES.evidence.types, 'text/markdown', 'application/octet-stream'],
   handle: async (ctx, { params }) => read(ctx, params, 'content'),
 });

@@ -63,6 +63,8 @@ export const getEvidence = operation({
   method: 'GET',
   path: `${EVIDENCE_PATH}/{evidence}`,
   summary: "An evidence item's stored metadata, status and content links, with its item ETag.",
+  description:
+    'status is pending while an uploaded file is being scanned, then ready or error (with error, a safe reason code); processing is true meanwhile. Poll this item after uploadEvidence or replaceEvidence. links.content and links.download appear only where the item offers that reading. The item ETag is the one updateEvidence, replaceEvidence, deleteEvidence and cancelEvidenceProcessing name in If-Match.',
   credential: ['project'],
   permission: { project: [['view-controls']] },
   success: 200,

@@ -38,7 +38,7 @@ export const replaceEvidence = operation({
   method: 'POST',
   path: `${EVIDENCE_PATH}/{evidence}/replacement`,
   summary: 'Replace the file of uploaded evidence (If-Match the item ETag): 202 with the new pending item; the old item retires at once.',
-  description: `${uploadDescription('evidence')} The new item keeps the metadata and takes description when sent (blank clears it); its replaces names the old item. No receipt: a retry on the retired item is 404, so after a lost response read the control's evidence and find the item whose replaces names it. 409 evidence_not_a_file for items other than uploads, evidence_processing while the file is still being processed. ${EDITABLE_NOTE}`,
+  description: `${uploadDescription('evidence')} The new item keeps the metadata and takes description when sent (blank clears it); its replaces names the old item. No receipt: a retry on the retired item is 404, so after a lost response read the control's evidence and find the item whose replaces names it. 409 evidence_not_a_file for items other than uploads, evidence_processing while the file is still being processed. Poll the new item (getEvidence) until ready or error. ${EDITABLE_NOTE}`,
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
   success: 202,

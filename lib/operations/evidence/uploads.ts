@@ -120,6 +120,9 @@ export const createEvidenceUploadSession = uploadSessionOperation({
   params: ControlParams,
   profile: 'evidence',
   what: 'file of evidence (for an upload or a replacement in this project)',
+  takenBy: 'uploadEvidence or replaceEvidence',
+  refusals:
+    'Needs an editable project and the control in a state that takes implementation edits (403). The session is bound to the project of the credential.',
   credential: ['project'],
   permission: EVIDENCE_AUTHORITY,
   prefetch: controlPrefetch,

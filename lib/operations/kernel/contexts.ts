@@ -55,6 +55,8 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     method: 'GET',
     path: t.path,
     summary: `Read the canonical ${t.name.toLowerCase()} context: its definition (field IDs, option values, version) and data.`,
+    description:
+      'Every field of the definition is present in data, null when not yet set; a context never written reads as version 0, whose ETag the first PATCH names in If-Match.',
     credential: ['organisation'],
     permission: { organisation: [['manage-org-hierarchy']] },
     success: 200,
@@ -75,6 +77,12 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     method: 'PATCH',
     path: t.path,
     summary: `Change ${t.name.toLowerCase()} context fields (merged per field) with an optional edit reason, If-Match the context ETag.`,
+    description:
+      `Only fields of the definition are taken, each with a value its type or options allow; null clears a field, and the edit reason and the changed field IDs go to the audit record. ${
+        t.onApplicabilityChange
+          ? `A change to a field that recommendations read (affects_applicability in the definition) marks the applicability of the ${t.name.toLowerCase()}'s projects for recalculation and queues the job: project health shows recalculation pending until it has run, then idle.`
+          : ''
+      }`.trim(),
     credential: ['organisation'],
     permission: { organisation: [['manage-org-hierarchy']] },
     success: 200,

@@ -44,6 +44,21 @@ const Problem = z
 
 type Json = Record<string, unknown>;
 
+/**
+ * What every file answer carries (lib/http/file-headers.ts, which the operations layer cannot
+ * import): said once here for every operation that produces files, so no description can omit it.
+ */
+const FILE_ANSWER =
+  'Every file answer carries Content-Security-Policy: sandbox (a browser opens it as a unique origin with no scripts, forms, popups or plugins) and X-Content-Type-Options: nosniff.';
+const PDF_ANSWER = 'A PDF is answered as an attachment, since browsers either do not show a PDF in a sandboxed document or show it outside the sandbox.';
+
+/** The operation's own description, followed by what every file answer carries when it produces files. */
+function descriptionOf(op: AnyOperation): string | undefined {
+  if (!op.produces) return op.description;
+  const notes = [FILE_ANSWER, ...(op.produces.includes('application/pdf') ? [PDF_ANSWER] : [])];
+  return [op.description, ...notes].filter(Boolean).join(' ');
+}
+
 /** Converts a zod schema, hoisting named schemas into components.schemas. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
@@ -108,6 +123,9 @@ function successResponse(op: AnyOperation, components: Json, status: number = op
     headers['Idempotency-Replayed'] = header('true when this is a replay of an earlier response.', { type: 'string', enum: ['true', 'false'] });
   if (op.produces) {
     headers['Cache-Control'] = header('private, no-store');
+    headers['Content-Security-Policy'] = header('sandbox', { type: 'string', const: 'sandbox' });
+    headers['X-Content-Type-Options'] = header('nosniff', { type: 'string', const: 'nosniff' });
+    headers['Content-Disposition'] = header('inline, or attachment (downloads, and every PDF), with the file name where the file has one.');
     return {
       description,
       headers,
@@ -148,7 +166,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
     const entry: Json = {
       operationId: op.id,
       summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
+      ...(descriptionOf(op) ? { description: descriptionOf(op) } : {}),
       tags: [op.group],
       security: [{ bearer: [] }],
       parameters: parameters(op, components),
@@ -184,6 +202,8 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
       version: API_VERSION,
       description:
         'HTTPS JSON API for security-assessment management: organisations, systems, projects, ISM controls, evidence, assessments, registers, documents, tasks and external-provider assurance.',
+      // The reference the console of this deployment renders from this document (lib/console, above this layer), relative like the server url.
+      contact: { name: 'Assessment Operations API reference', url: '/console/reference' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],

@@ -96,6 +96,10 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
   params: P;
   profile: ProfileId;
   what: string;
+  /** The operations that take the session's file, named in the description. */
+  takenBy: string;
+  /** When the target refuses an upload, for the description. */
+  refusals?: string;
   /** Organisation credentials unless given: the logo and the setup diagram are organisation uploads. */
   credential?: CredentialType[];
   permission: PermissionRule;
@@ -109,6 +113,12 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     method: 'POST',
     path: def.path,
     summary: `Extension: an upload session for a ${def.what} too large to send inline: a presigned S3 POST bounded by content-length-range.`,
+    description: [
+      `Send the file name; the answer holds a presigned S3 POST (url and fields) for one file of at most ${profile.maxBytes / 1024 / 1024} MiB, which expires unused after 15 minutes.`,
+      `POST the file there, then name the session in upload_session of ${def.takenBy}: the file is then scanned as an inline one is.`,
+      'A session serves one upload, by the same user, of the same kind and in the same scope; naming one that is used, expired, empty or another\u2019s is 422 with invalid_upload_session at /upload_session.',
+      ...(def.refusals ? [def.refusals] : []),
+    ].join(' '),
     credential: def.credential ?? ['organisation'],
     permission: def.permission,
     success: 201,

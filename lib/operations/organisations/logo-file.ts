@@ -13,6 +13,7 @@ export const getOrganisationLogoFile = operation({
   method: 'GET',
   path: '/organisations/{organisation}/logo/file',
   summary: 'The ready logo file (private, no-store); 404 while it is in quarantine, failed or missing.',
+  description: 'Streams the scanned, ready logo as PNG, JPEG or WebP, private and never cached (Cache-Control private, no-store).',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 200,

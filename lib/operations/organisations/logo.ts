@@ -51,6 +51,8 @@ export const getOrganisationLogo = operation({
   method: 'GET',
   path: LOGO_PATH,
   summary: 'The logo status (quarantine, then ready or error) and its ETag; poll after an upload.',
+  description:
+    'After an upload the status is quarantine until the scan ends: ready (with dimensions and file_url) or error with error_code (a refused type, size or image, or a malicious verdict). All properties are null while the organisation has no logo. The ETag is the one the next upload names in If-Match.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 200,
@@ -71,7 +73,7 @@ export const uploadOrganisationLogo = operation({
   method: 'POST',
   path: LOGO_PATH,
   summary: 'Upload a logo (PNG, JPEG or WebP): 201 means accepted into quarantine; poll the logo until ready or error.',
-  description: uploadDescription('organisation-logo'),
+  description: `${uploadDescription('organisation-logo')} Poll getOrganisationLogo until the status is ready or error.`,
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 201,
@@ -122,6 +124,7 @@ export const createOrganisationLogoUploadSession = uploadSessionOperation({
   params: OrganisationParams,
   profile: 'organisation-logo',
   what: 'logo',
+  takenBy: 'uploadOrganisationLogo',
   permission: { organisation: [['manage-org-hierarchy']] },
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   target: (ctx, { organisation }) => {

@@ -48,6 +48,8 @@ export const listOrganisations = operation({
   method: 'GET',
   path: '/organisations',
   summary: 'List the organisation identities this Administration actor may see, oldest first (50 a page by default).',
+  description:
+    'An organisation is visible to the actor when they created it or hold access in it. Only the identity is listed: no members, contexts or projects.',
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
   success: 200,
@@ -69,6 +71,8 @@ export const createOrganisation = operation({
   method: 'POST',
   path: '/organisations',
   summary: 'Create an organisation (name and timezone). No members, owners, teams, roles or permissions are created.',
+  description:
+    'The slug is derived from the name; when another organisation holds it, a suffix from the new ID is added. Refused with 403 licence_limit_reached when the installation licence allows no more organisations. The actor who creates it may see it afterwards (listOrganisations); no access is granted in it.',
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
   success: 201,
@@ -100,6 +104,8 @@ export const getOrganisation = operation({
   method: 'GET',
   path: '/organisations/{organisation}',
   summary: 'Read an organisation identity with its ETag.',
+  description:
+    'Administration credentials read only organisations their actor may see (404 otherwise); organisation credentials read their own organisation with manage-org-hierarchy or view-projects.',
   credential: ['administration', 'organisation'],
   permission: {
     administration: [['manage-org-hierarchy']],
@@ -127,6 +133,8 @@ export const updateOrganisation = operation({
   method: 'PATCH',
   path: '/organisations/{organisation}',
   summary: 'Edit allowlisted identity fields (JSON merge patch, If-Match).',
+  description:
+    'Only name, slug, timezone (an IANA name), contact fields and notes are writable; omitted properties are kept and null clears a nullable one. A slug another organisation uses is 409 slug_taken.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 200,

@@ -31,6 +31,8 @@ export const getSetupOptions = operation({
   method: 'GET',
   path: '/organisations/{organisation}/setup-options',
   summary: 'What project setup may choose: ISM releases, licensed classifications, scope choices and provider assurance metadata.',
+  description:
+    "ISM releases come from the installed catalogue, classifications from the organisation's licence, and provider assurance lists only published releases, grouped by provider, oldest first. Reading creates nothing.",
   credential: ['organisation'],
   permission: { organisation: [['view-projects', 'manage-projects']] },
   success: 200,

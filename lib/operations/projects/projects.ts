@@ -18,6 +18,8 @@ export const getProjectHealth = operation({
   method: 'GET',
   path: '/projects/{project}/health',
   summary: 'Project health: population, recalculation and recommendation freshness, and warnings; applicability counts need view-controls.',
+  description:
+    'population follows the current run; recalculation is pending while an applicability recalculation of the organisation, system or project waits to run, stopped when one stopped because its requester lost authority, and idle otherwise. With view-controls the answer adds applicability_summary and the warnings applicability_conflicts and suggested_exclusions.',
   credential: ['project'],
   permission: { project: [['view-projects']] },
   success: 200,
@@ -48,6 +50,8 @@ export const listProjects = operation({
   method: 'GET',
   path: '/projects',
   summary: 'The projects this credential reaches: exactly its bound project.',
+  description:
+    "A project credential is bound to one project, so the list holds that project alone (total 1), as getProjectInputs shows it. Use the setup-projects operations with an organisation credential to list a system's projects.",
   credential: ['project'],
   permission: { project: [['view-projects']] },
   success: 200,
@@ -70,6 +74,8 @@ export const getProjectInputs = operation({
   method: 'GET',
   path: '/projects/{project}/inputs',
   summary: 'Project identity, hierarchy references, ISM release, classification, lifecycle state and Essential Eight target; nothing else.',
+  description:
+    "The project must be the credential's bound project (404 otherwise). The answer is {data} alone, without meta, and carries no ETag: project setup changes only through the setup-projects operations.",
   credential: ['project'],
   permission: { project: [['view-projects']] },
   success: 200,
@@ -90,6 +96,8 @@ export const getProjectContext = operation({
   method: 'GET',
   path: '/projects/{project}/context',
   summary: "The canonical context of the project's organisation and system (read-only).",
+  description:
+    'Both contexts come with their definitions; fields never recorded are null. The contexts change only through updateOrganisationContext and updateSystemContext (organisation credentials).',
   credential: ['project'],
   permission: { project: [['manage-projects', 'view-projects']] },
   success: 200,
@@ -116,6 +124,8 @@ export const listProjectContacts = operation({
   method: 'GET',
   path: '/projects/{project}/contacts',
   summary: "The active contacts of the project's system, oldest first.",
+  description:
+    "Contacts belong to the project's system and are managed with organisation credentials (createContact, updateContact). The total is the system's count of active contacts.",
   credential: ['project'],
   permission: { project: [['view-contacts']] },
   success: 200,

@@ -12,6 +12,8 @@ export const getProjectScope = operation({
   method: 'GET',
   path: '/projects/{project}/scope',
   summary: 'Read the saved assessment scope, without provider-selection management metadata.',
+  description:
+    'A project whose scope was never saved reads as empty. The scope is edited with updateSetupProjectScope (organisation credential); this read carries no ETag.',
   credential: ['project'],
   permission: { project: [['manage-projects', 'view-projects']] },
   success: 200,
@@ -31,6 +33,8 @@ export const getProjectEngagement = operation({
   method: 'GET',
   path: '/projects/{project}/engagement',
   summary: 'Read the allowlisted engagement details.',
+  description:
+    'Setup-only fields are never shown to project credentials. The details are edited with updateSetupProjectEngagement (organisation credential); this read carries no ETag.',
   credential: ['project'],
   permission: { project: [['view-projects']] },
   success: 200,

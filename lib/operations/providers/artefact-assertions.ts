@@ -44,6 +44,8 @@ export const listArtefactAssertions = operation({
   method: 'GET',
   path: `${ARTEFACT_PATH}/assertions`,
   summary: 'The assertions an artefact imported, by control, each with its own row etag; restricted artefacts need view-restricted-provider-artefacts.',
+  description:
+    'Lists the assertions this artefact imported that are still its own (a later import of another artefact of the release can take a control over), in control order. An artefact outside a release lists none. Each row carries the ETag that confirmAssertion and rejectAssertion name in If-Match.',
   credential: ['administration'],
   permission: PUBLISHER,
   success: 200,

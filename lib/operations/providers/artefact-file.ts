@@ -13,6 +13,8 @@ export const downloadProviderArtefact = operation({
   path: `${ARTEFACT_PATH}/file`,
   summary:
     'The ready file of an artefact (its file_url), streamed, private and no-store; 404 while pending, after an error, for links, and for restricted artefacts without view-restricted-provider-artefacts.',
+  description:
+    "Streams the scanned file, private and never cached, always as an attachment named by the artefact's file name. A restricted artefact needs view-restricted-provider-artefacts too (404 without it).",
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,

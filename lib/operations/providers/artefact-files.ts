@@ -103,6 +103,7 @@ export const createProviderArtefactUploadSession = uploadSessionOperation({
   params: ProviderParams,
   profile: 'provider-artefact',
   what: 'provider artefact (for createProviderArtefact or a release bulk upload of this provider)',
+  takenBy: 'createProviderArtefact or uploadReleaseArtefacts of this provider',
   credential: ['administration'],
   permission: HIERARCHY,
   prefetch: providerPrefetch,

@@ -45,6 +45,8 @@ export const listProviderArtefacts = operation({
   method: 'GET',
   path: ARTEFACTS_PATH,
   summary: 'List the artefacts of a provider, oldest first; restricted ones only with view-restricted-provider-artefacts.',
+  description:
+    'Links are stored (status stored); files are pending while scanned, then ready or error. Without view-restricted-provider-artefacts, restricted artefacts are left out of the page and the total.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,
@@ -79,7 +81,7 @@ export const createProviderArtefact = operation({
   path: ARTEFACTS_PATH,
   summary: 'Create an artefact of a provider: a link (stored only, never fetched) or a file (scanned; pending until ready or error).',
   description:
-    'multipart/form-data with exactly one of url (an http or https link), file (inline, up to 4 MiB) or upload_session (up to 50 MiB, see createProviderArtefactUploadSession), and optionally name, restricted ("true"/"false"), release_id (a draft release of this provider; a published one is 409 release_published) and ism_version_id (defaults to the release\u2019s). Restricted artefacts need upload-restricted-provider-artefacts; a caller without view-restricted-provider-artefacts gets a minimal receipt (no ETag, no Location) and no later reads.',
+    'multipart/form-data with exactly one of url (an http or https link), file (inline, up to 4 MiB) or upload_session (up to 50 MiB, see createProviderArtefactUploadSession), and optionally name, restricted ("true"/"false"), release_id (a draft release of this provider; a published one is 409 release_published) and ism_version_id (defaults to the release\u2019s). Restricted artefacts need upload-restricted-provider-artefacts; a caller without view-restricted-provider-artefacts gets a minimal receipt (no ETag, no Location) and no later reads. Poll getProviderArtefact while a file is pending.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 201,
@@ -130,6 +132,8 @@ export const getProviderArtefact = operation({
   path: ARTEFACT_PATH,
   summary:
     'Read an artefact with its ETag, status and current import (poll it while its file is pending or an import runs); restricted ones need view-restricted-provider-artefacts.',
+  description:
+    'status is stored for a link; a file is pending while it is scanned, then ready (file_url set) or error. The import shows the latest importArtefact or useArtefactAsCcm run: running, then completed or failed, with the rows it could not read. The ETag moves with every change of the run, so read it again once the run has ended before confirmExactAssertions. A restricted artefact without view-restricted-provider-artefacts is 404.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,
@@ -151,6 +155,8 @@ export const deleteProviderArtefact = operation({
   method: 'DELETE',
   path: ARTEFACT_PATH,
   summary: 'Delete an artefact (If-Match); one of a published release is 409 release_published. Restricted ones need view-restricted-provider-artefacts.',
+  description:
+    "If-Match names the artefact ETag as its latest read showed it, import run included (412 otherwise). The release's artefact count moves, so its ETag changes. A scanned file stays stored until the provider is deleted, so that an identical upload to the provider reuses it.",
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,

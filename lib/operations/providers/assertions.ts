@@ -41,6 +41,8 @@ export const getAssertion = operation({
   method: 'GET',
   path: ASSERTION_PATH,
   summary: 'One assertion of an assurance release, with its row ETag: what the import read, its exactness and its review.',
+  description:
+    "status is pending after an import, then confirmed or rejected by review; exact is true when the row names a control of the release's ISM release, no other ISM version and no differing control text, so that confirmExactAssertions may confirm it; otherwise review_reason says why a person has to. The row ETag names the status beside the version and is the one confirmAssertion and rejectAssertion name in If-Match. Once its release is deleted the assertion is 404.",
   credential: ['administration'],
   permission: PUBLISHER,
   success: 200,
@@ -71,6 +73,11 @@ function review(status: 'confirmed' | 'rejected') {
       status === 'confirmed'
         ? 'Confirm one assertion (empty JSON object, If-Match the row ETag): it speaks for its release.'
         : 'Reject one assertion (empty JSON object, If-Match the row ETag): it no longer speaks for its release.',
+    description: `Send an empty JSON object with If-Match the row ETag (from getAssertion or listArtefactAssertions); a stale one is 412. A published release is 409 release_published. ${
+      status === 'confirmed'
+        ? 'The release\u2019s confirmed count and the control\u2019s index move with the status, so the release ETag changes.'
+        : 'Rejecting a confirmed assertion takes it off the release\u2019s confirmed count and the control\u2019s index.'
+    } The review records who reviewed it and when.`,
     credential: ['administration'],
     permission: PUBLISHER,
     success: 200,

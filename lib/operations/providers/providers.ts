@@ -18,6 +18,8 @@ export const listExternalProviders = operation({
   method: 'GET',
   path: PROVIDERS_PATH,
   summary: 'List the shared external providers of the installation, oldest first.',
+  description:
+    "Providers belong to the installation, not to an organisation: every Administration credential with manage-org-hierarchy sees all of them. The total is the installation's provider count.",
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,
@@ -38,6 +40,8 @@ export const createExternalProvider = operation({
   method: 'POST',
   path: PROVIDERS_PATH,
   summary: 'Create a shared external provider (installation-owned).',
+  description:
+    'The provider starts with no releases or artefacts; add assurance releases with createAssuranceRelease and artefacts with createProviderArtefact. Projects can select it only once one of its releases is published.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 201,
@@ -76,6 +80,8 @@ export const getExternalProvider = operation({
   method: 'GET',
   path: PROVIDER_PATH,
   summary: 'Read a shared external provider with its ETag.',
+  description:
+    'release_count counts its assurance releases, drafts included. The ETag is the one updateExternalProvider and deleteExternalProvider name in If-Match.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,
@@ -96,6 +102,8 @@ export const updateExternalProvider = operation({
   method: 'PATCH',
   path: PROVIDER_PATH,
   summary: 'Edit a provider (JSON merge patch, If-Match).',
+  description:
+    'Omitted properties are kept and null clears a nullable one. The provider ETag also moves when a release is added or deleted, so read again after such a change before editing.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,

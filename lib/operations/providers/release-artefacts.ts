@@ -33,7 +33,7 @@ export const uploadReleaseArtefacts = operation({
   path: `${RELEASE_PATH}/artefacts`,
   summary: `Bulk upload of 1 to ${BULK_UPLOAD_MAX_FILES} files (each at most 50 MiB, through upload sessions of this provider) as artefacts of a draft release (If-Match the release ETag).`,
   description:
-    'Each file is first POSTed to an upload session (createProviderArtefactUploadSession), then named here with an optional name and restricted flag. All artefacts are created in one transaction, pending until their scans make them ready or error; the release\u2019s artefact count moves, so its ETag changes. A published release is 409 release_published. Restricted files need upload-restricted-provider-artefacts; without view-restricted-provider-artefacts their rows are minimal receipts.',
+    'Each file is first POSTed to an upload session (createProviderArtefactUploadSession), then named here with an optional name and restricted flag. All artefacts are created in one transaction, pending until their scans make them ready or error; the release\u2019s artefact count moves, so its ETag changes. A published release is 409 release_published. Restricted files need upload-restricted-provider-artefacts; without view-restricted-provider-artefacts their rows are minimal receipts. Poll getProviderArtefact or listProviderArtefacts for their status.',
   credential: ['administration'],
   permission: HIERARCHY,
   success: 201,

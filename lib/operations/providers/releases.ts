@@ -62,6 +62,8 @@ export const listAssuranceReleases = operation({
   method: 'GET',
   path: RELEASES_PATH,
   summary: 'List the assurance releases of a provider, drafts and published, oldest first.',
+  description:
+    "Every release shows its status (draft or published) and its counts of artefacts, assertions and confirmed assertions. The total is the provider's release count.",
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,
@@ -83,6 +85,8 @@ export const createAssuranceRelease = operation({
   method: 'POST',
   path: RELEASES_PATH,
   summary: 'Create a draft assurance release of a provider, assessed against an imported ISM release.',
+  description:
+    'ism_version_id must name an imported ISM release (422 unknown_ism_release; getSetupOptions lists them), and valid_until must not fall before assessed_on (422 valid_until_before_assessed_on). A provider holds at most 50 releases (422 release_limit_reached). Needs publish-provider-assurance-packages with manage-org-hierarchy.',
   credential: ['administration'],
   permission: PUBLISHER,
   success: 201,
@@ -115,6 +119,8 @@ export const getAssuranceRelease = operation({
   method: 'GET',
   path: RELEASE_PATH,
   summary: 'Read an assurance release with its ETag.',
+  description:
+    "The ETag names the release's counts beside its revision, so an import, a confirmation or an artefact change moves it: read again before an edit, a delete or publication.",
   credential: ['administration'],
   permission: HIERARCHY,
   success: 200,
@@ -138,6 +144,8 @@ export const updateAssuranceRelease = operation({
   method: 'PATCH',
   path: RELEASE_PATH,
   summary: 'Edit a draft assurance release (JSON merge patch, If-Match). Published releases are immutable (409 release_published).',
+  description:
+    'Omitted properties are kept and null clears a nullable one; valid_until must not fall before assessed_on (422 valid_until_before_assessed_on). ism_version_id can change only while the release holds no assertions (409 ism_version_locked) and must name an imported ISM release (422 unknown_ism_release).',
   credential: ['administration'],
   permission: PUBLISHER,
   success: 200,
@@ -178,6 +186,8 @@ export const deleteAssuranceRelease = operation({
   path: RELEASE_PATH,
   summary:
     'Delete a draft assurance release without artefacts (If-Match; 409 release_has_artefacts otherwise). Published releases are immutable (409 release_published).',
+  description:
+    "Delete its artefacts first. The release's assertions are purged by a background job after the delete commits. Needs publish-provider-assurance-packages with manage-org-hierarchy.",
   credential: ['administration'],
   permission: PUBLISHER,
   success: 200,
@@ -210,6 +220,8 @@ export const publishAssuranceRelease = operation({
   method: 'POST',
   path: `${RELEASE_PATH}/publish`,
   summary: 'Publish a draft assurance release (empty JSON object, If-Match the current ETag): it freezes and projects may select it.',
+  description:
+    'Send an empty JSON object with If-Match the current ETag. A release without assessed_on is 422 release_incomplete; a published one is 409 release_published. Once published it cannot be edited, deleted or take artefacts, and getSetupOptions lists it for updateSetupProjectScope to select.',
   credential: ['administration'],
   permission: PUBLISHER,
   success: 200,

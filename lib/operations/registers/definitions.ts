@@ -50,6 +50,8 @@ export const listSystemRegisters = operation({
   method: 'GET',
   path: REGISTERS_PATH,
   summary: "List the register definitions of a system: its own manual registers and the organisation's shared register.",
+  description:
+    'Each definition is its manifest: columns, types, enums and logical key. writable is true on a mutation-enabled credential with manage-registers. Generated and project-owned definitions are not listed at system level.',
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
   success: 200,

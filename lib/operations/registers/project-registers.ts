@@ -20,6 +20,8 @@ export const listProjectRegisters = operation({
   method: 'GET',
   path: PROJECT_REGISTERS_PATH,
   summary: "List the register definitions the project sees: its own, its system's, the organisation's shared one and the generated control summary.",
+  description:
+    'Each definition is its manifest: columns, types, enums and logical key. writable is true only for project-owned manual definitions of a project that is not archived, on a mutation-enabled credential with manage-registers; shared registers and the generated control summary are read-only here.',
   credential: ['project'],
   permission: { project: [['view-registers']] },
   success: 200,

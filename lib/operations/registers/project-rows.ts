@@ -78,6 +78,8 @@ export const getProjectRegisterRow = operation({
   method: 'GET',
   path: `${BASE}/{row}`,
   summary: 'Read a register row the project sees, with its ETag; columns this credential cannot read are redacted.',
+  description:
+    "Rows of the generated control summary are computed from the project summary at read time. Columns whose source this credential cannot read (contacts view-contacts, controls view-controls, documents view-docsuite) are omitted and named in redacted_fields, and the ETag belongs to this credential's view of the row.",
   credential: ['project'],
   permission: { project: [['view-registers']] },
   success: 200,

@@ -30,6 +30,8 @@ export const listSystemRegisterRows = operation({
   method: 'GET',
   path: BASE,
   summary: "List the rows of a system register, or of the organisation's shared register, oldest first.",
+  description:
+    "The organisation's shared register has the same rows from every system of the organisation. Contact columns need view-contacts; control and document columns are always redacted at system level (omitted from data and named in redacted_fields). Generated and project-owned definitions are 404 here.",
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
   success: 200,
@@ -87,6 +89,8 @@ export const getSystemRegisterRow = operation({
   method: 'GET',
   path: `${BASE}/{row}`,
   summary: 'Read a register row with its ETag; columns this credential cannot read are redacted.',
+  description:
+    "The ETag belongs to this credential's view of the row: credentials that see different columns get different ETags, and a PATCH names the one its own view gave. Contact columns need view-contacts; control and document columns are always redacted at system level.",
   credential: ['organisation'],
   permission: { organisation: [['view-registers']] },
   success: 200,

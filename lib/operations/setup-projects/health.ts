@@ -10,6 +10,8 @@ export const getSetupProjectHealth = operation({
   method: 'GET',
   path: `${SETUP_PROJECT_PATH}/health`,
   summary: 'Project health: population, recalculation and recommendation freshness, and warnings (no control-level health for organisation credentials).',
+  description:
+    'population follows the current run (see getPopulation); recalculation is pending while an applicability recalculation of the organisation, system or project waits to run, stopped when one stopped because its requester lost authority, and idle otherwise. Warnings: population_failed, recalculation_stopped and network_diagram_failed; applicability counts and their warnings are not shown to organisation credentials.',
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
   success: 200,

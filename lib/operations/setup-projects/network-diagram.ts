@@ -78,6 +78,8 @@ export const getSetupProjectArtefacts = operation({
   method: 'GET',
   path: ARTEFACTS_PATH,
   summary: 'Read the assessment scope artefacts (network diagram status and metadata, its API url when ready) with the setup ETag.',
+  description:
+    'After an upload the diagram is pending until its scan ends: ready, with the url of getSetupNetworkDiagramFile, or failed, with network_diagram.error naming why. The ETag is the setup ETag, which uploadNetworkDiagram names in If-Match.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 200,
@@ -99,7 +101,7 @@ export const uploadNetworkDiagram = operation({
   method: 'POST',
   path: `${ARTEFACTS_PATH}/network-diagram`,
   summary: 'Upload the network diagram (PNG, JPEG or WebP, at most 10 MiB) with If-Match the setup ETag: 202, queued for scanning.',
-  description: uploadDescription('network-diagram'),
+  description: `${uploadDescription('network-diagram')} Poll getSetupProjectArtefacts until the diagram is ready or failed.`,
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 202,
@@ -159,6 +161,8 @@ export const createNetworkDiagramUploadSession = uploadSessionOperation({
   params: SetupProjectParams,
   profile: 'network-diagram',
   what: 'network diagram',
+  takenBy: 'uploadNetworkDiagram',
+  refusals: 'An archived project is 403 project_archived.',
   permission: { organisation: [['manage-projects', 'view-projects']] },
   prefetch: (p) => setupPrefetch(p),
   target: (ctx, params) => {

@@ -70,6 +70,8 @@ export const getPopulation = operation({
   method: 'GET',
   path: PATH,
   summary: 'Poll population: the current run, its status and progress. A recovery run needs the setup ETag of the project or its artefacts.',
+  description:
+    'After startPopulation (202) poll this until status leaves running: completed (the project becomes active, its controls, recommendations and documents made) or failed with error_code. progress counts planned, existing and created records of the run. recovery_available is true when a failed run of a project still initialising and not archived may be run again; previous_runs keeps the earlier runs.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 200,
@@ -90,7 +92,7 @@ export const startPopulation = operation({
   path: PATH,
   summary: 'Start population (202 with run_id), or a recovery run of an Initialising project whose population failed.',
   description:
-    'Send an empty JSON object with If-Match the current setup ETag. A recovery run keeps existing controls, recommendations and documents and fills what is missing. An active or completed run cannot be restarted (409); a run that changed since the ETag was read gives 412.',
+    'Send an empty JSON object with If-Match the current setup ETag. A recovery run keeps existing controls, recommendations and documents and fills what is missing. An active or completed run cannot be restarted (409); a run that changed since the ETag was read gives 412. Poll getPopulation until the run is completed or failed.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 202,

@@ -69,6 +69,7 @@ export const getSetupProjectScope = operation({
   method: 'GET',
   path: `${SETUP_PROJECT_PATH}/scope`,
   summary: 'Read the saved assessment scope and provider selections, with the scope ETag.',
+  description: 'A project whose scope was never saved reads as empty, with the version-0 ETag that the first updateSetupProjectScope names in If-Match.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 200,
@@ -90,7 +91,7 @@ export const updateSetupProjectScope = operation({
   path: `${SETUP_PROJECT_PATH}/scope`,
   summary: 'Save the scope: supplied data replaces the saved data; omitted provider_selections are kept and [] clears them.',
   description:
-    'A change to the in-scope technologies recalculates applicability recommendations of a populated project; a change to provider_selections recalculates its controls\u2019 provider_guidance and the server-owned ec status (never over a status a person chose; deselection takes ec back).',
+    'A change to the in-scope technologies recalculates applicability recommendations of a populated project; a change to provider_selections recalculates its controls\u2019 provider_guidance and the server-owned ec status (never over a status a person chose; deselection takes ec back). Project health shows a recalculation as pending until it has run.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 200,
@@ -156,6 +157,7 @@ export const getSetupProjectEngagement = operation({
   method: 'GET',
   path: `${SETUP_PROJECT_PATH}/engagement`,
   summary: 'Read the engagement details with their ETag. Setup-only fields need manage-projects.',
+  description: "The ETag differs between the full view and the view without setup-only fields; updateSetupProjectEngagement names the full view's.",
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
   success: 200,
@@ -178,6 +180,8 @@ export const updateSetupProjectEngagement = operation({
   method: 'PATCH',
   path: `${SETUP_PROJECT_PATH}/engagement`,
   summary: 'Change engagement details (JSON merge patch per field, If-Match the engagement ETag).',
+  description:
+    'Omitted fields are kept and null clears one. end_date must not precede start_date as the patched details have them (422 at /end_date). An archived project is 403 project_archived.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 200,

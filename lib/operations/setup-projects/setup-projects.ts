@@ -30,6 +30,8 @@ export const listSystemProjects = operation({
   method: 'GET',
   path: PROJECTS_PATH,
   summary: "List the system's projects, oldest first. Setup fields need manage-projects.",
+  description:
+    "Without manage-projects each project is listed without its setup fields. The total is the system's project count; a system of another organisation is 404.",
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
   success: 200,
@@ -111,6 +113,8 @@ export const getSetupProject = operation({
   method: 'GET',
   path: SETUP_PROJECT_PATH,
   summary: 'Read a project with its setup ETag. Setup fields need manage-projects.',
+  description:
+    'The setup ETag covers the project and its network diagram, and differs between the full and the reduced view; updateSetupProject, startPopulation and uploadNetworkDiagram name it in If-Match. Without manage-projects the setup fields are absent.',
   credential: ['organisation'],
   permission: { organisation: [['view-projects']] },
   success: 200,
@@ -132,7 +136,8 @@ export const updateSetupProject = operation({
   method: 'PATCH',
   path: SETUP_PROJECT_PATH,
   summary: 'Edit project setup (name, description, Essential Eight target, control workflow approvals) with If-Match the setup ETag.',
-  description: 'project_edit_reason is required when the Essential Eight target changes; a target change recalculates applicability.',
+  description:
+    'project_edit_reason is required when the Essential Eight target changes; after setup, a target change queues an applicability recalculation, which project health shows as pending until it has run.',
   credential: ['organisation'],
   permission: { organisation: [['manage-projects', 'view-projects']] },
   success: 200,

@@ -28,6 +28,7 @@ export const listContacts = operation({
   method: 'GET',
   path: BASE,
   summary: 'List the active contacts of a system, oldest first.',
+  description: "Only active contacts are listed; the total is the system's count of active contacts.",
   credential: ['organisation'],
   permission: { organisation: [['view-contacts']] },
   success: 200,
@@ -49,6 +50,8 @@ export const createContact = operation({
   method: 'POST',
   path: BASE,
   summary: 'Create a contact of this system.',
+  description:
+    'The contact starts active and belongs to this system: project contact lists and register contact references read it. Needs view-contacts as well as manage-contacts.',
   credential: ['organisation'],
   permission: { organisation: [['manage-contacts', 'view-contacts']] },
   success: 201,
@@ -92,6 +95,7 @@ export const getContact = operation({
   method: 'GET',
   path: `${BASE}/{contact}`,
   summary: 'Read an active contact with its ETag.',
+  description: 'A contact that is not active, or of another system, is 404.',
   credential: ['organisation'],
   permission: { organisation: [['view-contacts']] },
   success: 200,
@@ -112,6 +116,8 @@ export const updateContact = operation({
   method: 'PATCH',
   path: `${BASE}/{contact}`,
   summary: 'Edit a contact (JSON merge patch, If-Match).',
+  description:
+    'Omitted properties are kept and null clears a nullable one. Needs view-contacts as well as manage-contacts; a contact that is not active is 404.',
   credential: ['organisation'],
   permission: { organisation: [['manage-contacts', 'view-contacts']] },
   success: 200,

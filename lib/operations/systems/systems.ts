@@ -21,6 +21,8 @@ export const listSystems = operation({
   method: 'GET',
   path: '/organisations/{organisation}/systems',
   summary: 'List the organisation systems, oldest first. Without hierarchy authority, minimal discovery only (id, name, short_code).',
+  description:
+    "With manage-org-hierarchy each system is listed in full; with view-projects and manage-projects only id, name and short_code, enough to choose a system for a project. The total is the organisation's system count.",
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy'], ['view-projects', 'manage-projects']] },
   success: 200,
@@ -43,6 +45,8 @@ export const createSystem = operation({
   method: 'POST',
   path: '/organisations/{organisation}/systems',
   summary: 'Create a system (name, short_code unique per organisation), within the organisation licence limit.',
+  description:
+    'A short_code another system of the organisation uses is 409 short_code_taken. Refused with 403 licence_limit_reached when the organisation licence allows no more systems.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 201,
@@ -82,6 +86,7 @@ export const getSystem = operation({
   method: 'GET',
   path: '/organisations/{organisation}/systems/{system}',
   summary: 'Read a system identity with its ETag.',
+  description: 'A system of another organisation is 404.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 200,
@@ -102,6 +107,7 @@ export const updateSystem = operation({
   method: 'PATCH',
   path: '/organisations/{organisation}/systems/{system}',
   summary: 'Edit a system identity (JSON merge patch, If-Match).',
+  description: 'Omitted properties are kept and null clears a nullable one. A short_code another system of the organisation uses is 409 short_code_taken.',
   credential: ['organisation'],
   permission: { organisation: [['manage-org-hierarchy']] },
   success: 200,

@@ -17,6 +17,7 @@ export const listTaskComments = operation({
   method: 'GET',
   path: COMMENTS,
   summary: 'List the comments of a task, oldest first.',
+  description: 'Comments cannot be edited or deleted, so the list only grows; closed tasks keep and still take comments.',
   credential: ['project'],
   permission: { project: [['view-tasks']] },
   success: 200,

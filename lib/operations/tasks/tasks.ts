@@ -44,6 +44,8 @@ export const getTask = operation({
   method: 'GET',
   path: `${TASKS_PATH}/{task}`,
   summary: 'Read a task with its ETag.',
+  description:
+    "Related-control IDs are omitted without view-controls, and the ETag belongs to this credential's view: claimTask and releaseTask name it in If-Match. A task whose related control is not proven to belong to the project is 404.",
   credential: ['project'],
   permission: { project: [['view-tasks']] },
   success: 200,
