@@ -32,10 +32,13 @@ export const MAX_CONTENT_BYTES = 5 * 1024 * 1024;
 
 const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
 
-/** http(s) only when a scheme is given: a reference is shown to people as a link, never fetched (seed, Evidence rule 3). */
-const ExternalReference = filledLine(2048).refine((v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v), {
-  message: 'a URL must use http or https',
-});
+/**
+ * http(s) only when a scheme is given: a reference is shown to people as a link, never fetched
+ * (seed, Evidence rule 3). A pattern, so that the document states it; leading white space is
+ * allowed for, so that it says the same of the value as sent and as trimmed.
+ */
+const SCHEME_ONLY_HTTP = /^(?!\s*[A-Za-z][A-Za-z0-9+.-]*:)|^\s*[Hh][Tt][Tt][Pp][Ss]?:\/\//;
+const ExternalReference = filledLine(2048).regex(SCHEME_ONLY_HTTP, 'a URL must use http or https');
 
 /** The metadata every kind carries (seed, Named resources: Evidence item), each optional and nullable. */
 export const MetadataFields = {

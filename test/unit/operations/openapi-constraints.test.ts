@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { controlWorkflow } from '../../../lib/config.js';
+import { MetadataFields } from '../../../lib/domain/evidence.js';
 import { Ulid } from '../../../lib/domain/ids.js';
 import { CreateOrganisation } from '../../../lib/domain/organisations.js';
 import { changesSomething } from '../../../lib/domain/patch.js';
@@ -88,5 +89,23 @@ describe('the document of the registry', () => {
 
   it('bounds page[number] by the largest integer the server counts exactly', () => {
     expect(parameter('/projects/{project}/controls', 'page[number]')).toMatchObject({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+  });
+});
+
+describe('the document and the server agree on an external reference', () => {
+  it('takes a scheme only when it is http or https, whatever the case and leading space', () => {
+    const reference = MetadataFields.external_reference.unwrap();
+    const probes = [
+      'DOC-42',
+      'https://example.com/x',
+      ' HTTP://example.com',
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      'mailto:a@b.c',
+      'ftp://x',
+      'see page 4: intro',
+    ];
+    expect(verdicts(reference, probes)).toEqual(asTheServerSays(reference, probes));
+    expect(probes.filter((v) => serverAccepts(reference, v))).toEqual(['DOC-42', 'https://example.com/x', ' HTTP://example.com', 'see page 4: intro']);
   });
 });
