@@ -1,16 +1,16 @@
 import * as z from 'zod';
-import { singleLine } from './validation.js';
+import { filledLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /** A contact of one system (seed: same-system active contacts; deleted contacts are absent). */
-const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Name = filledLine(200);
 const Optional = {
-  role: singleLine().trim().min(1).max(200).nullable(),
+  role: filledLine(200).nullable(),
   email: z.email().max(254).nullable(),
   phone: singleLine()
     .regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number')
     .nullable(),
-  organisation_name: singleLine().trim().min(1).max(200).nullable(),
+  organisation_name: filledLine(200).nullable(),
 };
 
 export const Contact = z
@@ -41,7 +41,7 @@ export const CreateContact = z
 export const UpdateContact = z
   .strictObject({ name: Name, ...Optional })
   .partial()
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateContact', description: 'JSON merge patch: omitted properties are kept; null clears an optional one.' });
 
 export type ContactStatus = 'active' | 'deleted';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine } from './validation.js';
+import { filledText, multiLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /**
@@ -81,8 +81,8 @@ export function contextPatchSchema(definition: ContextDefinition, name: string) 
   const data = z.strictObject(Object.fromEntries(definition.fields.map((f) => [f.id, fieldSchema(f).optional()])));
   return z
     .strictObject({
-      data: data.refine(...changesSomething('field')),
-      edit_reason: multiLine().trim().min(1).max(1000).optional(),
+      data: data.apply(changesSomething, 'field'),
+      edit_reason: filledText(1000).optional(),
     })
     .meta({ id: `${name}Patch`, description: 'Merge per field: omitted fields are kept, null clears one. data: null is refused.' });
 }

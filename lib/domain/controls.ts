@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { inConflict, type Origin, type Recommendation } from './applicability.js';
 import { MATURITY_LEVELS } from './oscal.js';
 import type { FieldError } from '../errors.js';
-import { multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 import type { ProviderGuidance, StatusOrigin } from './provider-effects.js';
 
@@ -86,7 +86,7 @@ const ASSESSMENT_FIELDS = {
     .meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
   overall_assessed_rationale: Text(20_000),
   evidence_references: z
-    .array(singleLine().trim().min(1).max(1000))
+    .array(filledLine(1000))
     .max(100)
     .nullable()
     .optional()
@@ -119,7 +119,7 @@ export const UpdateControlImplementation = z
       ]),
     ),
   })
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({
     id: 'UpdateControlImplementation',
     description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.',
@@ -128,7 +128,7 @@ type ImplementationPatch = z.output<typeof UpdateControlImplementation>;
 
 export const UpdateControlAssessment = z
   .strictObject(ASSESSMENT_FIELDS)
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateControlAssessment', description: 'JSON merge patch. Needs an editable project and a workflow state that allows assessment edits.' });
 type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
 

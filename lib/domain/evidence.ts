@@ -2,8 +2,8 @@ import * as z from 'zod';
 import type { FieldError } from '../errors.js';
 import { CLASSIFICATION_CODES } from './classifications.js';
 import { changesSomething } from './patch.js';
-import { multiLine, singleLine } from './validation.js';
 import { apiUrl } from './api-paths.js';
+import { filledLine, filledText, multiLine } from './validation.js';
 
 /**
  * Evidence items of a control (seed, Named resources: Evidence item; issue 12). Each item is its
@@ -33,25 +33,21 @@ export const MAX_CONTENT_BYTES = 5 * 1024 * 1024;
 
 const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
 
-/** http(s) only when a scheme is given: a reference is shown to people as a link, never fetched (seed, Evidence rule 3). */
-const ExternalReference = singleLine()
-  .trim()
-  .min(1)
-  .max(2048)
-  .refine((v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v), { message: 'a URL must use http or https' });
+/**
+ * http(s) only when a scheme is given: a reference is shown to people as a link, never fetched
+ * (seed, Evidence rule 3). A pattern, so that the document states it; leading white space is
+ * allowed for, so that it says the same of the value as sent and as trimmed.
+ */
+const SCHEME_ONLY_HTTP = /^(?!\s*[A-Za-z][A-Za-z0-9+.-]*:)|^\s*[Hh][Tt][Tt][Pp][Ss]?:\/\//;
+const ExternalReference = filledLine(2048).regex(SCHEME_ONLY_HTTP, 'a URL must use http or https');
 
 /** The metadata every kind carries (seed, Named resources: Evidence item), each optional and nullable. */
 export const MetadataFields = {
-  title: singleLine().trim().min(1).max(200),
+  title: filledLine(200),
   description: multiLine().max(5000).nullable(),
-  evidence_type: singleLine()
-    .trim()
-    .min(1)
-    .max(100)
-    .nullable()
-    .meta({ description: 'A category of the assessor’s choosing, such as configuration export or screenshot.' }),
+  evidence_type: filledLine(100).nullable().meta({ description: 'A category of the assessor’s choosing, such as configuration export or screenshot.' }),
   classification: z.enum(CLASSIFICATION_CODES).nullable(),
-  source_system: singleLine().trim().min(1).max(200).nullable(),
+  source_system: filledLine(200).nullable(),
   external_reference: ExternalReference.nullable().meta({ description: 'A URL or document identifier; stored only, never fetched.' }),
   external_access_instructions: multiLine().max(2000).nullable(),
   collected_on: IsoDate.nullable(),
@@ -68,7 +64,7 @@ export const OptionalMetadata = z.object(MetadataFields).partial().shape;
 /** Merge patch of an item's metadata: nothing else is writable (status, sources, provenance and files are the server's). */
 export const UpdateEvidence = z
   .strictObject(OptionalMetadata)
-  .refine(...changesSomething('metadata field'))
+  .apply(changesSomething, 'metadata field')
   .meta({ id: 'UpdateEvidence', description: 'JSON merge patch of the metadata: omitted fields are kept, null clears one (title cannot be cleared).' });
 export type UpdateEvidence = z.output<typeof UpdateEvidence>;
 
@@ -80,7 +76,7 @@ export const CreateEvidenceReference = z
       ...OptionalMetadata,
       kind: z.literal('text_reference'),
       title: MetadataFields.title,
-      description: multiLine().trim().min(1).max(5000).meta({ description: 'The referenced text, pinned as it is when the control is assessed.' }),
+      description: filledText(5000).meta({ description: 'The referenced text, pinned as it is when the control is assessed.' }),
     }),
   ])
   .meta({ id: 'CreateEvidenceReference' });

@@ -29,7 +29,7 @@ export const UpdateLibraryItem = z
     review_due: IsoDate.nullable().meta({ description: 'Not before date_live (as it stands after this patch).' }),
   })
   .partial()
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateLibraryItem', description: 'JSON merge patch of the working copy: omitted properties are kept; null clears one.' });
 export type UpdateLibraryItem = z.output<typeof UpdateLibraryItem>;
 

@@ -1,12 +1,15 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /** Organisation identity rules (seed, Resources: name and timezone on create; allowlisted edits). */
 
+/** How a tz database name is spelt (Area/Location): the part of the time zone rule a pattern can state. */
+const TIMEZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+
 /** An IANA time zone name, returned in its canonical spelling. */
 export function canonicalTimezone(value: string): string | undefined {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return undefined;
+  if (!TIMEZONE_NAME.test(value)) return undefined;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
@@ -29,14 +32,24 @@ export function slugify(name: string): string {
   return base.length >= 3 ? base : `org-${base || 'x'}`.replace(/-+$/g, '').padEnd(3, '0');
 }
 
-const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Name = filledLine(200);
+/**
+ * Any name of the runtime's tz database, links and any letter case included, answered in its
+ * canonical spelling. Not an enum: Intl.supportedValuesOf('timeZone') lists neither UTC nor links
+ * such as Asia/Kolkata on every Node.js release, and differs between them.
+ */
 const Timezone = singleLine()
+  .regex(TIMEZONE_NAME, 'must be an IANA time zone name such as Australia/Sydney')
   .transform((v, ctx) => {
     const tz = canonicalTimezone(v);
     if (!tz) ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Australia/Sydney' });
     return tz ?? v;
   })
-  .meta({ description: 'IANA time zone name.', examples: ['Australia/Sydney'] });
+  .meta({
+    description:
+      'An IANA time zone database name (Area/Location, or UTC), in any letter case; links such as US/Eastern are accepted. Answered in its canonical spelling.',
+    examples: ['Australia/Sydney', 'UTC'],
+  });
 
 export const Organisation = z
   .object({
@@ -61,7 +74,7 @@ export const UpdateOrganisation = z
     name: Name,
     slug: singleLine().regex(SLUG_PATTERN, 'must be 3 to 63 lower-case letters, digits or hyphens, not starting or ending with a hyphen'),
     timezone: Timezone,
-    contact_name: singleLine().trim().min(1).max(200).nullable(),
+    contact_name: filledLine(200).nullable(),
     contact_email: z.email().max(254).nullable(),
     contact_phone: singleLine()
       .regex(/^[0-9 +()\-.]{3,40}$/, 'must be a telephone number')
@@ -69,7 +82,7 @@ export const UpdateOrganisation = z
     notes: multiLine().max(5000).nullable(),
   })
   .partial()
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateOrganisation', description: 'JSON merge patch (RFC 7396): omitted properties are kept; null clears a nullable property.' });
 export type UpdateOrganisation = z.infer<typeof UpdateOrganisation>;
 

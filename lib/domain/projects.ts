@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from './validation.js';
+import { filledLine, filledText, multiLine, singleLine } from './validation.js';
 import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
@@ -51,7 +51,7 @@ export interface StoredProject {
   version: number;
 }
 
-const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Name = filledLine(200);
 const Description = multiLine().max(5000).nullable();
 const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
 const YesNo = z.enum(['yes', 'no']).nullable();
@@ -75,9 +75,9 @@ export const UpdateSetupProject = z
     control_workflow: ControlWorkflow.optional().meta({
       description: 'Merged per setting. Controls already waiting for an approval keep their approval transitions.',
     }),
-    project_edit_reason: multiLine().trim().min(1).max(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
+    project_edit_reason: filledText(1000).optional().meta({ description: 'Required when the Essential Eight target changes.' }),
   })
-  .refine((v) => Object.keys(v).some((k) => k !== 'project_edit_reason'), { message: 'name at least one property to change' })
+  .apply(changesSomething, 'property', ['project_edit_reason'])
   .meta({ id: 'UpdateSetupProject', description: 'JSON merge patch. Classification and ISM release are fixed at creation.' });
 
 const Release = z.object({ id: z.string(), version: z.string() });
@@ -150,7 +150,7 @@ export const ScopeData = z
     objectives: multiLine().max(5000).nullable().optional(),
     in_scope: multiLine().max(5000).nullable().optional(),
     out_of_scope: multiLine().max(5000).nullable().optional(),
-    locations: z.array(singleLine().trim().min(1).max(200)).max(50).nullable().optional(),
+    locations: z.array(filledLine(200)).max(50).nullable().optional(),
     planned_start: IsoDate.nullable().optional(),
     planned_end: IsoDate.nullable().optional(),
     ...Object.fromEntries(SCOPE_TECHNOLOGIES.map((t) => [t, YesNo.optional()])),
@@ -166,7 +166,7 @@ export const UpdateScope = z
     data: ScopeData.optional().meta({ description: 'Replaces the saved scope data as a whole.' }),
     provider_selections: z.array(ProviderSelection).max(50).optional().meta({ description: 'Omitted: kept. []: cleared.' }),
   })
-  .refine(...changesSomething('of data or provider_selections'))
+  .apply(changesSomething, 'of data or provider_selections')
   .meta({ id: 'UpdateScope' });
 
 export const Scope = z
@@ -198,7 +198,7 @@ const EngagementData = z
   })
   .refine((d) => !d.start_date || !d.end_date || d.end_date >= d.start_date, { message: 'must not precede start_date', path: ['end_date'] });
 
-export const UpdateEngagement = EngagementData.refine(...changesSomething('property')).meta({
+export const UpdateEngagement = EngagementData.apply(changesSomething, 'property').meta({
   id: 'UpdateEngagement',
   description: 'JSON merge patch per field.',
 });

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { ImportRunView } from './imports/run.js';
 import { Ulid } from './ids.js';
 import type { Permission } from './permissions.js';
-import { singleLine } from './validation.js';
 import { apiUrl } from './api-paths.js';
+import { filledLine, singleLine } from './validation.js';
 
 /**
  * Artefacts of a shared external provider: links (stored only, never fetched) and files (through
@@ -19,7 +19,7 @@ export const ARTEFACT_KINDS = ['link', 'file'] as const;
 /** `stored`: a link (never fetched); files are `pending` in quarantine, then `ready` or `error`. */
 export const ARTEFACT_STATUSES = ['stored', 'pending', 'ready', 'error'] as const;
 
-export const ArtefactName = singleLine().trim().min(1, 'must not be blank').max(200);
+export const ArtefactName = filledLine(200);
 export const ArtefactUrl = singleLine()
   .max(2048)
   .refine((v) => /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http or https URL')

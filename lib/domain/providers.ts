@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { FieldError } from '../errors.js';
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
-import { multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, singleLine } from './validation.js';
 
 /**
  * Shared external providers and their assurance releases (seed, External provider operations):
@@ -17,7 +17,7 @@ import { multiLine, singleLine } from './validation.js';
 export const RELEASE_LIMIT = 50;
 
 const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
-const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Name = filledLine(200);
 const Description = multiLine().max(5000);
 const Website = singleLine()
   .max(2048)
@@ -44,7 +44,7 @@ export const CreateExternalProvider = z
 export const UpdateExternalProvider = z
   .strictObject({ name: Name, description: Description.nullable(), website: Website.nullable() })
   .partial()
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateExternalProvider', description: 'JSON merge patch: omitted properties are kept; null clears description or website.' });
 export type UpdateExternalProvider = z.output<typeof UpdateExternalProvider>;
 
@@ -89,11 +89,7 @@ export const AssuranceRelease = z
   .meta({ id: 'AssuranceRelease' });
 export type AssuranceRelease = z.infer<typeof AssuranceRelease>;
 
-const VersionLabel = singleLine()
-  .trim()
-  .min(1, 'must not be blank')
-  .max(50)
-  .meta({ description: 'The provider\u2019s label for this release, such as 2026.1.' });
+const VersionLabel = filledLine(50).meta({ description: 'The provider\u2019s label for this release, such as 2026.1.' });
 const releaseFields = {
   name: Name,
   version: VersionLabel,
@@ -118,7 +114,7 @@ export type CreateAssuranceRelease = z.output<typeof CreateAssuranceRelease>;
 export const UpdateAssuranceRelease = z
   .strictObject(releaseFields)
   .partial()
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateAssuranceRelease', description: 'JSON merge patch of a draft release: omitted properties are kept; null clears a nullable one.' });
 export type UpdateAssuranceRelease = z.output<typeof UpdateAssuranceRelease>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from './validation.js';
+import { multiLine, NOT_BLANK, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 import { isValid as isUlid } from 'ulid';
 import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, type RegisterDefinition } from './registers.js';
@@ -36,13 +36,13 @@ function valueSchema(d: RegisterDefinition, c: RegisterColumn, presence: Presenc
   switch (c.type) {
     case 'string':
       return singleLine({ error })
-        .trim()
-        .min(1, 'must not be blank')
-        .max(c.max_length ?? 200, `must be at most ${c.max_length ?? 200} characters`);
+        .max(c.max_length ?? 200, `must be at most ${c.max_length ?? 200} characters`)
+        .regex(NOT_BLANK, 'must not be blank')
+        .trim();
     case 'text':
       return multiLine({ error })
         .max(c.max_length ?? 5000, `must be at most ${c.max_length ?? 5000} characters`)
-        .refine((v) => v.trim().length > 0, 'must not be blank');
+        .regex(NOT_BLANK, 'must not be blank');
     case 'date':
       return z.iso.date({ error });
     case 'integer':
@@ -77,7 +77,7 @@ export function rowBodySchema(d: RegisterDefinition, mode: 'create' | 'update'):
     }),
   );
   const data = z.strictObject(shape);
-  const checked = mode === 'update' ? data.refine(...changesSomething('column')) : data;
+  const checked = mode === 'update' ? data.apply(changesSomething, 'column') : data;
   return z.strictObject({ data: checked }) as unknown as z.ZodType<{ data: RowInput }>;
 }
 

@@ -1,17 +1,20 @@
 import * as z from 'zod';
-import { multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 
-/** System identity (seed: name, short_code normalised to upper case and unique per organisation). */
-export const SHORT_CODE = /^[A-Z0-9][A-Z0-9-]{0,14}[A-Z0-9]$/;
+/**
+ * System identity (seed: name, short_code normalised to upper case and unique per organisation).
+ * The code is checked as sent, ASCII letters of either case, so that the pattern is the whole rule;
+ * upper-casing after it cannot leave the pattern.
+ */
+export const SHORT_CODE = /^[A-Za-z0-9][A-Za-z0-9-]{0,14}[A-Za-z0-9]$/;
 
 const ShortCode = singleLine()
-  .trim()
+  .regex(SHORT_CODE, 'must be 2 to 16 letters, digits or inner hyphens')
   .transform((v) => v.toUpperCase())
-  .pipe(z.string().regex(SHORT_CODE, 'must be 2 to 16 letters, digits or inner hyphens'))
   .meta({ description: 'Normalised to upper case; unique within the organisation.', examples: ['HR-PAY'] });
 
-const Name = singleLine().trim().min(1, 'must not be blank').max(200);
+const Name = filledLine(200);
 const Description = multiLine().max(2000).nullable();
 
 export const System = z
@@ -36,7 +39,7 @@ export const CreateSystem = z.strictObject({ name: Name, short_code: ShortCode, 
 export const UpdateSystem = z
   .strictObject({ name: Name, short_code: ShortCode, description: Description })
   .partial()
-  .refine(...changesSomething('property'))
+  .apply(changesSomething, 'property')
   .meta({ id: 'UpdateSystem', description: 'JSON merge patch: omitted properties are kept; null clears description.' });
 
 export interface StoredSystem {

@@ -2,7 +2,7 @@ import { monotonicFactory } from 'ulid';
 import * as z from 'zod';
 import { forbidden } from '../errors.js';
 import type { Permission } from './permissions.js';
-import { multiLine } from './validation.js';
+import { multiLine, NOT_BLANK } from './validation.js';
 import type { WorkflowConfig } from './workflow.js';
 
 /**
@@ -103,9 +103,7 @@ export const TaskComment = z
 
 export const CreateTaskComment = z
   .strictObject({
-    comment: multiLine()
-      .max(COMMENT_MAX)
-      .refine((c) => c.trim().length > 0, 'must not be blank'),
+    comment: multiLine().max(COMMENT_MAX).regex(NOT_BLANK, 'must not be blank'),
   })
   .meta({ id: 'CreateTaskComment', description: `The comment, 1 to ${COMMENT_MAX} characters, not blank.` });
 

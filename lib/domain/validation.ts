@@ -47,6 +47,36 @@ export const singleLine = (params?: StringParams) => z.string(params).check(SING
 /** Descriptions, notes, rationale and other text that may span lines. */
 export const multiLine = (params?: StringParams) => z.string(params).check(MULTI_LINE);
 
+/**
+ * Some character that is not white space. A pattern rather than trim-then-min(1), so that the
+ * document states the rule: JavaScript's \s is exactly what trim() removes, so a value matches
+ * exactly when it is not blank before or after trimming.
+ */
+export const NOT_BLANK = /\S/;
+
+/** A line that must say something: at most `max` characters as sent, stored trimmed. */
+export const filledLine = (max: number) => singleLine().max(max).regex(NOT_BLANK, 'must not be blank').trim();
+
+/** Text of one or more lines that must say something: at most `max` characters as sent, stored trimmed. */
+export const filledText = (max: number) => multiLine().max(max).regex(NOT_BLANK, 'must not be blank').trim();
+
+/**
+ * One of the values an installation configures (the control workflow's states), checked as each
+ * request is read. The values are known only at run time, so the schema carries a function that
+ * openapi.ts turns into the enum when it builds the document: one list for both.
+ */
+export const configuredValues = z.registry<{ values: () => readonly string[] }>();
+
+export function configuredChoice(values: () => readonly string[], what: string, code: string) {
+  const schema = singleLine().check((ctx) => {
+    const allowed = values();
+    if (!allowed.includes(ctx.value))
+      ctx.issues.push({ code: 'custom', input: ctx.value, message: `is not ${what} (${allowed.join(', ')})`, params: { code } });
+  });
+  configuredValues.add(schema, { values });
+  return schema;
+}
+
 /** Whether a string schema was built by singleLine or multiLine (every request string must be). */
 export const carriesTextRule = (schema: z.ZodType) =>
   ((schema._zod.def as { checks?: unknown[] }).checks ?? []).some((c) => c === SINGLE_LINE || c === MULTI_LINE);

@@ -13,7 +13,7 @@ import {
 import { Control, ControlListItem, controlListItem } from '../../domain/control-views.js';
 import { stateIds } from '../../domain/workflow.js';
 import { forbidden, validationFailed } from '../../errors.js';
-import { singleLine } from '../../domain/validation.js';
+import { configuredChoice, filledLine } from '../../domain/validation.js';
 import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../../store/control-filters.js';
 import { attentionList, controlList, controlsAt, controlsPage } from '../../store/controls.js';
 import { keys } from '../../store/keys.js';
@@ -41,14 +41,16 @@ const ListQuery = PageQuery.extend({
   'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({
     description: 'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.',
   }),
-  'filter[workflow_state]': singleLine().min(1).max(64).optional().meta({ description: 'A state of the configured control workflow.' }),
+  'filter[workflow_state]': configuredChoice(() => stateIds(controlWorkflow()), 'a workflow state', 'unknown_state')
+    .optional()
+    .meta({ description: 'A state of the configured control workflow.' }),
   'filter[applicability]': z.enum(['y', 'n']).optional(),
   'filter[implementation_status]': z
     .enum([...IMPLEMENTATION_STATUSES, 'ec', 'not_set'])
     .optional()
     .meta({ description: 'not_set: no implementation status recorded yet.' }),
   'filter[essential_eight]': z.enum(MATURITY_LEVELS).optional().meta({ description: 'Controls of this Essential Eight maturity level.' }),
-  'filter[q]': singleLine().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
+  'filter[q]': filledLine(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -94,12 +96,6 @@ export const listControls = operation({
   prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), ...digestKeys(project)],
   handle: async (ctx, { params, query }) => {
     const project = boundProjectOf(ctx, params.project);
-    const state = query['filter[workflow_state]'];
-    if (state && !stateIds(controlWorkflow()).includes(state)) {
-      throw validationFailed([
-        { pointer: '/query/filter[workflow_state]', code: 'unknown_state', detail: `is not a workflow state (${stateIds(controlWorkflow()).join(', ')})` },
-      ]);
-    }
     const matches = matcher(query);
     const attention = query['filter[applicability_attention]'];
     const index = readIndex(ctx.prefetched(keys.projectControlIndex(project.id)));

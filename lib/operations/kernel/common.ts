@@ -11,22 +11,19 @@ export const Timestamp = z.iso.datetime({ offset: true });
  * A numeric query parameter: decimal digits only, since Number() also reads 1e2, 0x10, +5, ' 5'
  * and 5.0. OpenAPI describes it as the integer it is rather than as the string it arrives as.
  */
-const wholeNumberQuery = (range: { min: number; max?: number }) =>
+const wholeNumberQuery = (range: { min: number; max: number }) =>
   singleLine()
     .regex(/^[0-9]+$/, 'must be a whole number written in decimal digits')
     .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(range.min)
-        .max(range.max ?? Number.MAX_SAFE_INTEGER),
-    )
-    .meta({ type: 'integer', minimum: range.min, ...(range.max === undefined ? {} : { maximum: range.max }) });
+    .pipe(z.number().int().min(range.min).max(range.max))
+    .meta({ type: 'integer', minimum: range.min, maximum: range.max });
 
-/** page[number] and page[size], seed's Limits part. */
+/**
+ * page[number] and page[size], seed's Limits part. The contract bounds only page[size]; a page
+ * number goes up to the largest integer the server counts exactly, and a page past the end is empty.
+ */
 export const PageQuery = z.strictObject({
-  'page[number]': wholeNumberQuery({ min: 1 }).default(1).meta({ description: 'Page number, from 1; 1 when omitted.' }),
+  'page[number]': wholeNumberQuery({ min: 1, max: Number.MAX_SAFE_INTEGER }).default(1).meta({ description: 'Page number, from 1; 1 when omitted.' }),
   'page[size]': wholeNumberQuery({ min: 1, max: 100 }).default(50).meta({ description: 'Items per page, 1 to 100; 50 when omitted.' }),
 });
 

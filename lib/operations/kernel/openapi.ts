@@ -3,6 +3,7 @@ import { API_PREFIX } from '../../domain/api-paths.js';
 import { OPENAPI_OPERATION_ID } from './router.js';
 import { derivedErrors, type AnyOperation } from './operation.js';
 import { Meta, PaginatedMeta } from './common.js';
+import { configuredValues } from '../../domain/validation.js';
 
 export const API_VERSION = '1.14.0';
 
@@ -59,9 +60,15 @@ function descriptionOf(op: AnyOperation): string | undefined {
   return [op.description, ...notes].filter(Boolean).join(' ');
 }
 
+/** A value the installation configures is listed as it is configured where the document is built. */
+const configuredEnum = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Json }) => {
+  const configured = configuredValues.get(zodSchema as z.ZodType);
+  if (configured) jsonSchema.enum = [...configured.values()];
+};
+
 /** Converts a zod schema, hoisting named schemas into components.schemas. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: configuredEnum }) as Json;
   delete out.$schema;
   const defs = (out.$defs ?? {}) as Json;
   delete out.$defs;

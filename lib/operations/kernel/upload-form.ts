@@ -5,7 +5,7 @@ import { INLINE_UPLOAD_LIMIT, PROFILES, type ProfileId } from '../../files/profi
 import { createSession, readSession, UploadSession, type SessionScope } from '../../files/sessions.js';
 import type { Key } from '../../store/keys.js';
 import type { CredentialType } from '../../domain/permissions.js';
-import { singleLine } from '../../domain/validation.js';
+import { NOT_BLANK, singleLine } from '../../domain/validation.js';
 import { Ulid } from './common.js';
 import { declarationsOf, type Group, type OperationContext, type PermissionRule } from './operation.js';
 
@@ -26,7 +26,10 @@ const FilePart = z.object(
  * A multipart upload carries the file inline, or names an upload session that holds a larger one,
  * beside the operation's own form fields (strings: a form cannot say null).
  */
-const FILE_FIELDS = { file: FilePart.optional(), upload_session: Ulid.optional() };
+const FILE_FIELDS = {
+  file: FilePart.optional(),
+  upload_session: Ulid.optional().meta({ description: 'ULID of an upload session holding the file (large uploads).' }),
+};
 type FileFields = z.output<z.ZodObject<typeof FILE_FIELDS>>;
 
 /** Exactly one of `sources` (the file part, the upload session, and whatever else the operation takes instead) must be sent. */
@@ -61,19 +64,21 @@ export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(
 ) => ({
   schema: uploadForm(fields, ['file', 'upload_session', ...alternatives]),
   mediaType: 'multipart/form-data' as const,
-  form: uploadFormSchema(what, fields),
+  form: uploadFormSchema(what, fields, ['file', 'upload_session', ...alternatives]),
   read: readUploadForm,
 });
 
-function uploadFormSchema(what: string, fields: z.ZodRawShape) {
-  const own = z.toJSONSchema(z.object(fields), { io: 'input', unrepresentable: 'any' }).properties ?? {};
+/** The form as OpenAPI states it: the file part is binary, which zod cannot describe; the rest, the exactly-one rule included, comes from the same fields and sources. */
+function uploadFormSchema(what: string, fields: z.ZodRawShape, sources: readonly string[]) {
+  const own = z.toJSONSchema(z.object({ upload_session: FILE_FIELDS.upload_session, ...fields }), { io: 'input', unrepresentable: 'any' }).properties ?? {};
   return {
     type: 'object',
     properties: {
       file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
-      upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
       ...own,
     },
+    oneOf: sources.map((source) => ({ required: [source] })),
+    additionalProperties: false,
   };
 }
 
@@ -124,7 +129,7 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     success: 201,
     params: def.params,
     query: z.strictObject({}),
-    body: { schema: z.strictObject({ file_name: FileName.trim().min(1) }), mediaType: 'application/json' },
+    body: { schema: z.strictObject({ file_name: FileName.regex(NOT_BLANK, 'must not be blank').trim() }), mediaType: 'application/json' },
     response: UploadSession,
     extension: 'upload-session',
     uses: { files: true },

@@ -17,6 +17,7 @@ import {
   type StoredRegisterRow,
 } from '../../domain/register-rows.js';
 import type { RegisterDefinition } from '../../domain/registers.js';
+import { changesSomething } from '../../domain/patch.js';
 import { bodyErrors, singleLine } from '../../domain/validation.js';
 import { notFound, validationFailed } from '../../errors.js';
 import type { Item } from '../../store/read.js';
@@ -42,7 +43,7 @@ export const CreateRegisterRow = z
   .strictObject({ data: RowValues })
   .meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' });
 export const UpdateRegisterRow = z
-  .strictObject({ data: RowValues })
+  .strictObject({ data: RowValues.apply(changesSomething, 'column') })
   .meta({ id: 'UpdateRegisterRow', description: 'JSON merge patch per column: omitted columns are kept; null clears an optional column.' });
 
 /** Where a definition's rows live and what this caller may read of the sources they reference. */
