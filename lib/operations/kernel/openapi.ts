@@ -43,6 +43,19 @@ const Problem = z
 
 type Json = Record<string, unknown>;
 
+/** The schema of an upload form: the file part or an upload session, and the operation's own fields. */
+function formSchema({ what, fields }: { what: string; fields: z.ZodRawShape }) {
+  const own = z.toJSONSchema(z.object(fields), { io: 'input', unrepresentable: 'any' }).properties ?? {};
+  return {
+    type: 'object',
+    properties: {
+      file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
+      upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
+      ...own,
+    },
+  };
+}
+
 /** Converts a zod schema, hoisting named schemas into components.schemas. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
@@ -159,7 +172,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
     };
     if (op.extension) entry['x-extension'] = op.extension;
     if (op.body) {
-      const schema = op.body.mediaType === 'multipart/form-data' ? op.body.form : schemaOf(op.body.schema, 'input', components);
+      const schema = op.body.mediaType === 'multipart/form-data' ? formSchema(op.body.form) : schemaOf(op.body.schema, 'input', components);
       entry.requestBody = { required: true, content: { [op.body.mediaType]: { schema } } };
     }
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };

@@ -61,21 +61,9 @@ export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(
 ) => ({
   schema: uploadForm(fields, ['file', 'upload_session', ...alternatives]),
   mediaType: 'multipart/form-data' as const,
-  form: uploadFormSchema(what, fields),
+  form: { what, fields },
   read: readUploadForm,
 });
-
-function uploadFormSchema(what: string, fields: z.ZodRawShape) {
-  const own = z.toJSONSchema(z.object(fields), { io: 'input', unrepresentable: 'any' }).properties ?? {};
-  return {
-    type: 'object',
-    properties: {
-      file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
-      upload_session: { type: 'string', description: 'ULID of an upload session holding the file (large uploads).' },
-      ...own,
-    },
-  };
-}
 
 export const uploadDescription = (profile: ProfileId) =>
   `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILES[profile].maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`;
