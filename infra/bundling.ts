@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -45,11 +46,27 @@ function generated(name: string, text: string): string {
 /**
  * The module esbuild injects into every bundle: it exports API_DESCRIPTION, the free identifier
  * functions/http/meta.ts reads, so the meta function serves the registry's OpenAPI document and
- * routes without bundling a single operation. Bundles that do not read it shake it off. Written
- * once per process, through a rename of a file of its own, since tests and synth may bundle side by side.
+ * routes without bundling a single operation. Bundles that do not read it shake it off. The
+ * document goes in Brotli-compressed and is expanded at its first request: as JSON it was most of
+ * the meta bundle, past the size limit, and a large literal to parse at every cold start
+ * (process.getBuiltinModule, since a bundle that shakes the module off must not keep an import).
+ * Written once per process, through a rename of a file of its own, since tests and synth may
+ * bundle side by side.
  */
 export function apiDescriptionModule(): string {
-  description ??= generated('api-description.mjs', `export const API_DESCRIPTION = ${JSON.stringify(describeApi(OPERATIONS))};\n`);
+  if (description) return description;
+  const { document, routes } = describeApi(OPERATIONS);
+  const packed = brotliCompressSync(document, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }).toString('base64');
+  description = generated(
+    'api-description.mjs',
+    [
+      'let document;',
+      `export const API_DESCRIPTION = { routes: ${JSON.stringify(routes)}, get document() {`,
+      `  return (document ??= process.getBuiltinModule('node:zlib').brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64')).toString('utf8'));`,
+      '} };',
+      '',
+    ].join('\n'),
+  );
   return description;
 }
 

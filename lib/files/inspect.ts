@@ -1,6 +1,6 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { claimedTextType, declaredMediaType, extensionFits, extensionOf, type Claim, type TextType, type ValidationProfile } from './profiles.js';
+import { detectType, mismatchOf } from './detect.js';
+import type { Claim, ValidationProfile } from './profiles.js';
 
 /** Reasons a file is refused: safe codes, never raw errors. */
 export type RejectionCode =
@@ -28,64 +28,6 @@ export function looksMalicious(bytes: Buffer): boolean {
   if (bytes.length > 128) return false;
   const text = bytes.toString('latin1');
   return text.startsWith(EICAR) && text.slice(EICAR.length).trim() === '';
-}
-
-/** Fatal, so that bytes that are not UTF-8 are refused instead of read as U+FFFD. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Text has no magic bytes, so the type comes from the claim and the content must bear it out:
- * valid UTF-8 without NUL (binary formats almost always hold NUL bytes early, and rarely decode
- * as UTF-8), and for JSON, a document that parses. Served only with the type it was accepted as
- * and nosniff, a text file is shown as text whatever markup it holds.
- */
-function textType(bytes: Buffer, profile: ValidationProfile, claim: Claim | undefined): TextType | undefined {
-  const claimed = claim && claimedTextType(profile, claim);
-  if (!claimed || bytes.includes(0)) return undefined;
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-  if (claimed !== 'application/json') return claimed;
-  try {
-    JSON.parse(text);
-    return claimed;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The profile's type the bytes are: by magic bytes, or by the text rule for types that have none. */
-async function detectType(bytes: Buffer, profile: ValidationProfile, claim: Claim | undefined): Promise<string | undefined> {
-  const detected = await fileTypeFromBuffer(bytes);
-  if (detected && profile.types.includes(detected.mime)) return detected.mime;
-  return textType(bytes, profile, claim);
-}
-
-/** What the uploader said a file is, each undefined when it says nothing. */
-export interface TypeMismatch {
-  detectedType: string;
-  declaredType: string | undefined;
-  extension: string | undefined;
-}
-
-/**
- * A file the profile takes whose declared media type or name's extension says another type: served
- * as what it is under the name it came with, it would open as something else once downloaded
- * (PDF bytes named x.png). A type the profile refuses is unsupported_type, whatever it is called.
- */
-export async function typeMismatch(bytes: Buffer, profile: ValidationProfile, claim: Claim): Promise<TypeMismatch | undefined> {
-  const detectedType = await detectType(bytes, profile, claim);
-  return detectedType ? mismatchOf(detectedType, claim) : undefined;
-}
-
-function mismatchOf(detectedType: string, claim: Claim): TypeMismatch | undefined {
-  const declaredType = declaredMediaType(claim);
-  const extension = extensionOf(claim.fileName);
-  if ((declaredType === undefined || declaredType === detectedType) && extensionFits(detectedType, extension)) return undefined;
-  return { detectedType, declaredType, extension };
 }
 
 /** Checks a file against its profile by content, and against what the uploader says it is. */

@@ -66,6 +66,20 @@ const configuredEnum = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSch
   if (configured) jsonSchema.enum = [...configured.values()];
 };
 
+/** The form as OpenAPI states it: the file part is binary, which zod cannot describe; the rest, the exactly-one rule included, comes from the declaration's fields and sources. */
+function formSchema({ what, fields, sources }: { what: string; fields: z.ZodRawShape; sources: readonly string[] }) {
+  const own = z.toJSONSchema(z.object(fields), { io: 'input', unrepresentable: 'any' }).properties ?? {};
+  return {
+    type: 'object',
+    properties: {
+      file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
+      ...own,
+    },
+    oneOf: sources.map((source) => ({ required: [source] })),
+    additionalProperties: false,
+  };
+}
+
 /** Converts a zod schema, hoisting named schemas into components.schemas. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: configuredEnum }) as Json;
@@ -185,7 +199,7 @@ export function buildOpenApi(operations: readonly AnyOperation[]): Json {
     };
     if (op.extension) entry['x-extension'] = op.extension;
     if (op.body) {
-      const schema = op.body.mediaType === 'multipart/form-data' ? op.body.form : schemaOf(op.body.schema, 'input', components);
+      const schema = op.body.mediaType === 'multipart/form-data' ? formSchema(op.body.form) : schemaOf(op.body.schema, 'input', components);
       entry.requestBody = { required: true, content: { [op.body.mediaType]: { schema } } };
     }
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };

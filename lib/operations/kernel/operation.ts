@@ -116,8 +116,11 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
     | {
         schema: B;
         mediaType: 'multipart/form-data';
-        /** The OpenAPI schema of the form (zod cannot describe binary parts). */
-        form: Record<string, unknown>;
+        /**
+         * What the OpenAPI form describes (zod cannot describe binary parts): the file and the
+         * operation's own fields, converted by openapi.ts when the document is built, not when a function loads.
+         */
+        form: { what: string; fields: z.ZodRawShape; sources: readonly string[] };
         /** Reads the form into what the schema checks; declared here, so that only the functions that take forms bundle a form parser. */
         read: (raw: Buffer | undefined, contentType: string) => Promise<unknown>;
       };

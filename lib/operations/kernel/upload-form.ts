@@ -64,23 +64,9 @@ export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(
 ) => ({
   schema: uploadForm(fields, ['file', 'upload_session', ...alternatives]),
   mediaType: 'multipart/form-data' as const,
-  form: uploadFormSchema(what, fields, ['file', 'upload_session', ...alternatives]),
+  form: { what, fields: { upload_session: FILE_FIELDS.upload_session, ...fields }, sources: ['file', 'upload_session', ...alternatives] },
   read: readUploadForm,
 });
-
-/** The form as OpenAPI states it: the file part is binary, which zod cannot describe; the rest, the exactly-one rule included, comes from the same fields and sources. */
-function uploadFormSchema(what: string, fields: z.ZodRawShape, sources: readonly string[]) {
-  const own = z.toJSONSchema(z.object({ upload_session: FILE_FIELDS.upload_session, ...fields }), { io: 'input', unrepresentable: 'any' }).properties ?? {};
-  return {
-    type: 'object',
-    properties: {
-      file: { type: 'string', contentMediaType: 'application/octet-stream', description: `The ${what} (inline uploads).` },
-      ...own,
-    },
-    oneOf: sources.map((source) => ({ required: [source] })),
-    additionalProperties: false,
-  };
-}
 
 export const uploadDescription = (profile: ProfileId) =>
   `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILES[profile].maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`;

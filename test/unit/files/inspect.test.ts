@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inspect, typeMismatch } from '../../../lib/files/inspect.js';
+import { typeMismatch } from '../../../lib/files/detect.js';
+import { inspect } from '../../../lib/files/inspect.js';
 import { claimedTextType, PROFILES } from '../../../lib/files/profiles.js';
 import { officeDocument, PDF, png } from '../../support/files.js';
 
