@@ -95,7 +95,7 @@ export const uploadEvidence = operation({
   response: EvidenceView,
   etag: true,
   errors: [],
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Creates an evidence item of the control', 'Writes an audit record'],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,

@@ -87,7 +87,7 @@ export const uploadOrganisationLogo = operation({
   ifMatch: true,
   errors: [],
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   prefetch,
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);

@@ -94,7 +94,7 @@ export const createProviderArtefact = operation({
   etag: true,
   idempotencyKey: true,
   errors: [],
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: ['Creates the artefact', 'Stores a file in quarantine and queues its scan', 'Writes an audit record'],
   prefetch: providerPrefetch,
   redact: (stored, caller) => {
