@@ -96,8 +96,13 @@ async function release(upload: UploadRecord, inspection: Inspection, now: Date):
   const released = `${AREAS.released}${upload.id}`;
   await copyObject(upload.s3_key, released);
   const changes = { s3_key: released, detected_type: inspection.detectedType, width: inspection.width ?? null, height: inspection.height ?? null };
-  // A copy made by a release that lost to a condemnation must not outlive it.
-  if (!(await settle(upload, changes, 'ready', now))) return deleteObject(released);
+  if (!(await settle(upload, changes, 'ready', now))) {
+    // A duplicate delivery that released first wrote the same key, and it is that release's file;
+    // a copy made by a release that lost to a condemnation must not outlive it.
+    const settled = await getOne(keys.upload(upload.id));
+    if (settled?.status === 'ready' && settled.s3_key === released) return;
+    return deleteObject(released);
+  }
   await deleteObject(upload.s3_key);
 }
 

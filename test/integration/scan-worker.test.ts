@@ -5,7 +5,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler } from '../../functions/workers/scan.js';
 import { acceptUpload } from '../../lib/files/accept.js';
 import { applyVerdict } from '../../lib/files/scan.js';
-import { putObject } from '../../lib/files/storage.js';
+import { getObject, putObject } from '../../lib/files/storage.js';
 import { resetSettings } from '../../lib/config.js';
 import { parseToken } from '../../lib/auth/tokens.js';
 import { ddb, tableName } from '../../lib/store/client.js';
@@ -52,6 +52,16 @@ describe('scan worker', () => {
     expect(await handler(message(upload.id))).toEqual({ batchItemFailures: [] });
     expect(await statusOf(upload.id)).toMatchObject({ status: 'ready', s3_key: `files/${upload.id}`, detected_type: 'image/png', width: 30 });
     expect(await getOne(owner)).toMatchObject({ file_status: 'ready', version: 2, s3_key: `files/${upload.id}` });
+  });
+
+  it('releases a file once when two deliveries of its job run at the same time, and its released copy stays', async () => {
+    const image = png(31, 31);
+    const { upload, owner } = await quarantined(image);
+    const results = await Promise.all([handler(message(upload.id)), handler(message(upload.id))]);
+    expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'ready', s3_key: `files/${upload.id}` });
+    expect(await getOne(owner)).toMatchObject({ file_status: 'ready', version: 2 });
+    expect(await getObject(`files/${upload.id}`)).toEqual(image);
   });
 
   it('condemns the EICAR test file', async () => {
