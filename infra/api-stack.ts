@@ -18,10 +18,8 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { activeFunctions, type FunctionName } from '../lib/operations/registry.js';
 import { API_PREFIX } from '../lib/domain/api-paths.js';
 import { AppFunction } from './app-function.js';
@@ -31,7 +29,6 @@ import { Observability } from './observability.js';
 import { addRegistryRoutes } from './routes.js';
 import { publicEndpoint, stageResourceName, type CustomDomain, type StageConfig } from './stage.js';
 import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
-import { usesOf } from './uses.js';
 
 const HTTP_FUNCTIONS = fileURLToPath(new URL('../functions/http/', import.meta.url));
 
@@ -55,8 +52,6 @@ export interface ApiStackProps extends StackProps {
   table: ITable;
   bucket: SharedBucket;
   tokenHashSecret: ISecret;
-  /** The job queues (owned by the workers stack); a group function may send to those its operations use. */
-  queues: ReadonlyMap<QueueName, IQueue>;
   /** An existing SNS topic for alarm notifications (context `alarmTopicArn`). */
   alarmTopicArn?: string;
 }
@@ -80,11 +75,9 @@ export class ApiStack extends Stack {
       // The audit event of every request it refuses.
       environment: { TABLE_NAME: props.table.tableName },
     });
-    this.metaFunction.grantRecorded({ table: props.table, bucket, queues: props.queues });
+    this.metaFunction.grantRecorded({ table: props.table, bucket });
 
     for (const group of activeFunctions()) {
-      const uses = usesOf(group);
-      const queues = uses.queues.map((name) => [name, queueOf(props.queues, name)] as const);
       const fn = new AppFunction(this, `Group-${group}`, {
         entry: `${HTTP_FUNCTIONS}${group}.ts`,
         description: group === 'downloads' ? 'Operations that answer a file, with streamed responses' : `Operations of the ${group} group`,
@@ -94,10 +87,9 @@ export class ApiStack extends Stack {
           TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn,
           ...AWS_SETTINGS,
           ...settings,
-          ...Object.fromEntries(queues.map(([name, queue]) => [queueUrlVariable(name), queue.queueUrl])),
         },
       });
-      fn.grantRecorded({ table: props.table, bucket, queues: props.queues });
+      fn.grantRecorded({ table: props.table, bucket });
       props.tokenHashSecret.grantRead(fn.role);
       this.groupFunctions.set(group, fn);
     }
@@ -294,10 +286,4 @@ export class ApiStack extends Stack {
       });
     }
   }
-}
-
-function queueOf(queues: ReadonlyMap<QueueName, IQueue>, name: QueueName): IQueue {
-  const queue = queues.get(name);
-  if (!queue) throw new Error(`no queue ${name} was given to the API stack`);
-  return queue;
 }

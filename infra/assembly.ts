@@ -51,7 +51,6 @@ export function createAssembly(props?: AppProps): Assembly {
     table: data.table,
     bucket: data.sharedBucket,
     tokenHashSecret: data.tokenHashSecret,
-    queues: workers.queues,
     ...alarmTopic,
   });
   // cdk-nag 3 is a validation plugin: synth fails on any finding not acknowledged with a reason.

@@ -1,10 +1,10 @@
 import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AREAS } from '../lib/files/storage.js';
-import { GSIS, TABLE_KEYS } from '../lib/store/keys.js';
+import { GSIS, TABLE_KEYS, TABLE_STREAM } from '../lib/store/keys.js';
 import type { DATA_STACK_SETTINGS } from '../lib/stages.js';
 import type { SharedBucket } from './shared-bucket.js';
 import { settingOutput } from './stage.js';
@@ -36,6 +36,8 @@ export class DataStack extends Stack {
       sortKey: { name: TABLE_KEYS.sort, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE_KEYS.ttl,
+      // The transactional outbox: a job record's committed write is what queues its job (workers stack, Dispatch).
+      stream: StreamViewType[TABLE_STREAM],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       encryption: TableEncryption.AWS_MANAGED,

@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { streamFilterPatterns } from '../lib/jobs/job-records.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
@@ -22,6 +24,15 @@ const WORKER_FUNCTIONS = fileURLToPath(new URL('../functions/workers/', import.m
  * SQS's default of four days.
  */
 const RETENTION = Duration.days(14);
+
+/**
+ * The stream mapping of the dispatcher. A batch that fails is split in two and retried, each
+ * half on its own, until the failing record is alone; a record still failing after these attempts
+ * goes to the dispatch dead-letter queue (as a pointer to the record in the stream), where its
+ * alarm asks for someone to look. The stream keeps records for 24 hours, so they are retried
+ * well within it.
+ */
+export const DISPATCH = { batchSize: 100, retryAttempts: 10, maxRecordAge: Duration.hours(6), timeout: Duration.seconds(60) } as const;
 
 /**
  * A worker stops at half its queue's visibility timeout, so that a batch which runs into its timeout
@@ -54,6 +65,7 @@ export class WorkersStack extends Stack {
   readonly jobs = new Map<QueueName, JobQueue>();
   readonly malwareProtection: MalwareProtection;
   readonly sweep: AppFunction;
+  readonly dispatch: { function: AppFunction; deadLetters: Queue };
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
@@ -115,6 +127,7 @@ export class WorkersStack extends Stack {
     }
 
     this.sweep = this.addSweep(props, alarms);
+    this.dispatch = this.addDispatch(props, alarms);
 
     this.malwareProtection = new MalwareProtection(this, 'MalwareProtection', { table: props.table, bucket });
     alarms.push(
@@ -151,6 +164,46 @@ export class WorkersStack extends Stack {
     new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });
     alarms.push(functionErrorsAlarm(this, 'SweepErrors', sweep.function, 'The sweep of abandoned runs and lost recalculations failed'));
     return sweep;
+  }
+
+  /**
+   * The transactional outbox's relay: the table's stream, filtered to the writes of job records
+   * (lib/jobs/job-records.ts), feeds a function that sends each new job to its queue. A Lambda
+   * function rather than EventBridge Pipes: one consumer of the stream for every queue (a pipe has
+   * one target, and a stream shard serves at most two readers without throttling), and the old
+   * image at hand to tell a new job from a rewrite of a running one.
+   */
+  private addDispatch(props: WorkersStackProps, alarms: Alarm[]): WorkersStack['dispatch'] {
+    const fn = new AppFunction(this, 'Dispatch', {
+      entry: `${WORKER_FUNCTIONS}dispatch.ts`,
+      description: 'Sends the job each committed job record asks for to its queue (from the table stream)',
+      timeout: DISPATCH.timeout,
+      environment: { ...AWS_SETTINGS },
+    });
+    fn.grantRecorded({ table: props.table, queues: this.queues });
+    const deadLetters = new Queue(this, 'DeadLetters-dispatch', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: RETENTION });
+    Validations.of(deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is the on-failure destination of the dispatcher stream mapping, a dead-letter queue that cdk-nag does not recognise as one; nothing consumes it, and its depth alarms.',
+    });
+    fn.function.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: DISPATCH.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: DISPATCH.retryAttempts,
+        maxRecordAge: DISPATCH.maxRecordAge,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(deadLetters),
+        filters: streamFilterPatterns().map((pattern) => FilterCriteria.filter(pattern)),
+      }),
+    );
+    alarms.push(
+      deadLettersAlarm(this, 'DeadLettersAlarm-dispatch', deadLetters, 'Job records could not be dispatched to their queues after every retry'),
+      functionErrorsAlarm(this, 'DispatchErrors', fn.function, 'The dispatcher of job records failed'),
+    );
+    return { function: fn, deadLetters };
   }
 
   get queues(): ReadonlyMap<QueueName, IQueue> {

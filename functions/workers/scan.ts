@@ -2,5 +2,4 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { processScan } from '../../lib/files/scan.js';
 import { runJobs } from '../../lib/jobs/worker.js';
 
-export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  runJobs(event, 'scan', (message, now, sentAt) => processScan(message.upload_id ?? '', now, sentAt));
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => runJobs(event, 'scan', (message, now) => processScan(message.upload_id ?? '', now));

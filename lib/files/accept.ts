@@ -5,7 +5,6 @@ import type { AccessScope } from '../store/identity.js';
 import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { ApiError } from '../errors.js';
-import { sendJob } from '../jobs/sqs.js';
 import { typeMismatch, type TypeMismatch } from './detect.js';
 import { extensionFits, PROFILES, type ProfileId } from './profiles.js';
 import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';
@@ -51,7 +50,7 @@ function mismatchProblem(m: TypeMismatch): ApiError {
 
 /**
  * Takes an upload into the scan pipeline (DESIGN.md section 6): hash it, reuse an identical
- * released file where the seed allows, otherwise keep it in quarantine and queue its scan. Returns
+ * released file where the seed allows, otherwise keep it in quarantine, which queues its scan (lib/jobs/dispatch.ts). Returns
  * the record and the writes for the caller's transaction.
  */
 export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRecord; writes: WriteItem[] }> {
@@ -115,9 +114,6 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     reused_from: null,
     scanned_at: null,
   };
-  // Queued before the caller's transaction commits: a failed send then fails the request and leaves
-  // nothing behind, and a job whose upload never commits finds no record and ends (processScan).
-  await sendJob('scan', { upload_id: id });
   return { upload, writes: [uploadPut(upload)] };
 }
 

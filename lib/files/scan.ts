@@ -3,7 +3,6 @@ import { stillAuthorised } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
-import { RetrySoon } from '../jobs/worker.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { keys, type Key } from '../store/keys.js';
@@ -97,8 +96,13 @@ async function release(upload: UploadRecord, inspection: Inspection, now: Date):
   const released = `${AREAS.released}${upload.id}`;
   await copyObject(upload.s3_key, released);
   const changes = { s3_key: released, detected_type: inspection.detectedType, width: inspection.width ?? null, height: inspection.height ?? null };
-  // A copy made by a release that lost to a condemnation must not outlive it.
-  if (!(await settle(upload, changes, 'ready', now))) return deleteObject(released);
+  if (!(await settle(upload, changes, 'ready', now))) {
+    // A duplicate delivery that released first wrote the same key, and it is that release's file;
+    // a copy made by a release that lost to a condemnation must not outlive it.
+    const settled = await getOne(keys.upload(upload.id));
+    if (settled?.status === 'ready' && settled.s3_key === released) return;
+    return deleteObject(released);
+  }
   await deleteObject(upload.s3_key);
 }
 
@@ -169,18 +173,12 @@ export async function condemnHash(sha: string, now: Date): Promise<void> {
 
 const attributionOf = (u: UploadRecord) => ({ tokenId: u.token_id, userId: u.uploaded_by, scope: u.authority.scope, permissions: u.authority.permissions });
 
-/** Jobs are queued before the upload's transaction commits: a missing record this young may still arrive. */
-export const RECORD_GRACE_MS = 60_000;
-
-/** The scan job of one upload (the SQS message names the upload; `sentAt` is when it was queued). */
-export async function processScan(uploadId: string, now: Date, sentAt: Date = now): Promise<void> {
+/** The scan job of one upload (the SQS message names the upload, dispatched from its committed record). */
+export async function processScan(uploadId: string, now: Date): Promise<void> {
   const found = await getMany([keys.upload(uploadId), keys.uploadVerdict(uploadId)]);
   const item = found.get(keyString(keys.upload(uploadId)));
-  if (!item) {
-    // Retried until the grace period ends; after that the upload's transaction never committed.
-    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`upload ${uploadId} is not committed yet`, 2);
-    return;
-  }
+  // Deleted since its job was dispatched (a provider's purge deletes its uploads): nothing is left to scan.
+  if (!item) return;
   const upload = toUpload(item);
   if (upload.status !== 'quarantine' || upload.checks.validation === 'passed') return;
   const early = found.get(keyString(keys.uploadVerdict(uploadId)));

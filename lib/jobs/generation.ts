@@ -14,11 +14,6 @@ import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
-import { RetrySoon } from './worker.js';
-
-/** The job is queued before its generation commits; a generation this young may still arrive. */
-const RECORD_GRACE_MS = 60_000;
-const UNCOMMITTED_RETRY_SECONDS = 15;
 
 class AuthorisationLost extends Error {
   override readonly name = 'AuthorisationLost';
@@ -36,11 +31,11 @@ export interface GenerationMessage {
  * longer the row's current one, already finished, or no longer holding the project lease is left
  * alone; a redelivery after a crash renders again from the start while the lease is still its own.
  */
-export function generateDocument(message: GenerationMessage, now: Date, sentAt: Date = now): Promise<void> {
-  return runAsFunction('workers/generate', () => generateOnce(message, now, sentAt));
+export function generateDocument(message: GenerationMessage, now: Date): Promise<void> {
+  return runAsFunction('workers/generate', () => generateOnce(message, now));
 }
 
-async function generateOnce(message: GenerationMessage, now: Date, sentAt: Date): Promise<void> {
+async function generateOnce(message: GenerationMessage, now: Date): Promise<void> {
   const projectId = message.project_id ?? '';
   const documentId = message.document_id ?? '';
   const generationId = message.generation_id ?? '';
@@ -48,10 +43,8 @@ async function generateOnce(message: GenerationMessage, now: Date, sentAt: Date)
   const found = await getMany(wanted);
   const [projectItem, documentItem, lease, summary] = wanted.map((k) => found.get(keyString(k)));
   const document = documentItem ? toDocument(documentItem) : undefined;
-  if (!projectItem || document?.generation.id !== generationId) {
-    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`generation ${generationId} is not committed yet`, UNCOMMITTED_RETRY_SECONDS);
-    return;
-  }
+  // The job is dispatched from its committed generation (lib/jobs/dispatch.ts): another one here has replaced it.
+  if (!projectItem || document?.generation.id !== generationId) return;
   const status = document.generation.status;
   if (status !== 'queued' && status !== 'running') return;
   const project = toProject(projectItem);

@@ -4,11 +4,6 @@ import { importRun } from '../store/imports.js';
 import { toArtefact } from '../store/provider-artefacts.js';
 import { getOne } from '../store/read.js';
 import { type ArtefactSource, importAssertions, type ImportMessage } from './imports.js';
-import { RetrySoon } from './worker.js';
-
-/** The run is queued before its transaction commits: a run this young may still arrive. */
-const RECORD_GRACE_MS = 60_000;
-const UNCOMMITTED_RETRY_SECONDS = 15;
 
 class ReleasedFileMissing extends Error {
   override readonly name = 'ReleasedFileMissing';
@@ -34,13 +29,13 @@ async function artefactSource(message: ImportMessage): Promise<ArtefactSource | 
   };
 }
 
-/** The import worker's job: waits a little for a run not committed yet, then runs the import against the stored artefact. */
-export async function runImport(message: Record<string, string | undefined>, now: Date, sentAt: Date): Promise<void> {
+/**
+ * The import worker's job: runs the import against the stored artefact. The job is dispatched from
+ * its committed run (lib/jobs/dispatch.ts), so another run here has replaced it.
+ */
+export async function runImport(message: Record<string, string | undefined>, now: Date): Promise<void> {
   const job: ImportMessage = { provider_id: message.provider_id ?? '', artefact_id: message.artefact_id ?? '', run_id: message.run_id ?? '' };
   const run = await importRun(job.provider_id, job.artefact_id);
-  if (run?.run_id !== job.run_id) {
-    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`import run ${job.run_id} is not committed yet`, UNCOMMITTED_RETRY_SECONDS);
-    return;
-  }
+  if (run?.run_id !== job.run_id) return;
   await importAssertions(job, artefactSource, now);
 }

@@ -1,6 +1,7 @@
 import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../log.js';
+import { openStream } from './local-stream.js';
 import { QUEUES, queueUrlVariable, type QueueName } from './queues.js';
 import { sqs } from './sqs.js';
 
@@ -59,25 +60,59 @@ async function pollOnce(p: Poller, waitSeconds: number): Promise<number> {
   return messages.length;
 }
 
-export interface Pollers {
-  stop: () => Promise<void>;
-  /** Processes queued jobs until every queue is empty (tests call this instead of waiting). */
-  drain: () => Promise<void>;
+/** Whether the queues hold no message, visible, in flight or delayed: every job dispatched so far has ended. */
+async function queuesIdle(pollers: Poller[]): Promise<boolean> {
+  for (const p of pollers) {
+    const out = await sqs().send(
+      new GetQueueAttributesCommand({
+        QueueUrl: p.url,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
+      }),
+    );
+    if (Object.values(out.Attributes ?? {}).some((n) => Number(n) > 0)) return false;
+  }
+  return true;
 }
 
+export interface Pollers {
+  stop: () => Promise<void>;
+  /** Dispatches what the table's stream holds and processes queued jobs until neither has anything (tests call this instead of waiting). */
+  drain: () => Promise<void>;
+  /** Dispatches what the table's stream holds, leaving the jobs on their queues; returns how many records it read. */
+  dispatch: () => Promise<number>;
+}
+
+/** Lambda polls a stream's shards four times a second; the local reader does the same. */
+export const STREAM_POLL_MS = 250;
+
 /**
- * Background pollers for the local runtime; with `manual`, nothing polls until `drain` is called,
- * so that a test decides when queued work runs.
+ * Background pollers for the local runtime: the table's stream, which dispatches jobs (the
+ * transactional outbox, lib/jobs/dispatch.ts), and one poller per queue. With `manual`, nothing
+ * polls until `drain` is called, so that a test decides when work runs. `streamPosition` is the
+ * file that keeps the stream's position across restarts (under DATA_DIR).
  */
-export async function startPollers(options: { manual?: boolean } = {}): Promise<Pollers> {
+export async function startPollers(options: { manual?: boolean; streamPosition?: string } = {}): Promise<Pollers> {
   const pollers: Poller[] = [];
   for (const [name, q] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
     const entry = `../../functions/workers/${q.worker}.js`;
     const { handler } = (await import(/* @vite-ignore */ entry)) as { handler: WorkerHandler };
     pollers.push({ name, url: process.env[queueUrlVariable(name)]!, batchSize: q.batchSize, handler });
   }
+  const stream = await openStream({ positionFile: options.streamPosition });
+  const idle = () => queuesIdle(pollers);
   let running = !options.manual;
-  const loops = pollers.map(async (p) => {
+  const streamLoop = (async () => {
+    while (running) {
+      try {
+        await stream.read();
+        await stream.checkpoint(idle);
+      } catch (error) {
+        if (running) logger.error('local stream reader failed', { error: error as Error });
+      }
+      await new Promise((r) => setTimeout(r, STREAM_POLL_MS));
+    }
+  })();
+  const queueLoops = pollers.map(async (p) => {
     while (running) {
       try {
         await pollOnce(p, 1);
@@ -90,10 +125,16 @@ export async function startPollers(options: { manual?: boolean } = {}): Promise<
   return {
     stop: async () => {
       running = false;
-      await Promise.allSettled(loops);
+      await Promise.allSettled([streamLoop, ...queueLoops]);
     },
     drain: async () => {
-      for (let busy = true; busy; ) busy = (await Promise.all(pollers.map((p) => pollOnce(p, 0)))).some((n) => n > 0);
+      for (let busy = true; busy; ) {
+        const read = await stream.read();
+        const worked = (await Promise.all(pollers.map((p) => pollOnce(p, 0)))).some((n) => n > 0);
+        busy = read > 0 || worked;
+      }
+      await stream.checkpoint(idle);
     },
+    dispatch: () => stream.read(),
   };
 }

@@ -22,8 +22,6 @@ import { RetrySoon } from './worker.js';
 const CHUNK = 200;
 /** A run's lease outlasts a worker's timeout (half the queue's visibility timeout), so a crashed run is taken over on redelivery. */
 const LEASE_SECONDS = 200;
-const RECORD_GRACE_MS = 60_000;
-const UNCOMMITTED_RETRY_SECONDS = 20;
 
 /** The context facts recommendations read. */
 export async function factsFor(project: StoredProject): Promise<Facts> {
@@ -158,23 +156,19 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
  * no longer running is left alone, a lease keeps two deliveries from working at once, and a
  * delivery after a crash takes the lease over and fills in what the crashed one did not write.
  */
-export function populate(message: { project_id?: string; run_id?: string }, now: Date, sentAt: Date = now): Promise<void> {
+export function populate(message: { project_id?: string; run_id?: string }, now: Date): Promise<void> {
   // The job's entry point, for its worker and for tests that run the job directly.
-  return runAsFunction('workers/populate', () => populateOnce(message, now, sentAt));
+  return runAsFunction('workers/populate', () => populateOnce(message, now));
 }
 
-async function populateOnce(message: { project_id?: string; run_id?: string }, now: Date, sentAt: Date): Promise<void> {
+async function populateOnce(message: { project_id?: string; run_id?: string }, now: Date): Promise<void> {
   const projectId = message.project_id ?? '';
   const runId = message.run_id ?? '';
   const found = await getMany([keys.project(projectId), keys.projectPopulation(projectId)]);
   const projectItem = found.get(keyString(keys.project(projectId)));
   const run = found.get(keyString(keys.projectPopulation(projectId)));
-  if (!projectItem || run?.run_id !== runId) {
-    // The job is queued before the run's transaction commits; a run this young may still arrive.
-    // Retries are spaced so that the grace ends before the queue's redrive count does.
-    if (now.getTime() - sentAt.getTime() < RECORD_GRACE_MS) throw new RetrySoon(`population run ${runId} is not committed yet`, UNCOMMITTED_RETRY_SECONDS);
-    return;
-  }
+  // The job is dispatched from its committed run (lib/jobs/dispatch.ts): another one here has replaced it.
+  if (!projectItem || run?.run_id !== runId) return;
   if (run.status !== 'running') return;
   const project = toProject(projectItem);
   try {

@@ -25,14 +25,6 @@ const subjectOf = (message: Record<string, string | undefined>): PurgeSubject =>
 });
 
 /**
- * Queues the purge after the deletion committed. A failed send is not the caller's failure: the
- * marker stays and the sweep queues the purge again.
- */
-export async function queuePurge(subject: PurgeSubject): Promise<void> {
-  await sendJob('purge', { ...subject }).catch((error: unknown) => logger.warn('purge not queued; the sweep will', { ...subject, error: error as Error }));
-}
-
-/**
  * The purge job of a deleted provider or release: removes, page by page, what the deletion left
  * in the provider's partition, and the marker last. Nothing can write there any more (every
  * assertion and import write is conditional on its release, every artefact write on its

@@ -2,8 +2,6 @@ import type { Permission } from '../domain/permissions.js';
 import type { AccessScope } from '../store/identity.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
-import { logger } from '../log.js';
-import { sendJob } from './sqs.js';
 
 /** Whose projects a recalculation covers: an organisation's, a system's, or one project. */
 export type RecalculationSubject = { organisation_id: string } | { system_id: string } | { project_id: string };
@@ -64,14 +62,4 @@ export function recalculationMarker(r: RecalculationRequest): WriteItem {
       ':one': 1,
     },
   };
-}
-
-/**
- * Queues the job after the marker is committed. A failed send is not the caller's failure: the
- * marker stays, health reports it, and the sweep re-queues pending markers.
- */
-export async function queueRecalculation(subject: RecalculationSubject): Promise<void> {
-  await sendJob('recalculate', subject).catch((error: unknown) =>
-    logger.warn('recalculation not queued; the sweep will', { ...subject, error: error as Error }),
-  );
 }

@@ -25,7 +25,7 @@ export class RetrySoon extends Error {
 export function runJobs(
   event: SQSEvent,
   queue: QueueName,
-  job: (message: Record<string, string | undefined>, now: Date, sentAt: Date) => Promise<void>,
+  job: (message: Record<string, string | undefined>, now: Date) => Promise<void>,
 ): Promise<SQSBatchResponse> {
   return runAsFunction(`workers/${QUEUES[queue].worker}`, () => runBatch(event, queue, job));
 }
@@ -33,14 +33,12 @@ export function runJobs(
 async function runBatch(
   event: SQSEvent,
   queue: QueueName,
-  job: (message: Record<string, string | undefined>, now: Date, sentAt: Date) => Promise<void>,
+  job: (message: Record<string, string | undefined>, now: Date) => Promise<void>,
 ): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      const sent = Number(record.attributes?.SentTimestamp);
-      const now = new Date();
-      await job(JSON.parse(record.body) as Record<string, string | undefined>, now, Number.isFinite(sent) && sent > 0 ? new Date(sent) : now);
+      await job(JSON.parse(record.body) as Record<string, string | undefined>, new Date());
     } catch (error) {
       batchItemFailures.push({ itemIdentifier: record.messageId });
       if (error instanceof RetrySoon) {

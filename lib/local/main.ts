@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     await ensureTable();
     await ensureBucket();
     await ensureQueues('');
-    const pollers = await startPollers();
+    const pollers = await startPollers({ streamPosition: join(dataDir, 'stream-position.json') });
     // The AWS stack's schedule: abandoned runs end, and lost recalculations are queued again.
     const sweepNow = () => void sweep(new Date()).catch((error: unknown) => console.error(`sweep: ${(error as Error).message}`));
     const sweeping = setInterval(sweepNow, SWEEP_INTERVAL_MS);

@@ -9,6 +9,8 @@ export interface Key {
 
 /** Index layout shared by the local table bootstrap and the CDK data stack. */
 export const TABLE_KEYS = { partition: 'PK', sort: 'SK', ttl: 'ttl' } as const;
+/** Jobs start from the table's stream (lib/jobs/dispatch.ts), which tells a new job from a rewrite of a running one by both images. */
+export const TABLE_STREAM = 'NEW_AND_OLD_IMAGES' as const;
 export const GSIS = [{ name: 'GSI1', partition: 'GSI1PK', sort: 'GSI1SK' }] as const;
 
 export const keys = {

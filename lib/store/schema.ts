@@ -1,13 +1,26 @@
-import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, UpdateTimeToLiveCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
 import { ddb, tableName } from './client.js';
-import { GSIS, TABLE_KEYS } from './keys.js';
+import { GSIS, TABLE_KEYS, TABLE_STREAM } from './keys.js';
 
-/** Creates the single table with its indexes and TTL when it is missing (local runtime and tests). */
+const STREAM = { StreamEnabled: true, StreamViewType: TABLE_STREAM } as const;
+
+/**
+ * Creates the single table with its indexes, TTL and stream when it is missing (local runtime and
+ * tests); a table created before jobs were dispatched from the stream gets its stream.
+ */
 export async function ensureTable(): Promise<void> {
   const client = ddb();
   const TableName = tableName();
   try {
-    await client.send(new DescribeTableCommand({ TableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) await client.send(new UpdateTableCommand({ TableName, StreamSpecification: STREAM }));
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -17,6 +30,7 @@ export async function ensureTable(): Promise<void> {
     new CreateTableCommand({
       TableName,
       BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: STREAM,
       AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: TABLE_KEYS.partition, KeyType: 'HASH' },

@@ -107,6 +107,7 @@ describe('population', () => {
     const { sqs } = await import('../../lib/jobs/sqs.js');
     const { queueUrl } = await import('../../lib/jobs/queues.js');
     // The job went to the dead-letter queue: nothing will run it.
+    await api.dispatchJobs();
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('populate'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('populate'), ReceiptHandle: m.ReceiptHandle! }));
     const { sweep } = await import('../../lib/jobs/sweep.js');
@@ -198,7 +199,8 @@ describe('population', () => {
     const scope = `${p.url}/scope`;
     const etag = (await api.request('GET', scope, { token: world.op.org })).headers.get('etag')!;
     await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { email_services: 'no' } } });
-    // The job is lost: take it off the queue unprocessed.
+    // The job is lost: dispatched, then taken off the queue unprocessed.
+    await api.dispatchJobs();
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
     const { sqs } = await import('../../lib/jobs/sqs.js');
     const { queueUrl } = await import('../../lib/jobs/queues.js');

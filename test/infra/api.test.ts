@@ -7,9 +7,8 @@ import { createAssembly } from '../../infra/assembly.js';
 import { tunableSettingNames } from '../../infra/environment.js';
 import { usesOf } from '../../infra/uses.js';
 import { SETTINGS } from '../../lib/config.js';
-import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/jobs/queues.js';
 import { activeFunctions } from '../../lib/operations/registry.js';
-import { actionsIn, idOf, logicalIdOf, NO_BUNDLING, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
+import { actionsIn, logicalIdOf, NO_BUNDLING, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
 
 function actionsOf(s: Synthesized, fn: AppFunction): string[] {
   return actionsIn(statementsOf(s.apiTemplate, fn));
@@ -97,28 +96,18 @@ describe('ApiStack', () => {
     }
   });
 
-  it('gives a group no S3 and no SQS access unless its operations declare them', () => {
-    const bare = activeFunctions().filter((g) => !usesOf(g).files && usesOf(g).queues.length === 0);
+  it('gives a group no S3 access unless its operations declare it, and no group SQS access', () => {
+    for (const fn of s.api.groupFunctions.values()) {
+      expect(actionsOf(s, fn).filter((a) => a.startsWith('sqs:'))).toEqual([]);
+      expect(Object.keys(env(fn)).filter((name) => name.endsWith('_QUEUE_URL'))).toEqual([]);
+    }
+    const bare = activeFunctions().filter((g) => !usesOf(g).files);
     expect(bare.length).toBeGreaterThan(0);
     for (const group of bare) {
       const fn = s.api.groupFunctions.get(group)!;
       expect(actionsOf(s, fn).filter((a) => a.startsWith('s3:') || a.startsWith('sqs:'))).toEqual([]);
       expect(Object.keys(env(fn)).filter((name) => name.endsWith('_QUEUE_URL'))).toEqual([]);
     }
-  });
-
-  it('gives each group the URL of exactly the queues its operations declare', () => {
-    expect(usesOf('organisations')).toEqual({ files: true, queues: expect.arrayContaining(['scan', 'recalculate']) });
-    for (const group of activeFunctions()) {
-      const uses = usesOf(group);
-      const fn = s.api.groupFunctions.get(group)!;
-      for (const name of Object.keys(QUEUES) as QueueName[]) {
-        expect(env(fn)[queueUrlVariable(name)] !== undefined, `${group} ${queueUrlVariable(name)}`).toBe(uses.queues.includes(name));
-      }
-    }
-    expect(env(s.api.groupFunctions.get('organisations')!).SCAN_QUEUE_URL).toEqual({
-      'Fn::ImportValue': expect.stringContaining(idOf(s.workers.jobs.get('scan')!.queue)),
-    });
   });
 
   it('lets multipart and binary bodies through base64-encoded', () => {

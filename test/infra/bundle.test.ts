@@ -223,6 +223,8 @@ describe('bundled workers', () => {
   afterAll(() => api.stop());
 
   async function queuedScan(): Promise<SQSEvent> {
+    // The committed upload queues its scan through the table's stream.
+    await api.dispatchJobs();
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('scan'), MaxNumberOfMessages: 1, WaitTimeSeconds: 1 }));
     const message = received.Messages?.[0];
     if (!message?.Body || !message.MessageId || !message.ReceiptHandle) throw new Error('no scan job was queued');

@@ -29,6 +29,10 @@ describe('DataStack', () => {
     });
   });
 
+  it('streams new and old images of every write, which the workers stack dispatches jobs from', () => {
+    s.dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+  });
+
   it('has exactly the registry GSIs', () => {
     const table = Object.values(resourcesOf(s.dataTemplate, 'AWS::DynamoDB::Table'))[0]!;
     const indexes = table.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: { AttributeName: string; KeyType: string }[] }[];

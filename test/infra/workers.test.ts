@@ -2,10 +2,50 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppFunction } from '../../infra/app-function.js';
 import { SCANNED_AREAS, SCAN_RESULT_DETAIL_TYPE } from '../../infra/malware-protection.js';
 import { AREAS } from '../../lib/files/storage.js';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { DISPATCH } from '../../infra/workers-stack.js';
+import { JOB_RECORDS } from '../../lib/jobs/job-records.js';
 import { QUEUES, type QueueName } from '../../lib/jobs/queues.js';
-import { actionsIn, idOf, logicalIdOf, resourcesIn, resourcesOf, statementsOf, synthesize, type Statement, type Synthesized } from './fixture.js';
+import { actionsIn, idOf, logicalIdOf, resourcesIn, resourcesOf, statementsOf, synthesize, textOf, type Statement, type Synthesized } from './fixture.js';
 
 const queueEntries = Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][];
+
+/** Lambda's event filtering, for the parts of its syntax the patterns use: nested keys, and a list of accepted values. */
+function matches(pattern: unknown, value: unknown): boolean {
+  if (Array.isArray(pattern)) return pattern.some((accepted) => accepted === value);
+  if (typeof pattern !== 'object' || pattern === null) return false;
+  return Object.entries(pattern).every(
+    ([key, inner]) => typeof value === 'object' && value !== null && matches(inner, (value as Record<string, unknown>)[key]),
+  );
+}
+
+/** A stream record of a write, as Lambda's filter sees it. */
+const streamRecord = (item: Record<string, unknown>) => ({ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) } });
+
+/** The write that starts each kind of job, and one like it that does not. */
+const JOB_WRITES: Record<string, { starts: Record<string, unknown>; settled: Record<string, unknown> }> = {
+  upload: { starts: { entity: 'upload', id: 'U1', status: 'quarantine' }, settled: { entity: 'upload', id: 'U1', status: 'ready' } },
+  'population-run': {
+    starts: { PK: 'PROJECT#P1', entity: 'population-run', run_id: 'R1', status: 'running' },
+    settled: { PK: 'PROJECT#P1', entity: 'population-run', run_id: 'R1', status: 'completed' },
+  },
+  document: {
+    starts: { entity: 'document', id: 'D1', project_id: 'P1', generation: { id: 'G1', status: 'queued' } },
+    settled: { entity: 'document', id: 'D1', project_id: 'P1', generation: { id: 'G1', status: 'completed' } },
+  },
+  'import-run': {
+    starts: { entity: 'import-run', provider_id: 'V1', artefact_id: 'A1', run_id: 'R1', status: 'running' },
+    settled: { entity: 'import-run', provider_id: 'V1', artefact_id: 'A1', run_id: 'R1', status: 'failed' },
+  },
+  'applicability-recalculation': {
+    starts: { entity: 'applicability-recalculation', subject: { system_id: 'S1' }, generation: 1 },
+    settled: { entity: 'control', subject: { system_id: 'S1' }, generation: 1 },
+  },
+  'provider-purge': {
+    starts: { entity: 'provider-purge', provider_id: 'V1', requested_at: '2026-01-01T00:00:00.000Z' },
+    settled: { entity: 'provider', provider_id: 'V1', requested_at: '2026-01-01T00:00:00.000Z' },
+  },
+};
 
 describe('WorkersStack', () => {
   let s: Synthesized;
@@ -42,7 +82,7 @@ describe('WorkersStack', () => {
   it('encrypts every queue and refuses requests without TLS', () => {
     const queues = resourcesOf(s.workersTemplate, 'AWS::SQS::Queue');
     const policies = Object.values(resourcesOf(s.workersTemplate, 'AWS::SQS::QueuePolicy')).map((p) => p.Properties);
-    expect(Object.keys(queues)).toHaveLength(queueEntries.length * 2 + 1);
+    expect(Object.keys(queues)).toHaveLength(queueEntries.length * 2 + 2);
     for (const [id, queue] of Object.entries(queues)) {
       expect(queue.Properties.SqsManagedSseEnabled ?? queue.Properties.KmsMasterKeyId, id).toBeTruthy();
       const policy = policies.find((p) => JSON.stringify(p.Queues).includes(`"${id}"`));
@@ -61,7 +101,9 @@ describe('WorkersStack', () => {
   });
 
   it('feeds each worker from its queue in batches, reporting failures item by item', () => {
-    const mappings = Object.values(resourcesOf(s.workersTemplate, 'AWS::Lambda::EventSourceMapping')).map((m) => m.Properties);
+    const mappings = Object.values(resourcesOf(s.workersTemplate, 'AWS::Lambda::EventSourceMapping'))
+      .map((m) => m.Properties)
+      .filter((m) => JSON.stringify(m.EventSourceArn).includes('Queue'));
     expect(mappings).toHaveLength(queueEntries.length);
     for (const [name, spec] of queueEntries) {
       const { queue, worker } = jobOf(name);
@@ -120,7 +162,11 @@ describe('WorkersStack', () => {
 
   it('alarms on every dead-letter queue and on worker and verdict errors', () => {
     const alarms = Object.values(resourcesOf(s.workersTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    const deadLetterQueues = [...queueEntries.map(([name]) => jobOf(name).deadLetters), s.workers.malwareProtection.deadLetters];
+    const deadLetterQueues = [
+      ...queueEntries.map(([name]) => jobOf(name).deadLetters),
+      s.workers.malwareProtection.deadLetters,
+      s.workers.dispatch.deadLetters,
+    ];
     for (const queue of deadLetterQueues) {
       expect(alarms).toContainEqual(
         expect.objectContaining({
@@ -132,12 +178,64 @@ describe('WorkersStack', () => {
         }),
       );
     }
-    for (const fn of [...workerFunctions().map(([, f]) => f), s.workers.sweep]) {
+    for (const fn of [...workerFunctions().map(([, f]) => f), s.workers.sweep, s.workers.dispatch.function]) {
       expect(alarms).toContainEqual(
         expect.objectContaining({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }),
       );
     }
-    expect(alarms).toHaveLength(deadLetterQueues.length + workerFunctions().length + 1);
+    expect(alarms).toHaveLength(deadLetterQueues.length + workerFunctions().length + 2);
+  });
+
+  const dispatchMapping = () => {
+    const mappings = Object.values(resourcesOf(s.workersTemplate, 'AWS::Lambda::EventSourceMapping')).map((m) => m.Properties);
+    return mappings.filter((m) => JSON.stringify(m.FunctionName).includes(logicalIdOf(s.workers.dispatch.function)));
+  };
+
+  it('feeds the dispatcher from the table stream from its oldest record, item by item, bisecting failed batches before a dead-letter queue', () => {
+    const mappings = dispatchMapping();
+    expect(mappings).toHaveLength(1);
+    expect(textOf(mappings[0]!.EventSourceArn)).toBe(textOf(s.workers.resolve(s.data.table.tableStreamArn)));
+    expect(mappings[0]).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: DISPATCH.batchSize,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: DISPATCH.retryAttempts,
+      MaximumRecordAgeInSeconds: DISPATCH.maxRecordAge.toSeconds(),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [idOf(s.workers.dispatch.deadLetters), 'Arn'] } } },
+    });
+  });
+
+  it('filters the stream to the writes that start a job of each kind, within five filters', () => {
+    const filters = (dispatchMapping()[0]!.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) => JSON.parse(f.Pattern) as unknown);
+    expect(filters.length).toBeLessThanOrEqual(5);
+    expect(Object.keys(JOB_WRITES).sort()).toEqual(JOB_RECORDS.map((r) => r.entity).sort());
+    for (const [entity, { starts, settled }] of Object.entries(JOB_WRITES)) {
+      expect(
+        filters.some((f) => matches(f, streamRecord(starts))),
+        `${entity} starting`,
+      ).toBe(true);
+      expect(
+        filters.some((f) => matches(f, streamRecord(settled))),
+        `${entity} settled`,
+      ).toBe(false);
+    }
+    expect(filters.some((f) => matches(f, { eventName: 'REMOVE', dynamodb: { OldImage: marshall(JOB_WRITES.upload!.starts) } }))).toBe(false);
+  });
+
+  it('lets the dispatcher read the table stream, send to every job queue and to its dead-letter queue, and nothing else', () => {
+    const statements = statementsOf(s.workersTemplate, s.workers.dispatch.function);
+    const on = (action: string) => statements.filter((st) => actionsIn([st]).includes(action)).flatMap(resourcesIn);
+    const stream = textOf(s.workers.resolve(s.data.table.tableStreamArn));
+    for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) expect(on(action)).toEqual([stream]);
+    expect(on('sqs:SendMessage').sort()).toEqual(
+      [...queueEntries.map(([name]) => `<${idOf(jobOf(name).queue)}.Arn>`), `<${idOf(s.workers.dispatch.deadLetters)}.Arn>`].sort(),
+    );
+    const actions = actionsIn(statements);
+    expect(
+      actions.filter((a) => a.startsWith('dynamodb:') && !['DescribeStream', 'GetRecords', 'GetShardIterator', 'ListStreams'].includes(a.slice(9))),
+    ).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('s3:') || a === 'sqs:ReceiveMessage' || a.endsWith('*'))).toEqual([]);
   });
 
   it('runs the sweep every five minutes, sending only to the recalculate and purge queues', () => {
@@ -214,9 +312,10 @@ describe('WorkersStack', () => {
     expect(functionProps(verdict).DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [idOf(deadLetters), 'Arn'] } });
   });
 
-  it('references the data stack only, and only the API stack references it', () => {
+  // The API stack sends no job: a job starts from the record its request writes, through this stack's dispatcher.
+  it('references the data stack only, and no stack references it', () => {
     expect(s.workers.dependencies.map((d) => d.stackName)).toEqual([s.data.stackName]);
-    expect(s.api.dependencies.map((d) => d.stackName).sort()).toEqual([s.data.stackName, s.workers.stackName].sort());
+    expect(s.api.dependencies.map((d) => d.stackName)).toEqual([s.data.stackName]);
     expect(JSON.stringify(s.workersTemplate.toJSON())).not.toContain(s.api.stackName);
     expect(JSON.stringify(s.dataTemplate.toJSON())).not.toContain(s.workers.stackName);
   });

@@ -59,6 +59,8 @@ export async function startApi(overrides: Record<string, string> = {}, options: 
     request,
     /** Runs queued jobs until the queues are empty (with jobs: 'manual', nothing else runs them). */
     drainJobs: () => pollers.drain(),
+    /** Sends the jobs the committed job records ask for to their queues, without running them. */
+    dispatchJobs: () => pollers.dispatch(),
     stop: async () => {
       await pollers.stop();
       await new Promise<void>((res) => server.close(() => res()));

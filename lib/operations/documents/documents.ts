@@ -13,7 +13,6 @@ import {
 } from '../../domain/documents.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { conflict } from '../../errors.js';
-import { sendJob } from '../../jobs/sqs.js';
 import { documentsCollection, startGenerationWrites, toDocument } from '../../store/documents.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';
@@ -140,8 +139,8 @@ export const getDocumentGeneration = operation({
 });
 
 /**
- * A generation starts with the lease and the row in one transaction, and its job queued before the
- * commit (the job waits for a record it cannot see yet, and drops one that never committed).
+ * A generation starts with the lease and the row in one transaction; the row's queued generation
+ * is what queues its job, from the table's stream (lib/jobs/dispatch.ts).
  */
 async function startGeneration(ctx: OperationContext, project: StoredProject, key: DocumentKey, existing: StoredDocument | undefined, body: GenerationRequest) {
   requireEditable(project);
@@ -178,7 +177,6 @@ async function startGeneration(ctx: OperationContext, project: StoredProject, ke
       public_url: publicUrl(),
     },
   };
-  await sendJob('generate', { project_id: project.id, document_id: documentId, generation_id: next.generation.id });
   return {
     data: { ...generationView(next.generation), document_id: documentId, document_key: key, dependencies },
     location: `${documentUrl(project.id, documentId)}/generation`,
@@ -198,7 +196,6 @@ const GENERATE = {
   query: NoQuery,
   response: GenerationStatus,
   errors: [409],
-  uses: { queues: ['generate' as const] },
   sideEffects: ['Takes the project generation lease', 'Queues the generation job', 'Writes an audit record'],
 };
 

@@ -49,7 +49,7 @@ export const replaceEvidence = operation({
   etag: true,
   ifMatch: true,
   errors: [409],
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: [
     'Stores the file in quarantine and queues its scan',
     'Creates the replacing evidence item',

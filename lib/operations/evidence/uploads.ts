@@ -93,7 +93,7 @@ export const uploadEvidence = operation({
   body: uploadBody('evidence file', UploadFields),
   response: EvidenceView,
   etag: true,
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Creates an evidence item of the control', 'Writes an audit record'],
   prefetch: evidencePrefetch,
   prefetchCollections: evidenceCollections,

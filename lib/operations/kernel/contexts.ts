@@ -35,7 +35,6 @@ interface ContextTarget<P extends z.ZodType> {
   contextKey: (params: z.output<P>) => Key;
   /** Writes that follow a change of an applicability field (system context only). */
   onApplicabilityChange?: (params: z.output<P>, ctx: OperationContext) => WriteItem[];
-  afterApplicabilityChange?: (params: z.output<P>) => Promise<void>;
 }
 
 export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
@@ -92,7 +91,6 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     response: Response,
     etag: true,
     ifMatch: true,
-    ...(t.afterApplicabilityChange ? { uses: { queues: ['recalculate'] as const } } : {}),
     sideEffects: t.onApplicabilityChange
       ? [
           'Updates the context',
@@ -120,7 +118,6 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
       const recalculate = t.onApplicabilityChange && affectsApplicability(t.definition, changed);
       if (recalculate) writes.push(...t.onApplicabilityChange!(params, ctx));
       return {
-        ...(recalculate && t.afterApplicabilityChange ? { afterCommit: () => t.afterApplicabilityChange!(params) } : {}),
         data: contextView(t.definition, item),
         etag: etagFor(kind, ownerId(params), version + 1),
         writes,

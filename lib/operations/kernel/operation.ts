@@ -5,7 +5,6 @@ import type { TokenClaims } from '../../auth/tokens.js';
 import type { Key } from '../../store/keys.js';
 import type { Collection, Item } from '../../store/read.js';
 import type { WriteItem } from '../../store/transact.js';
-import type { QueueName } from '../../jobs/queues.js';
 
 /** The Lambda functions of DESIGN.md section 2, one per operation group. */
 export const GROUPS = [
@@ -128,8 +127,11 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   produces?: readonly string[];
   /** Marks an operation this product adds beyond the 113 of the catalogue (OpenAPI x-extension). */
   extension?: string;
-  /** What the operation touches beyond the table; the CDK app grants each group function only these. */
-  uses?: { files?: boolean; queues?: readonly QueueName[] };
+  /**
+   * What the operation touches beyond the table; the CDK app grants each group function only these.
+   * No queue: a job starts from the record the request writes (lib/jobs/dispatch.ts).
+   */
+  uses?: { files?: boolean };
   response: R;
   /** The success body is {data} alone, without meta (the contract declares only data for project inputs). */
   dataOnly?: boolean;

@@ -1,5 +1,4 @@
 import { ORGANISATION_CONTEXT } from '../../domain/context.js';
-import { queueRecalculation } from '../../jobs/recalculation-requests.js';
 import { keys } from '../../store/keys.js';
 import { OrganisationParams } from '../kernel/common.js';
 import { contextOperations, requestRecalculation } from '../kernel/contexts.js';
@@ -13,7 +12,6 @@ export const [getOrganisationContext, updateOrganisationContext] = contextOperat
   ownerKey: (p) => keys.organisation(p.organisation),
   contextKey: (p) => keys.organisationContext(p.organisation),
   onApplicabilityChange: (p, ctx) => requestRecalculation({ organisation_id: p.organisation }, p.organisation, ctx),
-  afterApplicabilityChange: (p) => queueRecalculation({ organisation_id: p.organisation }),
 });
 
 export const organisationContextOperations = [getOrganisationContext, updateOrganisationContext];

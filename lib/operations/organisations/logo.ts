@@ -85,7 +85,7 @@ export const uploadOrganisationLogo = operation({
   idempotencyKey: true,
   ifMatch: true,
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the organisation logo', 'Writes an audit record'],
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   prefetch,
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);

@@ -8,7 +8,7 @@ import { toProject } from '../../store/projects.js';
 import { keys, type Key } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { Ulid } from '../kernel/common.js';
-import { queueRecalculation, recalculationMarker } from '../../jobs/recalculation-requests.js';
+import { recalculationMarker } from '../../jobs/recalculation-requests.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { apiUrl } from '../../domain/api-paths.js';
 
@@ -81,18 +81,15 @@ export function projectStillEditable(projectId: string): WriteItem {
 
 /**
  * A setup change that moves recommendations (scope technologies, the Essential Eight target): the
- * project's recalculation marker, in the change's transaction, and the job queued after it.
+ * project's recalculation marker, in the change's transaction, which queues the job.
  */
-export function projectRecalculation(ctx: OperationContext, project: StoredProject) {
-  return {
-    write: recalculationMarker({
-      subject: { project_id: project.id },
-      organisationId: project.organisation_id,
-      userId: ctx.caller.userId,
-      tokenId: ctx.caller.tokenId,
-      authority: { scope: { kind: 'organisation', id: project.organisation_id }, permissions: ['manage-projects', 'view-projects'] },
-      now: ctx.now,
-    }),
-    afterCommit: () => queueRecalculation({ project_id: project.id }),
-  };
+export function projectRecalculation(ctx: OperationContext, project: StoredProject): WriteItem {
+  return recalculationMarker({
+    subject: { project_id: project.id },
+    organisationId: project.organisation_id,
+    userId: ctx.caller.userId,
+    tokenId: ctx.caller.tokenId,
+    authority: { scope: { kind: 'organisation', id: project.organisation_id }, permissions: ['manage-projects', 'view-projects'] },
+    now: ctx.now,
+  });
 }

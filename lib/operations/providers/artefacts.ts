@@ -91,7 +91,7 @@ export const createProviderArtefact = operation({
   response: ArtefactAnswer,
   etag: true,
   idempotencyKey: true,
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: ['Creates the artefact', 'Stores a file in quarantine and queues its scan', 'Writes an audit record'],
   prefetch: providerPrefetch,
   redact: (stored, caller) => {

@@ -3,7 +3,6 @@ import { ulid } from 'ulid';
 import { type ImportKind, type ImportRun, importRunView, newImportRun } from '../../domain/imports/run.js';
 import { ArtefactDetail, artefactView, type StoredArtefact } from '../../domain/provider-artefacts.js';
 import { conflict, validationFailed } from '../../errors.js';
-import { sendJob } from '../../jobs/sqs.js';
 import { attributeEquals } from '../../store/conditions.js';
 import { startImportWrites } from '../../store/imports.js';
 import { keys } from '../../store/keys.js';
@@ -83,7 +82,6 @@ function startImport(kind: ImportKind) {
     etag: true,
     ifMatch: true,
     errors: [409],
-    uses: { queues: ['import'] },
     sideEffects: ['Starts an import run of the artefact and queues the import job', 'Writes an audit record'],
     prefetch: artefactImportPrefetch,
     handle: async (ctx, { params }) => {
@@ -102,8 +100,6 @@ function startImport(kind: ImportKind) {
         now: ctx.now,
       });
       const next = { ...artefact, version: artefact.version + 1, updated_at: at };
-      // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
-      await sendJob('import', { provider_id: artefact.provider_id, artefact_id: artefact.id, run_id: run.run_id });
       return {
         data: artefactDetail(next, run),
         etag: artefactEtag(next, run),

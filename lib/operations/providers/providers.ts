@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { ulid } from 'ulid';
 import { CreateExternalProvider, ExternalProvider, providerView, UpdateExternalProvider, type StoredProvider } from '../../domain/providers.js';
 import { conflict, forbidden } from '../../errors.js';
-import { queuePurge } from '../../jobs/provider-purge.js';
 import { keys } from '../../store/keys.js';
 import { purgeMarkerWrite } from '../../store/provider-purge.js';
 import { allReleases, createProviderWrites, deleteProviderWrites, PROVIDER_COUNTER, providersPage, updateProviderWrite } from '../../store/providers.js';
@@ -149,7 +148,6 @@ export const deleteExternalProvider = operation({
   response: z.object({ id: z.string(), deleted: z.literal(true), deleted_releases: z.number().int().min(0) }),
   ifMatch: true,
   errors: [409],
-  uses: { queues: ['purge'] },
   sideEffects: ['Deletes the provider and its assurance releases', 'Queues the purge of what its partition holds', 'Writes an audit record'],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
@@ -166,7 +164,6 @@ export const deleteExternalProvider = operation({
         ...deleteProviderWrites(provider, releases, providerSelected, providerHasArtefacts),
         purgeMarkerWrite({ provider_id: provider.id }, ctx.caller.userId, ctx.now),
       ],
-      afterCommit: () => queuePurge({ provider_id: provider.id }),
       auditDetails: { deleted_releases: releases.length },
     };
   },

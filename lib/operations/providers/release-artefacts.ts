@@ -43,7 +43,7 @@ export const uploadReleaseArtefacts = operation({
   response: z.array(ArtefactAnswer),
   ifMatch: true,
   errors: [409],
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: ['Creates one artefact per file', 'Stores each file in quarantine and queues its scan', 'Writes an audit record'],
   prefetch: releasePrefetch,
   handle: async (ctx, { params, body }) => {

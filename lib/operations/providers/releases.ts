@@ -15,7 +15,6 @@ import {
   type StoredRelease,
 } from '../../domain/providers.js';
 import { conflict, validationFailed } from '../../errors.js';
-import { queuePurge } from '../../jobs/provider-purge.js';
 import { keys } from '../../store/keys.js';
 import { purgeMarkerWrite } from '../../store/provider-purge.js';
 import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, releasesPage, updateReleaseWrite } from '../../store/providers.js';
@@ -196,7 +195,6 @@ export const deleteAssuranceRelease = operation({
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   ifMatch: true,
   errors: [409],
-  uses: { queues: ['purge'] },
   sideEffects: ['Deletes the draft release', 'Queues the purge of its assertions', 'Writes an audit record'],
   prefetch: releasePrefetch,
   handle: async (ctx, { params }) => {
@@ -209,7 +207,6 @@ export const deleteAssuranceRelease = operation({
     return {
       data: { id: current.id, deleted: true as const },
       writes: [...deleteReleaseWrites(current, releasePublished), purgeMarkerWrite(subject, ctx.caller.userId, ctx.now)],
-      afterCommit: () => queuePurge(subject),
       auditTarget: { provider: params.provider, release: params.package },
     };
   },

@@ -111,7 +111,7 @@ export const uploadNetworkDiagram = operation({
   response: Artefacts,
   etag: true,
   ifMatch: true,
-  uses: { files: true, queues: ['scan'] },
+  uses: { files: true },
   sideEffects: ['Stores the file in quarantine and queues its scan', 'Replaces the project network diagram', 'Writes an audit record'],
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params, body }) => {

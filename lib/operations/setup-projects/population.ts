@@ -3,7 +3,6 @@ import { ulid } from 'ulid';
 import type { StoredProject } from '../../domain/projects.js';
 import { requireVersion } from '../kernel/etag.js';
 import { conflict } from '../../errors.js';
-import { sendJob } from '../../jobs/sqs.js';
 import { keys } from '../../store/keys.js';
 import { startRunWrites } from '../../store/population.js';
 import type { Item } from '../../store/read.js';
@@ -103,7 +102,6 @@ export const startPopulation = operation({
   etag: true,
   ifMatch: true,
   errors: [409],
-  uses: { queues: ['populate'] },
   sideEffects: ['Starts a population run and queues the population job', 'Moves the project to Initialising', 'Writes an audit record'],
   prefetch,
   handle: async (ctx, { params }) => {
@@ -122,8 +120,6 @@ export const startPopulation = operation({
       now: ctx.now,
     });
     const runId = run.run_id;
-    // Queued before the commit: the job waits for a run it cannot see yet, and drops one that never committed.
-    await sendJob('populate', { project_id: project.id, run_id: runId });
     return {
       data: populationView(next, run as unknown as Item),
       etag: setupEtag(next, diagram),

@@ -101,7 +101,6 @@ export const updateSetupProjectScope = operation({
   response: Scope,
   etag: true,
   ifMatch: true,
-  uses: { queues: ['recalculate'] },
   sideEffects: [
     'Saves the scope',
     'Marks applicability for recalculation when in-scope technologies change',
@@ -135,12 +134,11 @@ export const updateSetupProjectScope = operation({
       (body.data !== undefined && technologiesChanged(before, body.data)) ||
       (body.provider_selections !== undefined && selectionsChanged(previous, body.provider_selections));
     const recalculation = recalculate ? projectRecalculation(ctx, project) : undefined;
-    if (recalculation) writes.push(recalculation.write);
+    if (recalculation) writes.push(recalculation);
     return {
       data: scopeView(item as unknown as Item, true),
       etag: etagFor(SCOPE_KIND, project.id, version + 1),
       writes,
-      ...(recalculation ? { afterCommit: recalculation.afterCommit } : {}),
       auditDetails: { replaced: [body.data ? 'data' : '', body.provider_selections ? 'provider_selections' : ''].filter(Boolean).join(',') },
     };
   },

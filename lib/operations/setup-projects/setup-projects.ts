@@ -147,7 +147,6 @@ export const updateSetupProject = operation({
   response: SetupProject,
   etag: true,
   ifMatch: true,
-  uses: { queues: ['recalculate'] },
   sideEffects: [
     'Updates the project setup',
     'Marks applicability for recalculation when the Essential Eight target changes',
@@ -176,12 +175,11 @@ export const updateSetupProject = operation({
     const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))];
     // Before population the run reads the target itself; afterwards the recalculation fills and re-recommends.
     const recalculation = targetChanged && project.lifecycle_state !== 'setup' ? projectRecalculation(ctx, project) : undefined;
-    if (recalculation) writes.push(recalculation.write);
+    if (recalculation) writes.push(recalculation);
     return {
       data: setupProjectView(next, true),
       etag: setupEtag(next, diagram),
       writes,
-      ...(recalculation ? { afterCommit: recalculation.afterCommit } : {}),
       auditDetails: { project_edit_reason: reason ?? null, changed_fields: Object.keys(changes).join(',') },
     };
   },

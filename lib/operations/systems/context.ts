@@ -1,5 +1,4 @@
 import { SYSTEM_CONTEXT } from '../../domain/context.js';
-import { queueRecalculation } from '../../jobs/recalculation-requests.js';
 import { keys } from '../../store/keys.js';
 import { SystemParams } from '../kernel/common.js';
 import { contextOperations, requestRecalculation } from '../kernel/contexts.js';
@@ -13,7 +12,6 @@ export const [getSystemContext, updateSystemContext] = contextOperations({
   ownerKey: (p) => keys.system(p.organisation, p.system),
   contextKey: (p) => keys.systemContext(p.system),
   onApplicabilityChange: (p, ctx) => requestRecalculation({ system_id: p.system }, p.organisation, ctx),
-  afterApplicabilityChange: (p) => queueRecalculation({ system_id: p.system }),
 });
 
 export const systemContextOperations = [getSystemContext, updateSystemContext];

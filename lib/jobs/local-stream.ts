@@ -1,0 +1,155 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type GetRecordsCommandOutput,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { settings } from '../config.js';
+import { ddb, tableName } from '../store/client.js';
+import { dispatchStream } from './dispatch.js';
+
+/** Where each shard was read up to: its last sequence number handed to the dispatcher. */
+interface Position {
+  stream: string;
+  shards: Record<string, string>;
+}
+
+export interface StreamReader {
+  /** Hands every record past the position to the dispatcher, in order; returns how many it read. */
+  read: () => Promise<number>;
+  /**
+   * Persists the position read so far once `idle` says every job dispatched up to it has ended:
+   * the local queues live in memory, so a message dispatched but not yet worked is dispatched
+   * again after a restart, and each job leaves a job that has moved on alone.
+   */
+  checkpoint: (idle: () => Promise<boolean>) => Promise<void>;
+}
+
+function streamsClient(): DynamoDBStreamsClient {
+  const { DYNAMODB_ENDPOINT, AWS_REGION } = settings();
+  return new DynamoDBStreamsClient({
+    region: AWS_REGION,
+    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+}
+
+function savedPosition(file: string | undefined, stream: string): Position {
+  if (file && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Position;
+    // A stream enabled again (a table created anew) starts from its beginning.
+    if (saved.stream === stream) return saved;
+  }
+  return { stream, shards: {} };
+}
+
+/** Parents before children: a key's older changes are in the shard its newer shard split from. */
+const inOrder = (shards: Shard[]) =>
+  [...shards].sort((a, b) =>
+    BigInt(a.SequenceNumberRange?.StartingSequenceNumber ?? '0') < BigInt(b.SequenceNumberRange?.StartingSequenceNumber ?? '0') ? -1 : 1,
+  );
+
+/**
+ * The local stand-in for Lambda's DynamoDB stream event source mapping: reads the table's stream
+ * (DynamoDB Local keeps it with the table under -dbPath, across restarts) and calls the same
+ * dispatcher the CDK app maps the stream to, from a position kept in `positionFile`.
+ */
+export async function openStream(options: { positionFile?: string } = {}): Promise<StreamReader> {
+  const table = await ddb().send(new DescribeTableCommand({ TableName: tableName() }));
+  const stream = table.Table?.LatestStreamArn;
+  if (!stream) throw new Error(`table ${tableName()} has no stream`);
+  const client = streamsClient();
+  const read: Position = savedPosition(options.positionFile, stream);
+  let saved = JSON.stringify(read.shards);
+  const iterators = new Map<string, string | null>();
+
+  async function iteratorOf(shardId: string): Promise<string | undefined> {
+    const known = iterators.get(shardId);
+    if (known !== undefined) return known ?? undefined;
+    const after = read.shards[shardId];
+    const out = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: stream,
+        ShardId: shardId,
+        ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    return out.ShardIterator;
+  }
+
+  async function readShard(shardId: string): Promise<number> {
+    let count = 0;
+    let iterator = await iteratorOf(shardId);
+    while (iterator) {
+      let out: GetRecordsCommandOutput;
+      try {
+        out = await client.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      } catch (error) {
+        if (!(error instanceof ExpiredIteratorException)) throw error;
+        iterators.delete(shardId);
+        return count;
+      }
+      const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
+      if (records.length === 0) {
+        // A closed shard read to its end has no next iterator: nothing more will come from it.
+        iterators.set(shardId, out.NextShardIterator ?? null);
+        return count;
+      }
+      const { batchItemFailures } = await dispatchStream({ Records: records });
+      const failed = batchItemFailures[0]?.itemIdentifier;
+      const done = failed
+        ? records.slice(
+            0,
+            records.findIndex((r) => r.dynamodb?.SequenceNumber === failed),
+          )
+        : records;
+      count += done.length;
+      const last = done.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) read.shards[shardId] = last;
+      if (failed) {
+        // Retried from the failed record at the next read, as the mapping retries a failed batch.
+        iterators.delete(shardId);
+        return count;
+      }
+      iterator = out.NextShardIterator;
+    }
+    iterators.set(shardId, null);
+    return count;
+  }
+
+  async function readAll(): Promise<number> {
+    const shards: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const out = await client.send(new DescribeStreamCommand({ StreamArn: stream, ExclusiveStartShardId: start }));
+      shards.push(...(out.StreamDescription?.Shards ?? []));
+      start = out.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    let count = 0;
+    for (const shard of inOrder(shards)) count += await readShard(shard.ShardId!);
+    return count;
+  }
+
+  // One read at a time: a test's drain runs beside the background loop, and two reads of one iterator would dispatch twice.
+  let reading: Promise<unknown> = Promise.resolve();
+  return {
+    read: () => {
+      const next = reading.then(readAll);
+      reading = next.catch(() => undefined);
+      return next;
+    },
+    checkpoint: async (idle) => {
+      const file = options.positionFile;
+      const snapshot = JSON.stringify(read.shards);
+      if (!file || snapshot === saved || !(await idle())) return;
+      writeFileSync(`${file}.tmp`, JSON.stringify({ stream, shards: JSON.parse(snapshot) }));
+      renameSync(`${file}.tmp`, file);
+      saved = snapshot;
+    },
+  };
+}
