@@ -9,7 +9,7 @@ import { sendJob } from '../jobs/sqs.js';
 import { typeMismatch, type TypeMismatch } from './inspect.js';
 import { extensionFits, PROFILES, type ProfileId } from './profiles.js';
 import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';
-import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
+import { reusableRelease, scanWatchPut, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
 export interface IncomingFile {
   file_name: string;
@@ -118,7 +118,7 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
   // Queued before the caller's transaction commits: a failed send then fails the request and leaves
   // nothing behind, and a job whose upload never commits finds no record and ends (processScan).
   await sendJob('scan', { upload_id: id });
-  return { upload, writes: [uploadPut(upload)] };
+  return { upload, writes: [uploadPut(upload), scanWatchPut(upload)] };
 }
 
 /** What an upload's owner (a logo, a diagram) shows of it; the scan pipeline keeps these mirrored. */

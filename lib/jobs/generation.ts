@@ -1,7 +1,6 @@
 import { ulid } from 'ulid';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
-import { settings } from '../config.js';
 import { CATALOGUE, outputFileName, requirementsMet, type GenerationError, type StoredDocument, type StoredOutput } from '../domain/documents.js';
 import type { StoredProject } from '../domain/projects.js';
 import { AREAS, deleteObject, streamToObject } from '../files/storage.js';
@@ -12,8 +11,9 @@ import { GenerationMovedOn, generationUpdate, leaseIsMine, releaseLease, toDocum
 import { keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
-import { commit } from '../store/transact.js';
+import { commit, type WriteItem } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
+import { leaseUntil } from './recovery.js';
 import { RetrySoon } from './worker.js';
 
 /** The job is queued before its generation commits; a generation this young may still arrive. */
@@ -69,21 +69,28 @@ async function generateOnce(message: GenerationMessage, now: Date, sentAt: Date)
   await run(project, document, summary, now);
 }
 
-/** Marks the generation running and renews the lease for this delivery, both only while they are still its own. */
+/**
+ * Marks the generation running and renews the lease for this delivery, both only while they are
+ * still its own. From here the lease is a worker's (LEASE_SECONDS, renewed before the render), no
+ * longer the request's wait for a worker: a worker that dies is shown as abandoned within minutes.
+ */
 async function startRunning(projectId: string, d: StoredDocument, now: Date): Promise<void> {
-  const until = new Date(now.getTime() + settings().GENERATION_LEASE_SECONDS * 1000);
   await commit([
     generationUpdate(projectId, d.id, d.generation.id, { status: 'running', started_at: now.toISOString() }, ['queued', 'running']),
-    {
-      kind: 'update',
-      key: keys.generationLease(projectId),
-      update: 'SET #u = :u',
-      names: { '#u': 'lease_until' },
-      values: { ':u': until.toISOString() },
-      condition: leaseIsMine(d.generation.id),
-      onConditionFailed: () => new GenerationMovedOn(),
-    },
+    renewLease(projectId, d.generation.id, now),
   ]);
+}
+
+function renewLease(projectId: string, generationId: string, now: Date): WriteItem {
+  return {
+    kind: 'update',
+    key: keys.generationLease(projectId),
+    update: 'SET #u = :u',
+    names: { '#u': 'lease_until' },
+    values: { ':u': leaseUntil(now) },
+    condition: leaseIsMine(generationId),
+    onConditionFailed: () => new GenerationMovedOn(),
+  };
 }
 
 async function run(project: StoredProject, document: StoredDocument, summary: Item | undefined, now: Date): Promise<void> {
@@ -104,6 +111,7 @@ async function run(project: StoredProject, document: StoredDocument, summary: It
     });
     if (project.archived || !met) return await fail(project.id, document, 'dependencies_incomplete', new Date(), true);
     const model = await gatherModel(project, document, now);
+    await commit([renewLease(project.id, g.id, new Date())]);
     const renderer = rendererFor(document.document_key);
     written = `${AREAS.documents}${ulid()}`;
     const file = await streamToObject(written, renderer.mediaType, (out) => renderer.render(model, out));
