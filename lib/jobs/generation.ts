@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
+import { settings } from '../config.js';
 import { CATALOGUE, outputFileName, requirementsMet, type GenerationError, type StoredDocument, type StoredOutput } from '../domain/documents.js';
 import type { StoredProject } from '../domain/projects.js';
 import { AREAS, deleteObject, streamToObject } from '../files/storage.js';
@@ -13,7 +14,7 @@ import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { commit, type WriteItem } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
-import { leaseUntil } from './recovery.js';
+import { LEASE_SECONDS, leaseUntil } from './recovery.js';
 import { RetrySoon } from './worker.js';
 
 /** The job is queued before its generation commits; a generation this young may still arrive. */
@@ -87,7 +88,8 @@ function renewLease(projectId: string, generationId: string, now: Date): WriteIt
     key: keys.generationLease(projectId),
     update: 'SET #u = :u',
     names: { '#u': 'lease_until' },
-    values: { ':u': leaseUntil(now) },
+    // Never longer than a request's lease: an installation that shortens it shortens both.
+    values: { ':u': leaseUntil(now, Math.min(LEASE_SECONDS, settings().GENERATION_LEASE_SECONDS)) },
     condition: leaseIsMine(generationId),
     onConditionFailed: () => new GenerationMovedOn(),
   };

@@ -22,7 +22,7 @@ export const LEASE_SECONDS = 120;
 /** Re-queues of one piece of work before the sweep ends it as failed. */
 export const MAX_REQUEUES = 3;
 
-export const leaseUntil = (now: Date): string => new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString();
+export const leaseUntil = (now: Date, seconds = LEASE_SECONDS): string => new Date(now.getTime() + seconds * 1000).toISOString();
 
 /** A job's record as the sweep reads it: `lease_until`, `requeued_at` and `requeues` are what it judges. */
 type Watched = object;
