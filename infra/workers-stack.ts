@@ -10,6 +10,7 @@ import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { streamFilterPatterns } from '../lib/jobs/job-records.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
+import { SWEEP_INTERVAL_SECONDS } from '../lib/jobs/recovery.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { MalwareProtection } from './malware-protection.js';
@@ -143,26 +144,26 @@ export class WorkersStack extends Stack {
   }
 
   /**
-   * Work that no message will finish: a population or import run whose worker kept crashing (its job was
-   * dead-lettered), and a recalculation or a purge whose job was lost after its marker committed. This
-   * schedule ends the first as failed and queues the second again.
+   * Work whose worker died or whose job was lost: a population or import run whose lease ran out,
+   * an upload still unscanned, a recalculation or a purge whose marker waits. Every minute this
+   * schedule queues such work again (lib/jobs/recovery.ts), and ends as failed what has been
+   * queued again too often.
    */
   private addSweep(props: WorkersStackProps, alarms: Alarm[]): AppFunction {
-    const recalculate = this.jobs.get('recalculate')!;
+    const requeued: QueueName[] = ['populate', 'import', 'scan', 'recalculate', 'purge'];
     const sweep = new AppFunction(this, 'Sweep', {
       entry: `${WORKER_FUNCTIONS}sweep.ts`,
-      description: 'Ends abandoned population and import runs and re-queues lost recalculations and purges',
+      description: 'Queues again stalled population and import runs, scans, recalculations and purges',
       timeout: Duration.minutes(1),
       environment: {
         TABLE_NAME: props.table.tableName,
-        [queueUrlVariable('recalculate')]: recalculate.queue.queueUrl,
-        [queueUrlVariable('purge')]: this.jobs.get('purge')!.queue.queueUrl,
+        ...Object.fromEntries(requeued.map((name) => [queueUrlVariable(name), this.jobs.get(name)!.queue.queueUrl])),
         ...AWS_SETTINGS,
       },
     });
     sweep.grantRecorded({ table: props.table, queues: this.queues });
-    new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(sweep.function)] });
-    alarms.push(functionErrorsAlarm(this, 'SweepErrors', sweep.function, 'The sweep of abandoned runs and lost recalculations failed'));
+    new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.seconds(SWEEP_INTERVAL_SECONDS)), targets: [new LambdaFunction(sweep.function)] });
+    alarms.push(functionErrorsAlarm(this, 'SweepErrors', sweep.function, 'The sweep of stalled jobs failed'));
     return sweep;
   }
 

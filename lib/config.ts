@@ -33,7 +33,7 @@ export const SETTINGS = {
   },
   GENERATION_LEASE_SECONDS: {
     schema: positive(600),
-    doc: 'How long a document generation holds the project lease: a worker that crashes blocks new generations of its project for this long at most.',
+    doc: 'How long a requested document generation holds the project lease while it waits for a worker; a running worker holds it for 2 minutes (or this, if shorter) from its last renewal, so one that crashes blocks new generations of its project for that long at most.',
   },
   MALWARE_SCANNER: {
     schema: z.enum(['local', 'guardduty']).default('local'),

@@ -1,4 +1,4 @@
 import { sweep } from '../../lib/jobs/sweep.js';
 
-/** Scheduled (EventBridge): ends abandoned population and import runs, re-queues lost recalculations and creates due review tasks. */
+/** Scheduled (EventBridge, every minute): queues stalled jobs again (lib/jobs/recovery.ts) and creates due review tasks. */
 export const handler = () => sweep(new Date());

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { typeMismatch, type TypeMismatch } from './detect.js';
 import { extensionFits, PROFILES, type ProfileId } from './profiles.js';
 import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';
-import { reusableRelease, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
+import { reusableRelease, scanWatchPut, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
 export interface IncomingFile {
   file_name: string;
@@ -114,7 +114,7 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     reused_from: null,
     scanned_at: null,
   };
-  return { upload, writes: [uploadPut(upload)] };
+  return { upload, writes: [uploadPut(upload), scanWatchPut(upload)] };
 }
 
 /** What an upload's owner (a logo, a diagram) shows of it; the scan pipeline keeps these mirrored. */

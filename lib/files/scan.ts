@@ -3,15 +3,19 @@ import { stillAuthorised } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
+import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../jobs/recovery.js';
+import { sendJob } from '../jobs/sqs.js';
+import { deleteAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
-import { keys, type Key } from '../store/keys.js';
-import { getMany, getOne, keyString } from '../store/read.js';
+import { gsi1, keys, type Key } from '../store/keys.js';
+import { getMany, getOne, keyString, queryAll } from '../store/read.js';
 import { commit, UnmappedConditionError, type WriteItem } from '../store/transact.js';
+import { updateIf } from '../store/update.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
 import { AREAS, copyObject, deleteObject, getObject, sha256 } from './storage.js';
-import { toUpload, uploadsWithHash, type UploadError, type UploadRecord, type UploadStatus } from './uploads.js';
+import { scanWatchIndex, toUpload, uploadsWithHash, type UploadError, type UploadRecord, type UploadStatus } from './uploads.js';
 
 /**
  * The scan pipeline. The worker validates an upload (detected type, size, image dimensions) and,
@@ -79,7 +83,7 @@ async function settle(upload: UploadRecord, changes: Record<string, unknown>, st
     onConditionFailed: () => new AlreadySettled(),
   };
   try {
-    await commit([update, ...(await ownerMirror(upload, status, changes, now))]);
+    await commit([update, { kind: 'delete', key: keys.uploadScan(upload.id) }, ...(await ownerMirror(upload, status, changes, now))]);
     return true;
   } catch (error) {
     if (error instanceof AlreadySettled) return false;
@@ -235,4 +239,43 @@ async function applyVerdictOnce(s3Key: string, verdict: MalwareVerdict, now: Dat
   if (upload.status !== 'quarantine' || upload.s3_key !== s3Key) return;
   if (verdict === 'failed') return fail(upload, 'scan_failed', now);
   await pass(upload, 'malware', undefined, now);
+}
+
+/**
+ * Uploads still in quarantine a lease's length after their scan was queued: the scan's message
+ * was lost or its worker died (a scan takes seconds). Each is queued again, and its watch item
+ * moves to now; one queued again MAX_REQUEUES times and still unsettled ends as `error`
+ * (`scan_failed`), so that its owner shows a final status and the client can upload again. A file
+ * whose validation passed waits for GuardDuty's verdict: nothing to queue, but the same limit
+ * applies. Watch items of uploads settled another way (cancelled, condemned) are removed here.
+ */
+export async function sweepStalledScans(now: Date): Promise<{ requeued: number; ended: number }> {
+  const cutoff = new Date(now.getTime() - LEASE_SECONDS * 1000).toISOString();
+  const watches = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :cutoff',
+    ExpressionAttributeValues: { ':pk': gsi1.pendingScans, ':cutoff': cutoff },
+  });
+  const counts = { requeued: 0, ended: 0 };
+  for (const watch of watches) {
+    const uploadId = String(watch.upload_id);
+    const asRead = attributeEquals('GSI1SK', String(watch.GSI1SK));
+    try {
+      const item = await getOne(keys.upload(uploadId));
+      const upload = item ? toUpload(item) : undefined;
+      if (upload?.status !== 'quarantine') {
+        await deleteAll([keys.uploadScan(uploadId)], 1);
+      } else if (requeuesOf(watch) >= MAX_REQUEUES) {
+        await fail(upload, 'scan_failed', now);
+        counts.ended++;
+      } else if (await updateIf(keys.uploadScan(uploadId), { ...scanWatchIndex(uploadId, now.toISOString()), requeues: requeuesOf(watch) + 1 }, asRead)) {
+        if (upload.checks.validation !== 'passed') await sendJob('scan', { upload_id: uploadId });
+        counts.requeued++;
+      }
+    } catch (error) {
+      logger.error('could not recover a stalled scan', { upload_id: uploadId, error: error as Error });
+    }
+  }
+  if (counts.requeued || counts.ended) logger.warn('stalled scans recovered', counts);
+  return counts;
 }

@@ -3,7 +3,7 @@ import type { Permission } from '../domain/permissions.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import type { AccessScope } from '../store/identity.js';
-import { keys, withoutKeys, type Key } from '../store/keys.js';
+import { gsi1, keys, withoutKeys, type Key } from '../store/keys.js';
 import type { Item } from '../store/read.js';
 import type { OnConditionFailed, WriteItem } from '../store/transact.js';
 import type { RejectionCode } from './inspect.js';
@@ -61,6 +61,16 @@ export function uploadPut(u: UploadRecord): WriteItem {
     condition: itemAbsent(),
   };
 }
+
+/**
+ * The watch item of an upload in quarantine, in its creating transaction: the upload record's own
+ * GSI1 key is its hash, so the index of uploads waiting for a scan needs an item of its own.
+ */
+export function scanWatchPut(u: Pick<UploadRecord, 'id' | 'created_at'>): WriteItem {
+  return { kind: 'put', item: { ...keys.uploadScan(u.id), entity: 'upload-scan', upload_id: u.id, ...scanWatchIndex(u.id, u.created_at) } };
+}
+
+export const scanWatchIndex = (uploadId: string, since: string) => ({ GSI1PK: gsi1.pendingScans, GSI1SK: `${since}#${uploadId}` });
 
 /**
  * Stops an upload still in quarantine, as its owner asked: the scan then finds it settled and

@@ -12,8 +12,9 @@ import { GenerationMovedOn, generationUpdate, leaseIsMine, releaseLease, toDocum
 import { keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
-import { commit } from '../store/transact.js';
+import { commit, type WriteItem } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
+import { LEASE_SECONDS, leaseUntil } from './recovery.js';
 
 class AuthorisationLost extends Error {
   override readonly name = 'AuthorisationLost';
@@ -62,21 +63,29 @@ async function generateOnce(message: GenerationMessage, now: Date): Promise<void
   await run(project, document, summary, now);
 }
 
-/** Marks the generation running and renews the lease for this delivery, both only while they are still its own. */
+/**
+ * Marks the generation running and renews the lease for this delivery, both only while they are
+ * still its own. From here the lease is a worker's (LEASE_SECONDS, renewed before the render), no
+ * longer the request's wait for a worker: a worker that dies is shown as abandoned within minutes.
+ */
 async function startRunning(projectId: string, d: StoredDocument, now: Date): Promise<void> {
-  const until = new Date(now.getTime() + settings().GENERATION_LEASE_SECONDS * 1000);
   await commit([
     generationUpdate(projectId, d.id, d.generation.id, { status: 'running', started_at: now.toISOString() }, ['queued', 'running']),
-    {
-      kind: 'update',
-      key: keys.generationLease(projectId),
-      update: 'SET #u = :u',
-      names: { '#u': 'lease_until' },
-      values: { ':u': until.toISOString() },
-      condition: leaseIsMine(d.generation.id),
-      onConditionFailed: () => new GenerationMovedOn(),
-    },
+    renewLease(projectId, d.generation.id, now),
   ]);
+}
+
+function renewLease(projectId: string, generationId: string, now: Date): WriteItem {
+  return {
+    kind: 'update',
+    key: keys.generationLease(projectId),
+    update: 'SET #u = :u',
+    names: { '#u': 'lease_until' },
+    // Never longer than a request's lease: an installation that shortens it shortens both.
+    values: { ':u': leaseUntil(now, Math.min(LEASE_SECONDS, settings().GENERATION_LEASE_SECONDS)) },
+    condition: leaseIsMine(generationId),
+    onConditionFailed: () => new GenerationMovedOn(),
+  };
 }
 
 async function run(project: StoredProject, document: StoredDocument, summary: Item | undefined, now: Date): Promise<void> {
@@ -97,6 +106,7 @@ async function run(project: StoredProject, document: StoredDocument, summary: It
     });
     if (project.archived || !met) return await fail(project.id, document, 'dependencies_incomplete', new Date(), true);
     const model = await gatherModel(project, document, now);
+    await commit([renewLease(project.id, g.id, new Date())]);
     const renderer = rendererFor(document.document_key);
     written = `${AREAS.documents}${ulid()}`;
     const file = await streamToObject(written, renderer.mediaType, (out) => renderer.render(model, out));

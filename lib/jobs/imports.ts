@@ -11,6 +11,7 @@ import { assertionBatchWrites, type Guard, releaseAssertions } from '../store/as
 import { and, attributeEquals, itemAbsent, versionIs } from '../store/conditions.js';
 import { finishImportRun, importRun, progressWrite, RunMovedOn, takeImportLease, updateImportRun } from '../store/imports.js';
 import { commit } from '../store/transact.js';
+import { leaseUntil } from './recovery.js';
 import { RetrySoon } from './worker.js';
 
 /**
@@ -34,7 +35,6 @@ export interface ImportMessage {
 
 /** Transaction items per batch: DynamoDB's 100, less the release's counts and the run's progress. */
 const BATCH_ITEMS = 98;
-const LEASE_SECONDS = 200;
 /** Batches rewritten after a review landed between reading an assertion and writing it. */
 const RACE_ATTEMPTS = 3;
 
@@ -69,7 +69,7 @@ export async function importAssertions(message: ImportMessage, source: (m: Impor
   const run = await importRun(message.provider_id, message.artefact_id);
   if (run?.run_id !== message.run_id || run.status !== 'running') return;
   try {
-    await takeImportLease(run, new Date(now.getTime() + LEASE_SECONDS * 1000), now);
+    await takeImportLease(run, new Date(leaseUntil(now)), now);
   } catch (error) {
     if (error instanceof RunMovedOn) throw new RetrySoon(`import run ${run.run_id} is leased by another delivery`, 30);
     throw error;
@@ -86,7 +86,12 @@ export async function importAssertions(message: ImportMessage, source: (m: Impor
     const rows = await judged(run, parsed.rows);
     if (!run.progress) {
       const progress = { rows: rows.length, written: 0, exact: rows.filter((r) => r.exact).length };
-      await updateImportRun(run, { progress, errors: parsed.errors.slice(0, ERROR_LIMIT), error_count: parsed.errors.length });
+      await updateImportRun(run, {
+        progress,
+        errors: parsed.errors.slice(0, ERROR_LIMIT),
+        error_count: parsed.errors.length,
+        lease_until: leaseUntil(new Date()),
+      });
       run.progress = progress;
       run.revision++;
     }
@@ -188,7 +193,7 @@ async function writeRows(run: ImportRun, rows: JudgedRow[]): Promise<void> {
     });
     const writes = assertionBatchWrites(pairs, { provider_id: run.provider_id, id: run.release_id, guard: releaseGuard(run) }, unchanged);
     try {
-      await commit([...writes, progressWrite(run, start, { ...progress, written: end })]);
+      await commit([...writes, progressWrite(run, start, { ...progress, written: end }, leaseUntil(new Date()))]);
       progress.written = end;
       run.revision++;
     } catch (error) {

@@ -7,21 +7,21 @@ import type { ProviderEffect } from '../domain/provider-effects.js';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { putAll } from '../store/batch.js';
-import { and, attributeEquals, leaseFree, quietSince, type Condition } from '../store/conditions.js';
+import { and, attributeEquals, leaseFree, type Condition } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
 import { newControlItem, projectApplicability, projectIndexItems } from '../store/controls.js';
 import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
-import { QUEUES } from './queues.js';
+import { ulid } from 'ulid';
 import { providerEffectsOf } from './provider-effects.js';
+import { leaseUntil, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from './recovery.js';
+import { sendJob } from './sqs.js';
 import { RetrySoon } from './worker.js';
 
 /** Controls written between progress reports and authorisation checkpoints. */
 const CHUNK = 200;
-/** A run's lease outlasts a worker's timeout (half the queue's visibility timeout), so a crashed run is taken over on redelivery. */
-const LEASE_SECONDS = 200;
 
 /** The context facts recommendations read. */
 export async function factsFor(project: StoredProject): Promise<Facts> {
@@ -78,43 +78,44 @@ class RunMovedOn extends Error {
   override readonly name = 'RunMovedOn';
 }
 
-/** Changes the current run while it is still this run and still running (and, to take the lease, while the lease is free). */
-async function updateRun(projectId: string, runId: string, fields: Record<string, unknown>, options: { takeLeaseAt?: Date } = {}): Promise<void> {
-  const condition = and(
-    attributeEquals('run_id', runId),
-    attributeEquals('status', 'running'),
-    ...(options.takeLeaseAt ? [leaseFree('lease_until', options.takeLeaseAt.toISOString())] : []),
-  );
+/** Changes the current run while it is still this run, still running, and `also` holds (the lease is free, or this delivery's). */
+async function updateRun(projectId: string, runId: string, fields: Record<string, unknown>, also: Condition): Promise<void> {
+  const condition = and(attributeEquals('run_id', runId), attributeEquals('status', 'running'), also);
   if (!(await updateIf(keys.projectPopulation(projectId), fields, condition))) throw new RunMovedOn();
 }
 
 /**
- * A run no delivery has worked on for the queue's whole redrive window has gone to the dead-letter
- * queue (its worker kept crashing). The sweep ends such runs as failed, so that a recovery run can
- * start and the setup ETag moves with the status.
+ * Running runs whose worker stopped renewing its lease (it writes one with every chunk of
+ * controls) are queued again for a delivery that takes the lease over and writes the controls
+ * still missing; the status stays `running` and its progress moves again. A run queued again
+ * MAX_REQUEUES times and still stalled ends as failed (`population_abandoned`), so that a
+ * recovery run can start and the setup ETag moves with the status.
  */
-const ABANDONED_AFTER_MS = QUEUES.populate.maxReceiveCount * QUEUES.populate.visibilityTimeoutSeconds * 1000;
-
-export async function sweepAbandonedRuns(now: Date): Promise<number> {
+export async function sweepStalledRuns(now: Date): Promise<{ requeued: number; ended: number }> {
   const running = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.runningPopulations } });
-  const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString();
-  let ended = 0;
+  const counts = { requeued: 0, ended: 0 };
   for (const run of running) {
-    if (String(run.lease_until ?? run.started_at) >= cutoff) continue;
+    if (!stalled(run, String(run.started_at), now)) continue;
     const projectId = run.PK.slice(run.PK.indexOf('#') + 1);
+    const runId = String(run.run_id);
     try {
-      const projectItem = await getOne(keys.project(projectId));
-      if (!projectItem) continue;
-      // Conditional on the run being as quiet as the index said: a delivery that has just taken the lease keeps its run.
-      await finish(toProject(projectItem), String(run.run_id), 'failed', now, 'population_abandoned', quietSince(cutoff));
-      ended++;
+      if (requeuesOf(run) >= MAX_REQUEUES) {
+        const projectItem = await getOne(keys.project(projectId));
+        if (!projectItem) continue;
+        await finish(toProject(projectItem), runId, 'failed', now, 'population_abandoned', stillStalled(now));
+        counts.ended++;
+      } else {
+        await updateRun(projectId, runId, requeueFields(run, now), stillStalled(now));
+        await sendJob('populate', { project_id: projectId, run_id: runId });
+        counts.requeued++;
+      }
     } catch (error) {
       if (!(error instanceof RunMovedOn))
-        logger.error('could not end an abandoned population run', { project_id: projectId, run_id: run.run_id, error: error as Error });
+        logger.error('could not recover a stalled population run', { project_id: projectId, run_id: runId, error: error as Error });
     }
   }
-  if (ended) logger.warn('abandoned population runs ended as failed', { count: ended });
-  return ended;
+  if (counts.requeued || counts.ended) logger.warn('stalled population runs recovered', counts);
+  return counts;
 }
 
 /** Ends the run and moves the project with it in one transaction; the setup ETag changes (seed: a changed run invalidates the old ETag). */
@@ -127,8 +128,17 @@ async function finish(project: StoredProject, runId: string, outcome: 'completed
     {
       kind: 'update',
       key: keys.projectPopulation(project.id),
-      update: 'SET #s = :s, #f = :f, #e = :e REMOVE #l, #g1, #g2',
-      names: { '#s': 'status', '#f': 'finished_at', '#e': 'error_code', '#l': 'lease_until', '#g1': 'GSI1PK', '#g2': 'GSI1SK', ...runCondition.names },
+      update: 'SET #s = :s, #f = :f, #e = :e REMOVE #l, #o, #g1, #g2',
+      names: {
+        '#s': 'status',
+        '#f': 'finished_at',
+        '#e': 'error_code',
+        '#l': 'lease_until',
+        '#o': 'lease_owner',
+        '#g1': 'GSI1PK',
+        '#g2': 'GSI1SK',
+        ...runCondition.names,
+      },
       values: { ':s': outcome, ':f': at, ':e': errorCode ?? null, ...runCondition.values },
       condition: runCondition,
       onConditionFailed: () => new RunMovedOn(),
@@ -171,31 +181,38 @@ async function populateOnce(message: { project_id?: string; run_id?: string }, n
   if (!projectItem || run?.run_id !== runId) return;
   if (run.status !== 'running') return;
   const project = toProject(projectItem);
+  // Each delivery owns the lease under its own name: a worker whose lease was taken over stops at its next checkpoint.
+  const owner = ulid();
   try {
     await updateRun(
       projectId,
       runId,
-      { lease_until: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString(), worker_started_at: now.toISOString() },
-      { takeLeaseAt: now },
+      { lease_until: leaseUntil(now), lease_owner: owner, worker_started_at: now.toISOString() },
+      leaseFree('lease_until', now.toISOString()),
     );
   } catch (error) {
     if (error instanceof RunMovedOn) throw new RetrySoon(`population run ${runId} is leased by another delivery`, 30);
     throw error;
   }
   const attribution = populationAttribution(run, project);
+  const mine = attributeEquals('lease_owner', owner);
+  // A delivery that takes over counts what the run wrote before it as created, not as existing.
+  const earlier = run.progress as { existing: number } | null | undefined;
   try {
-    if (!(await stillAuthorised(attribution, now))) return await finish(project, runId, 'failed', now, 'authorisation_lost');
+    if (!(await stillAuthorised(attribution, now))) return await finish(project, runId, 'failed', now, 'authorisation_lost', mine);
     await fillMissingControls(project, runId, now, async (written, planned, existing) => {
       if (written > 0 && !(await stillAuthorised(attribution, new Date()))) throw new AuthorisationLost();
-      await updateRun(projectId, runId, { progress: { planned, existing, created: written } });
+      const before = earlier ? Math.min(earlier.existing, existing) : existing;
+      const progress = { planned, existing: before, created: existing - before + written };
+      await updateRun(projectId, runId, { progress, lease_until: leaseUntil(new Date()) }, mine);
     });
-    await finish(project, runId, 'completed', new Date());
+    await finish(project, runId, 'completed', new Date(), undefined, mine);
     logger.info('population completed', { project_id: projectId, run_id: runId });
   } catch (error) {
     if (error instanceof RunMovedOn) return;
     const code = error instanceof AuthorisationLost ? 'authorisation_lost' : 'population_failed';
     logger.error('population failed', { project_id: projectId, run_id: runId, code, error: error as Error });
-    await finish(project, runId, 'failed', new Date(), code).catch((e: unknown) => {
+    await finish(project, runId, 'failed', new Date(), code, mine).catch((e: unknown) => {
       if (!(e instanceof RunMovedOn)) throw e;
     });
   }

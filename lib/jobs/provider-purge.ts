@@ -8,12 +8,14 @@ import {
   type PurgeSubject,
   purgePages,
   purgePending,
+  purgeSubjectOf,
   purgesRequestedBefore,
   releasePurgePrefixes,
   removePurgeMarker,
+  updatePurgeMarker,
 } from '../store/provider-purge.js';
 import { getMany } from '../store/read.js';
-import { QUEUES } from './queues.js';
+import { LEASE_SECONDS, leaseUntil, requeueFields, stalled, stillStalled } from './recovery.js';
 import { sendJob } from './sqs.js';
 
 /** Deletes are independent and unconditional: a few requests in flight keep a large provider within one delivery. */
@@ -54,6 +56,8 @@ async function purgeOnce(subject: PurgeSubject): Promise<void> {
  * items to point at them again on redelivery. The marker of this purge goes last, apart.
  */
 async function purgePage(subject: PurgeSubject, page: PurgeItem[]): Promise<void> {
+  // Each page renews the marker's lease: the sweep leaves a purge alone while its job is alive.
+  await updatePurgeMarker(subject, { lease_until: leaseUntil(new Date()) });
   const own = keys.providerPurge(subject.provider_id, subject.release_id).SK;
   const items = page.filter((i) => i.SK !== own);
   const index = items
@@ -79,14 +83,22 @@ async function purgeFiles(uploadIds: string[]): Promise<void> {
   );
 }
 
-/** How long a marker waits for its job before the sweep queues it again: a delivery has had its whole visibility timeout. */
-const REQUEUE_AFTER_MS = QUEUES.purge.visibilityTimeoutSeconds * 1000;
-
-/** Queues again the purges whose job was lost (or keeps failing) after their deletion committed. */
+/**
+ * Queues again the purges whose job was lost after their deletion committed, whose worker died
+ * (its lease, renewed at every page, ran out) or whose job keeps failing: each at most once a
+ * lease's length. A purge always finishes in the end (its deletes are unconditional), so it is
+ * never given up.
+ */
 export async function sweepPurges(now: Date): Promise<number> {
-  const due = await purgesRequestedBefore(new Date(now.getTime() - REQUEUE_AFTER_MS).toISOString());
+  const markers = await purgesRequestedBefore(new Date(now.getTime() - LEASE_SECONDS * 1000).toISOString());
+  const due: PurgeSubject[] = [];
+  for (const marker of markers) {
+    const subject = purgeSubjectOf(marker);
+    if (stalled(marker, String(marker.requested_at), now) && (await updatePurgeMarker(subject, requeueFields(marker, now), stillStalled(now))))
+      due.push(subject);
+  }
   const sent = await Promise.allSettled(due.map((subject) => sendJob('purge', { ...subject })));
   const failed = sent.filter((r) => r.status === 'rejected').length;
-  if (failed) logger.warn('purges not re-queued; the next sweep tries again', { count: failed });
+  if (failed) logger.warn('purges not re-queued; a later sweep tries again', { count: failed });
   return due.length - failed;
 }

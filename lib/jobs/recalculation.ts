@@ -6,7 +6,7 @@ import { type ProviderEffect, sameGuidance, withProviderEffect } from '../domain
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { ddb, tableName } from '../store/client.js';
-import { attributeEquals, conditionFields, versionIs } from '../store/conditions.js';
+import { and, attributeEquals, conditionFields, itemPresent, versionIs } from '../store/conditions.js';
 import { applyUpdate, updateIf } from '../store/update.js';
 import { filterDigestDelta } from '../store/control-filters.js';
 import { attentionKeys, projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
@@ -17,6 +17,7 @@ import { getOne, queryAll, type Item } from '../store/read.js';
 import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
 import { factsFor, fillMissingControls } from './population.js';
 import { providerEffectsOf } from './provider-effects.js';
+import { leaseUntil, requeueFields, stalled, stillStalled } from './recovery.js';
 import { sendJob } from './sqs.js';
 import { RetrySoon } from './worker.js';
 
@@ -175,19 +176,21 @@ async function recalculateOnce(message: Record<string, string | undefined>, now:
   }
   const projects = await projectsCovered(subject);
   let waiting = false;
-  for (const project of projects) if (!(await recalculateProject(project, now))) waiting = true;
+  for (const project of projects) {
+    // Each project renews the marker's lease: the sweep leaves a marker alone while its job is alive.
+    await updateIf(key, { lease_until: leaseUntil(new Date()) }, itemPresent());
+    if (!(await recalculateProject(project, now))) waiting = true;
+  }
   if (waiting) throw new RetrySoon('a project is still being populated', 30);
   await clearMarker(key, Number(marker.generation));
   logger.info('applicability recalculated', { marker: key.PK, projects: projects.length });
 }
 
-/** How long a marker may wait for its job before the sweep queues it again. */
-const SWEEP_AFTER_MS = 60_000;
-
 /**
- * Queues a job for every pending marker whose job seems lost (its send failed after the commit,
- * or the job was dead-lettered). Markers stopped for lost authority wait for the next change.
- * Runs on a schedule on AWS and at start and every few minutes locally.
+ * Queues a job for every pending marker whose job seems lost: its send failed after the commit,
+ * its worker died (its lease, renewed at every project, ran out) or the job was dead-lettered.
+ * A marker is queued again at most once a lease's length; markers stopped for lost authority wait
+ * for the next change. Runs on a schedule on AWS and on a timer locally.
  */
 export async function sweepRecalculations(now: Date): Promise<number> {
   const markers = await queryAll({
@@ -195,14 +198,16 @@ export async function sweepRecalculations(now: Date): Promise<number> {
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': gsi1.pendingRecalculations },
   });
-  const due = markers.filter((m) => !m.stopped && !(now.getTime() - Date.parse(String(m.last_requested_at ?? m.requested_at)) <= SWEEP_AFTER_MS));
-  const subjects = due.flatMap((m) => {
-    const subject = subjectOf(m);
-    return subject ? [subject] : [];
-  });
+  const due = markers.filter((m) => !m.stopped && stalled(m, String(m.last_requested_at ?? m.requested_at), now));
+  const subjects: RecalculationSubject[] = [];
+  for (const marker of due) {
+    const subject = subjectOf(marker);
+    if (subject && (await updateIf({ PK: marker.PK, SK: marker.SK }, requeueFields(marker, now), and(itemPresent(), stillStalled(now)))))
+      subjects.push(subject);
+  }
   const sent = await Promise.allSettled(subjects.map((subject) => sendJob('recalculate', subject)));
   const failed = sent.filter((r) => r.status === 'rejected').length;
-  if (failed) logger.warn('recalculations not re-queued; the next sweep tries again', { count: failed });
+  if (failed) logger.warn('recalculations not re-queued; a later sweep tries again', { count: failed });
   if (subjects.length) logger.info('recalculations re-queued', { count: subjects.length - failed });
   return subjects.length - failed;
 }

@@ -8,13 +8,13 @@ import { runMigrations } from '../migrations/index.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
+import { SWEEP_INTERVAL_SECONDS } from '../jobs/recovery.js';
 import { sweep } from '../jobs/sweep.js';
 import { ensureCatalogue, ensureDemo } from './demo.js';
 import { javaProblem, portProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';
 import { clearRuntimeInfo, localTokenSecret, useLocalServices, writeRuntimeInfo } from './environment.js';
 import { createLocalServer } from './server.js';
 
-const SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Ctrl-C and supervisors expect a prompt stop; the exit hook kills a JVM that is still stopping. */
 const STOP_DEADLINE_MS = 4_000;
 const STOPPED = 'Stopped the API, DynamoDB Local, the S3 emulator and the SQS emulator';
@@ -68,9 +68,9 @@ async function main(): Promise<void> {
     await ensureBucket();
     await ensureQueues('');
     const pollers = await startPollers({ streamPosition: join(dataDir, 'stream-position.json') });
-    // The AWS stack's schedule: abandoned runs end, and lost recalculations are queued again.
+    // The AWS stack's schedule: stalled work is queued again.
     const sweepNow = () => void sweep(new Date()).catch((error: unknown) => console.error(`sweep: ${(error as Error).message}`));
-    const sweeping = setInterval(sweepNow, SWEEP_INTERVAL_MS);
+    const sweeping = setInterval(sweepNow, SWEEP_INTERVAL_SECONDS * 1000);
     sweepNow();
     beforeStop = async () => {
       clearInterval(sweeping);

@@ -116,19 +116,6 @@ export function leaseFree(attribute: string, nowIso: string): Condition {
   };
 }
 
-/**
- * Nothing has happened to a leased record since `cutoffIso`: its lease ran out before then, or it
- * was never leased and started before then.
- */
-export function quietSince(cutoffIso: string): Condition {
-  const id = uid();
-  return {
-    expression: `(attribute_not_exists(#l${id}) AND #s${id} < :c${id}) OR #l${id} < :c${id}`,
-    names: { [`#l${id}`]: 'lease_until', [`#s${id}`]: 'started_at' },
-    values: { [`:c${id}`]: cutoffIso },
-  };
-}
-
 export function and(...parts: Condition[]): Condition {
   return {
     expression: parts.map((p) => `(${p.expression})`).join(' AND '),

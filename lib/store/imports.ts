@@ -52,20 +52,32 @@ export async function takeImportLease(run: Pick<ImportRun, 'provider_id' | 'arte
   if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), { lease_until: until.toISOString() }, condition))) throw new RunMovedOn();
 }
 
+/** Records that the sweep queued the run again, while it is still this run, running, and `also` holds; not shown, so the revision stays. */
+export async function markImportRequeued(
+  run: Pick<ImportRun, 'provider_id' | 'artefact_id' | 'run_id'>,
+  fields: Record<string, unknown>,
+  also: Condition,
+): Promise<void> {
+  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, and(running(run.run_id), also)))) throw new RunMovedOn();
+}
+
 /** Sets fields the artefact detail shows, moving the revision (the caller's run is then at revision + 1). */
 export async function updateImportRun(run: RunRef, fields: Record<string, unknown>): Promise<void> {
   if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), { ...fields, ...moved(run) }, current(run)))) throw new RunMovedOn();
 }
 
-/** Moves the run's committed rows from `from` to `to` and its revision, in the transaction that writes those rows. */
-export function progressWrite(run: RunRef, from: number, progress: NonNullable<ImportRun['progress']>): WriteItem {
+/**
+ * Moves the run's committed rows from `from` to `to` and its revision, in the transaction that
+ * writes those rows, and renews the lease to `leaseUntil`: each batch is the worker's heartbeat.
+ */
+export function progressWrite(run: RunRef, from: number, progress: NonNullable<ImportRun['progress']>, leaseUntil: string): WriteItem {
   const condition: Condition = and(current(run), memberEquals(['progress', 'written'], from));
   return {
     kind: 'update',
     key: keys.artefactImport(run.provider_id, run.artefact_id),
-    update: 'SET #pr = :pr, #rev = :rev',
-    names: { '#pr': 'progress', '#rev': 'revision', ...condition.names },
-    values: { ':pr': progress, ':rev': run.revision + 1, ...condition.values },
+    update: 'SET #pr = :pr, #rev = :rev, #l = :l',
+    names: { '#pr': 'progress', '#rev': 'revision', '#l': 'lease_until', ...condition.names },
+    values: { ':pr': progress, ':rev': run.revision + 1, ':l': leaseUntil, ...condition.values },
     condition,
     onConditionFailed: () => new RunMovedOn(),
   };
@@ -85,7 +97,10 @@ export async function finishImportRun(
     ...moved(run),
   };
   const condition = and(current(run), ...(also ? [also] : []));
-  if (!(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, condition, ['lease_until', 'GSI1PK', 'GSI1SK']))) throw new RunMovedOn();
+  if (
+    !(await updateIf(keys.artefactImport(run.provider_id, run.artefact_id), fields, condition, ['lease_until', 'requeued_at', 'requeues', 'GSI1PK', 'GSI1SK']))
+  )
+    throw new RunMovedOn();
 }
 
 /**
@@ -106,12 +121,12 @@ export function runAsRead(
   };
 }
 
-/** Running runs that started before `beforeIso` (every run started later is too young to be abandoned), oldest first. */
-export async function runningImportsStartedBefore(beforeIso: string): Promise<(ImportRun & { lease_until?: string })[]> {
+/** Running runs that started before `beforeIso` (every run started later is too young to have stalled), oldest first, with what the sweep judges. */
+export async function runningImportsStartedBefore(beforeIso: string): Promise<ImportRun[]> {
   const items = await queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
     ExpressionAttributeValues: { ':pk': gsi1.runningImports, ':before': beforeIso },
   });
-  return items.map((i) => ({ ...toImportRun(i)!, ...(typeof i.lease_until === 'string' ? { lease_until: i.lease_until } : {}) }));
+  return items.map((i) => toImportRun(i)!);
 }

@@ -146,6 +146,8 @@ export const keys = {
   /** A release's entries in catalogue order (Query the partition). */
   catalogueEntry: (releaseId: string, position: number): Key => ({ PK: `RELEASE#${releaseId}`, SK: `ENTRY#${String(position).padStart(5, '0')}` }),
   upload: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'UPLOAD' }),
+  /** Present while the upload waits for its scan, listed in GSI1 (`SCAN_PENDING`) by when it was last queued: the sweep queues lost scans again. */
+  uploadScan: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'SCAN' }),
   /** A malware verdict that arrived before its upload record (GuardDuty scans objects as they land). */
   uploadVerdict: (uploadId: string): Key => ({ PK: `UPLOAD#${uploadId}`, SK: 'VERDICT' }),
   uploadSession: (sessionId: string): Key => ({ PK: `UPLOADSESSION#${sessionId}`, SK: 'UPLOADSESSION' }),
@@ -203,6 +205,8 @@ export const gsi1 = {
   runningPopulations: 'POPULATION_RUNNING',
   /** Purges of deleted providers and releases not finished yet, by request time: the sweep queues lost ones again. */
   pendingPurges: 'PURGE_PENDING',
+  /** Uploads waiting for their scan (sparse: one watch item each, gone once the upload settles), by when their scan was last queued. */
+  pendingScans: 'SCAN_PENDING',
   /** Import runs still running (sparse: an ended run drops the key), by start time: the sweep ends abandoned ones. */
   runningImports: 'IMPORT_RUNNING',
   /** Every shared external provider, oldest first. */

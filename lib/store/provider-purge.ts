@@ -1,9 +1,11 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
+import { and, type Condition, itemPresent } from './conditions.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { type Item, getOne, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
+import { updateIf } from './update.js';
 
 /**
  * What a deleted provider or release leaves in the provider's partition (assertions with their
@@ -45,15 +47,22 @@ export async function removePurgeMarker(subject: PurgeSubject): Promise<void> {
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.providerPurge(subject.provider_id, subject.release_id) }));
 }
 
-/** Purges requested before `beforeIso`, oldest first. */
-export async function purgesRequestedBefore(beforeIso: string): Promise<PurgeSubject[]> {
-  const items = await queryAll({
+/** Markers of purges requested before `beforeIso`, oldest first. */
+export const purgesRequestedBefore = (beforeIso: string): Promise<Item[]> =>
+  queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
     ExpressionAttributeValues: { ':pk': gsi1.pendingPurges, ':before': beforeIso },
   });
-  return items.map((i) => ({ provider_id: String(i.provider_id), ...(i.release_id ? { release_id: String(i.release_id) } : {}) }));
-}
+
+export const purgeSubjectOf = (marker: Item): PurgeSubject => ({
+  provider_id: String(marker.provider_id),
+  ...(marker.release_id ? { release_id: String(marker.release_id) } : {}),
+});
+
+/** Sets fields of the purge's marker (its lease, the sweep's re-queue) while it exists and `condition` holds; false otherwise. */
+export const updatePurgeMarker = (subject: PurgeSubject, fields: Record<string, unknown>, condition: Condition = itemPresent()): Promise<boolean> =>
+  updateIf(keys.providerPurge(subject.provider_id, subject.release_id), fields, and(itemPresent(), condition));
 
 /** What the purge needs of an item: its key, what it is, and for a confirmed assertion its control index item. */
 export type PurgeItem = Item & { entity?: string; status?: string; control_id?: string; release_id?: string; upload_id?: string };

@@ -1,9 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { revokeAccess } from '../../lib/store/identity.js';
 import { fixtures, type Api } from '../support/api.js';
 import { arrangeDocuments } from '../support/documents.js';
 import { startProjectWorld, type World } from '../support/projects.js';
+
+/** A generation worker killed at a chosen step: the call never returns, so nothing after it runs, as when its process dies. */
+const death = vi.hoisted(() => ({ at: undefined as undefined | ((step: string, args: unknown[]) => boolean), reached: () => {} }));
+
+vi.mock('../../lib/store/transact.js', async (importOriginal) => {
+  const o = await importOriginal<typeof import('../../lib/store/transact.js')>();
+  return {
+    ...o,
+    commit: (...args: Parameters<typeof o.commit>) => {
+      if (!death.at?.('commit', args)) return o.commit(...args);
+      death.at = undefined;
+      death.reached();
+      return new Promise<never>(() => {});
+    },
+  };
+});
 
 let api: Api;
 let world: World;
@@ -56,5 +72,49 @@ describe('the project generation lease', () => {
     await fixtures.grant(world.op.userId, { kind: 'project', id: d.p.id }, permissionsOf('project'));
     expect((await d.get(id)).body.data).toMatchObject({ status: 'failed', output: null, generation: { error_code: 'authorisation_lost' } });
     expect((await d.generate('soa')).status).toBe(202);
+  });
+});
+
+/** Runs the queued jobs until the generation worker reaches the commit `when` picks, and leaves it dead there. */
+async function killedAt(when: (writes: Write[]) => boolean): Promise<void> {
+  const reached = new Promise<void>((resolve) => {
+    death.reached = resolve;
+  });
+  death.at = (step, args) => step === 'commit' && when(args[0] as Write[]);
+  void api.drainJobs();
+  await reached;
+}
+
+/** What the predicates read of a transaction's writes. */
+type Write = { kind: string; key?: { SK: string } };
+
+describe('a generation whose worker died', () => {
+  it('mid-way reads running, then failed generation_abandoned once the worker\u2019s lease has run out, and a retry is accepted and completes once', async () => {
+    const d = await arrangeDocuments(api, world);
+    const crashed = (await d.generate('controls-json')).body.data.document_id;
+    // The worker's next write after marking the generation running renews its lease before rendering: it dies there.
+    let commits = 0;
+    await killedAt((writes) => writes.some((w) => w.key?.SK === 'GENERATION#LEASE') && ++commits === 2);
+    expect((await d.poll(crashed)).body.data).toMatchObject({ status: 'running' });
+    await pause(LEASE_SECONDS * 1000 + 200);
+    expect((await d.poll(crashed)).body.data).toMatchObject({ status: 'failed', error_code: 'generation_abandoned' });
+    const retry = await d.regenerate(crashed);
+    expect(retry.status).toBe(202);
+    await api.drainJobs();
+    expect((await d.get(crashed)).body.data).toMatchObject({ status: 'ready', generation: { status: 'completed' } });
+  });
+
+  it('after rendering and before its final write leaves one output: the retry\u2019s', async () => {
+    const d = await arrangeDocuments(api, world);
+    const crashed = (await d.generate('soa')).body.data.document_id;
+    // The completing transaction: the output on its row, and the lease released.
+    await killedAt((writes) => writes.some((w) => w.key?.SK === 'GENERATION#LEASE' && w.kind === 'delete'));
+    await pause(LEASE_SECONDS * 1000 + 200);
+    expect((await d.poll(crashed)).body.data).toMatchObject({ status: 'failed', error_code: 'generation_abandoned' });
+    expect((await d.regenerate(crashed)).status).toBe(202);
+    await api.drainJobs();
+    const shown = (await d.get(crashed)).body.data;
+    expect(shown).toMatchObject({ status: 'ready', generation: { status: 'completed' } });
+    expect((await d.download(crashed)).status).toBe(200);
   });
 });

@@ -3,6 +3,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
 import type { Api } from '../support/api.js';
+import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
+import { takeJobs } from '../support/jobs.js';
 import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
 
 let api: Api;
@@ -100,21 +102,36 @@ describe('population', () => {
     });
   });
 
-  it('ends a run no worker finished within the redrive window as abandoned, and lets a recovery run start', async () => {
+  it('queues again a run whose job was lost, and the run completes', async () => {
     const p = await world.project();
     const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
-    const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
     // The job went to the dead-letter queue: nothing will run it.
     await api.dispatchJobs();
-    const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('populate'), MaxNumberOfMessages: 10 }));
-    for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('populate'), ReceiptHandle: m.ReceiptHandle! }));
+    await takeJobs('populate');
     const { sweep } = await import('../../lib/jobs/sweep.js');
-    expect((await sweep(new Date())).abandoned_runs).toBe(0);
+    expect((await sweep(new Date())).stalled_runs.requeued).toBe(0);
+    expect((await sweep(new Date(Date.now() + DETECTION_SECONDS * 1000))).stalled_runs.requeued).toBeGreaterThanOrEqual(1);
+    await api.drainJobs();
+    expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({
+      run_id: started.body.data.run_id,
+      status: 'completed',
+      progress: { created: SAMPLE_PROTECTED },
+    });
+  });
 
-    const later = new Date(Date.now() + 3_600_000);
-    expect((await sweep(later)).abandoned_runs).toBeGreaterThanOrEqual(1);
+  it('ends a run whose every re-queued job was lost as abandoned, and lets a recovery run start', async () => {
+    const p = await world.project();
+    const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
+    const { sweep } = await import('../../lib/jobs/sweep.js');
+    let at = new Date();
+    for (let i = 0; i < MAX_REQUEUES; i++) {
+      // Each job went to the dead-letter queue: nothing will run it.
+      await takeJobs('populate');
+      at = new Date(at.getTime() + DETECTION_SECONDS * 1000);
+      expect((await sweep(at)).stalled_runs.requeued).toBeGreaterThanOrEqual(1);
+    }
+    await takeJobs('populate');
+    expect((await sweep(new Date(at.getTime() + DETECTION_SECONDS * 1000))).stalled_runs.ended).toBeGreaterThanOrEqual(1);
     const abandoned = await api.request('GET', `${p.url}/population`, { token: world.op.org });
     expect(abandoned.body.data).toMatchObject({
       run_id: started.body.data.run_id,

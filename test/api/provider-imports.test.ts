@@ -10,6 +10,8 @@ import { csvBytes, HEADER, matrixRow, titledMatrix, xlsxBytes } from '../support
 import { linkForm, providerArtefacts } from '../support/provider-artefacts.js';
 import { GENEROUS_BUDGETS, importSample } from '../support/projects.js';
 import { storedProvider, storedRelease } from '../support/providers.js';
+import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
+import { takeJobs } from '../support/jobs.js';
 
 let api: Api;
 let op: Awaited<ReturnType<typeof fixtures.operator>>;
@@ -295,23 +297,34 @@ async function publishRelease(providerId: string, releaseId: string) {
   if (res.status !== 200) throw new Error(`publish refused: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-describe('the sweep of abandoned import runs', () => {
-  it('ends a run whose job was dead-lettered as failed (import_abandoned) on artefact detail, and lets a new import start', async () => {
+describe('the sweep of stalled import runs', () => {
+  it('queues again a run whose job was lost, and the import completes', async () => {
+    const { a, post, ready } = await arrange();
+    const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv');
+    const started = await post(file.id, 'use-as-ccm', file.etag);
+    await takeJobs('import');
+    const { sweep } = await import('../../lib/jobs/sweep.js');
+    expect((await sweep(new Date(Date.now() + DETECTION_SECONDS * 1000))).stalled_imports.requeued).toBeGreaterThanOrEqual(1);
+    await api.drainJobs();
+    expect((await a.get(file.id)).body.data.import).toMatchObject({ run_id: started.body.data.import.run_id, status: 'completed' });
+  });
+
+  it('ends a run whose every re-queued job was dead-lettered as failed (import_abandoned) on artefact detail, and lets a new import start', async () => {
     const { a, post, ready } = await arrange();
     const file = await ready(csvBytes(matrix()), 'ccm.csv', 'text/csv');
     const started = await post(file.id, 'use-as-ccm', file.etag);
     expect(started.status).toBe(202);
-    const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
-    // The job went to the dead-letter queue: nothing will run it.
-    const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('import'), MaxNumberOfMessages: 10 }));
-    for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('import'), ReceiptHandle: m.ReceiptHandle! }));
     const { sweep } = await import('../../lib/jobs/sweep.js');
-    await sweep(new Date());
-    expect((await a.get(file.id)).body.data.import).toMatchObject({ status: 'running' });
-
-    expect((await sweep(new Date(Date.now() + 3_600_000))).abandoned_imports).toBeGreaterThanOrEqual(1);
+    let at = new Date();
+    for (let i = 0; i < MAX_REQUEUES; i++) {
+      // Each job went to the dead-letter queue: nothing will run it.
+      await takeJobs('import');
+      at = new Date(at.getTime() + DETECTION_SECONDS * 1000);
+      await sweep(at);
+      expect((await a.get(file.id)).body.data.import).toMatchObject({ status: 'running' });
+    }
+    await takeJobs('import');
+    expect((await sweep(new Date(at.getTime() + DETECTION_SECONDS * 1000))).stalled_imports.ended).toBeGreaterThanOrEqual(1);
     const detail = await a.get(file.id);
     expect(detail.body.data.import).toMatchObject({ run_id: started.body.data.import.run_id, status: 'failed', error_code: 'import_abandoned' });
     const again = await post(file.id, 'use-as-ccm', detail.headers.get('etag'));

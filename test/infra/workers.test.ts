@@ -238,16 +238,17 @@ describe('WorkersStack', () => {
     expect(actions.filter((a) => a.startsWith('s3:') || a === 'sqs:ReceiveMessage' || a.endsWith('*'))).toEqual([]);
   });
 
-  it('runs the sweep every five minutes, sending only to the recalculate and purge queues', () => {
+  it('runs the sweep every minute, sending only to the queues of the work it recovers', () => {
     const rules = Object.values(resourcesOf(s.workersTemplate, 'AWS::Events::Rule')).map((r) => r.Properties);
     expect(rules).toContainEqual(
       expect.objectContaining({
-        ScheduleExpression: 'rate(5 minutes)',
+        ScheduleExpression: 'rate(1 minute)',
         Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalIdOf(s.workers.sweep), 'Arn'] } })],
       }),
     );
     const sqs = statementsOf(s.workersTemplate, s.workers.sweep).filter((st) => actionsIn([st]).some((a) => a.startsWith('sqs:')));
-    expect(sqs.flatMap(resourcesIn).sort()).toEqual([`<${idOf(jobOf('recalculate').queue)}.Arn>`, `<${idOf(jobOf('purge').queue)}.Arn>`].sort());
+    const recovered = ['populate', 'import', 'scan', 'recalculate', 'purge'] as const;
+    expect(sqs.flatMap(resourcesIn).sort()).toEqual(recovered.map((q) => `<${idOf(jobOf(q).queue)}.Arn>`).sort());
     expect(actionsIn(sqs)).not.toContain('sqs:ReceiveMessage');
     const actions = actionsIn(statementsOf(s.workersTemplate, s.workers.sweep));
     expect(actions.filter((a) => a === 'dynamodb:Scan' || a.startsWith('s3:') || a.startsWith('secretsmanager:') || a.endsWith('*'))).toEqual([]);

@@ -42,7 +42,7 @@ describe('an import run revision', () => {
     const seen: (number | undefined)[] = [];
     await updateImportRun(run, { progress: { rows: 1, written: 0, exact: 1 }, errors: [], error_count: 0 });
     seen.push(await revisionOf(run));
-    await commit([progressWrite({ ...run, revision: 2 }, 0, { rows: 1, written: 1, exact: 1 })]);
+    await commit([progressWrite({ ...run, revision: 2 }, 0, { rows: 1, written: 1, exact: 1 }, new Date().toISOString())]);
     seen.push(await revisionOf(run));
     await finishImportRun({ ...run, revision: 3 }, { status: 'completed', at: new Date() });
     seen.push(await revisionOf(run));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
-import { IMPORT_ABANDONED_AFTER_MS } from '../../lib/jobs/import-sweep.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
+import { LEASE_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
 import { importRun, runningImportsStartedBefore, takeImportLease } from '../../lib/store/imports.js';
@@ -27,6 +27,7 @@ beforeAll(async () => {
 }, 120_000);
 
 const MINUTE = 60_000;
+const LEASE = LEASE_SECONDS * 1000;
 const firstControl = () => ismRelease().entries.find((e) => e.kind === 'control')!.id;
 
 /** A running CCM run of a one-row matrix, started at `startedAt` on an artefact of a new draft release; nothing has delivered it yet. */
@@ -42,53 +43,65 @@ const stored = (run: { provider_id: string; artefact_id: string }) => getOne(key
 
 /* Each test sweeps through the sweep's entry point, so that the command recording grants the sweep function what it reads and writes. */
 
-describe('the sweep of abandoned import runs', () => {
-  it('ends a run nothing has worked on for the import queue\u2019s whole redrive window as failed (import_abandoned), out of the running index', async () => {
-    const started = new Date(Date.now() - IMPORT_ABANDONED_AFTER_MS - 5 * MINUTE);
-    const { run } = await runningImport(started);
+describe('the sweep of stalled import runs', () => {
+  it('queues again a run no delivery has leased for a lease’s length, once a lease’s length', async () => {
+    const { run } = await runningImport(new Date(Date.now() - LEASE - MINUTE));
     const now = new Date();
-    expect((await sweep(now)).abandoned_imports).toBeGreaterThanOrEqual(1);
+    expect((await sweep(now)).stalled_imports.requeued).toBeGreaterThanOrEqual(1);
+    expect(await stored(run)).toMatchObject({ status: 'running', requeues: 1, requeued_at: now.toISOString() });
+    await sweep(new Date(now.getTime() + MINUTE));
+    expect(await stored(run)).toMatchObject({ requeues: 1 });
+  });
+
+  it('leaves a run alone that started within a lease’s length', async () => {
+    const { run } = await runningImport(new Date(Date.now() - LEASE + MINUTE));
+    await sweep(new Date());
+    expect(await stored(run)).toMatchObject({ status: 'running', error_code: null });
+    expect(await stored(run)).not.toHaveProperty('requeues');
+  });
+
+  it('leaves a run alone whose lease is live, however long ago it started', async () => {
+    const { run } = await runningImport(new Date(Date.now() - 60 * MINUTE));
+    await takeImportLease(run, new Date(Date.now() + LEASE), new Date());
+    await sweep(new Date());
+    expect(await stored(run)).not.toHaveProperty('requeues');
+  });
+
+  it('keeps a run whose lease a delivery took after the sweep read the index', async () => {
+    const { run } = await runningImport(new Date(Date.now() - 60 * MINUTE));
+    const read = vi.mocked(runningImportsStartedBefore).getMockImplementation()!;
+    vi.mocked(runningImportsStartedBefore).mockImplementationOnce(async (before) => {
+      const seen = await read(before);
+      await takeImportLease(run, new Date(Date.now() + LEASE), new Date());
+      return seen;
+    });
+    await sweep(new Date());
+    expect(await stored(run)).toMatchObject({ status: 'running' });
+    expect(await stored(run)).not.toHaveProperty('requeues');
+  });
+
+  it('ends a run queued again MAX_REQUEUES times and still stalled as failed (import_abandoned), out of the running index', async () => {
+    const { run } = await runningImport(new Date(Date.now() - LEASE - MINUTE));
+    let at = new Date();
+    for (let i = 0; i < MAX_REQUEUES; i++, at = new Date(at.getTime() + LEASE + MINUTE)) await sweep(at);
+    expect(await stored(run)).toMatchObject({ status: 'running', requeues: MAX_REQUEUES });
+    await sweep(at);
     expect(await importRun(run.provider_id, run.artefact_id)).toMatchObject({
       run_id: run.run_id,
       status: 'failed',
       error_code: 'import_abandoned',
-      finished_at: now.toISOString(),
+      finished_at: at.toISOString(),
     });
     expect(await stored(run)).not.toHaveProperty('GSI1PK');
   });
 
-  it('leaves a run alone that started within the redrive window', async () => {
-    const { run } = await runningImport(new Date(Date.now() - IMPORT_ABANDONED_AFTER_MS + 5 * MINUTE));
-    await sweep(new Date());
-    expect(await importRun(run.provider_id, run.artefact_id)).toMatchObject({ status: 'running', error_code: null });
-  });
-
-  it('leaves a run alone whose lease a delivery took within the redrive window, however long ago it started', async () => {
-    const started = new Date(Date.now() - 2 * IMPORT_ABANDONED_AFTER_MS);
-    const { run } = await runningImport(started);
-    const leasedAt = new Date(Date.now() - IMPORT_ABANDONED_AFTER_MS + 5 * MINUTE);
-    await takeImportLease(run, new Date(leasedAt.getTime() + 200_000), leasedAt);
-    await sweep(new Date());
-    expect(await importRun(run.provider_id, run.artefact_id)).toMatchObject({ status: 'running' });
-  });
-
-  it('keeps a run whose lease a delivery took after the sweep read the index', async () => {
-    const { run } = await runningImport(new Date(Date.now() - 2 * IMPORT_ABANDONED_AFTER_MS));
-    const read = vi.mocked(runningImportsStartedBefore).getMockImplementation()!;
-    vi.mocked(runningImportsStartedBefore).mockImplementationOnce(async (before) => {
-      const seen = await read(before);
-      await takeImportLease(run, new Date(Date.now() + 200_000), new Date());
-      return seen;
-    });
-    await sweep(new Date());
-    expect(await importRun(run.provider_id, run.artefact_id)).toMatchObject({ status: 'running' });
-  });
-
   it('makes a late delivery of the run it ended do nothing', async () => {
-    const { run, message, source } = await runningImport(new Date(Date.now() - IMPORT_ABANDONED_AFTER_MS - 5 * MINUTE));
-    await sweep(new Date());
+    const { run, message, source } = await runningImport(new Date(Date.now() - LEASE - MINUTE));
+    let at = new Date();
+    for (let i = 0; i <= MAX_REQUEUES; i++, at = new Date(at.getTime() + LEASE + MINUTE)) await sweep(at);
     const ended = await stored(run);
-    await importAssertions(message, source, new Date());
+    expect(ended).toMatchObject({ status: 'failed' });
+    await importAssertions(message, source, at);
     expect(await stored(run)).toEqual(ended);
     expect((await releaseAssertions(run.provider_id, run.release_id)).size).toBe(0);
   });

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ulid } from 'ulid';
 import { resolve } from 'node:path';
 import { readReleaseDirectory } from '../../lib/catalogue/files.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
@@ -12,16 +11,11 @@ import { recalculationMarker } from '../../lib/jobs/recalculation-requests.js';
 import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
 import { digestKeys, filterDigestItems, readIndex } from '../../lib/store/control-filters.js';
 import { controlsPage, projectApplicability } from '../../lib/store/controls.js';
-import { createUser, grantAccess } from '../../lib/store/identity.js';
 import { keys, type Key } from '../../lib/store/keys.js';
-import { startRunWrites } from '../../lib/store/population.js';
-import { createProjectWrites, toProject } from '../../lib/store/projects.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
-import { issueToken } from '../../lib/auth/issue.js';
-import { permissionsOf } from '../../lib/domain/permissions.js';
+import { type PopulationStarter, populationStarter, startedProject as startedProjectOf, startRun as startRunOf } from '../support/population.js';
 import { useTestServices } from '../support/services.js';
-import { fixtures } from '../support/api.js';
 
 vi.mock('../../lib/store/batch.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../lib/store/batch.js')>();
@@ -32,57 +26,17 @@ vi.mock('../../lib/store/batch.js', async (importOriginal) => {
 const ISM = resolve(import.meta.dirname, '../../../shared/data/ism-2025.12.9');
 
 let release: Release;
-let starter: { userId: string; tokenId: string; organisationId: string };
+let starter: PopulationStarter;
 
 beforeAll(async () => {
   await useTestServices();
   release = await importRelease(readReleaseDirectory(ISM), { sample: false }, new Date());
-  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Starter', superUser: false }, new Date());
-  const organisationId = await fixtures.organisation(user.id);
-  await grantAccess(user.id, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), new Date());
-  const token = await issueToken(
-    user.id,
-    { token_type: 'organisation', organisation_id: organisationId, name: 't', abilities: permissionsOf('organisation'), read_only: false },
-    new Date(),
-  );
-  starter = { userId: user.id, tokenId: token.id, organisationId };
+  starter = await populationStarter();
 }, 120_000);
 
-/** A project with a run started exactly as startPopulation starts one; returns the project and run ids. */
-async function startedProject(classification: StoredProject['classification'], target: StoredProject['essential_eight_target'] = 'none') {
-  const at = new Date().toISOString();
-  const project: StoredProject = {
-    id: ulid(),
-    organisation_id: starter.organisationId,
-    system_id: ulid(),
-    name: 'Population test',
-    description: null,
-    ism_release_id: release.id,
-    ism_release_version: release.version,
-    classification,
-    essential_eight_target: target,
-    lifecycle_state: 'setup',
-    archived: false,
-    population_run_id: null,
-    population_status: 'not_started',
-    created_at: at,
-    created_by: starter.userId,
-    updated_at: at,
-    version: 1,
-  };
-  await commit(createProjectWrites(project));
-  return { project, runId: await startRun(project.id) };
-}
-
-async function startRun(projectId: string): Promise<string> {
-  const project = toProject((await getOne(keys.project(projectId)))!);
-  const runId = ulid();
-  await commit(
-    startRunWrites(project, await getOne(keys.projectPopulation(projectId)), { runId, userId: starter.userId, tokenId: starter.tokenId, now: new Date() })
-      .writes,
-  );
-  return runId;
-}
+const startedProject = (classification: StoredProject['classification'], target: StoredProject['essential_eight_target'] = 'none') =>
+  startedProjectOf(release, starter, classification, target);
+const startRun = (projectId: string) => startRunOf(projectId, starter);
 
 describe('ISM catalogue import', () => {
   it('imports every entry of the release: 1,073 controls and 34 principles', () => {
@@ -257,9 +211,9 @@ describe('population from the official release', () => {
     expect(run).not.toHaveProperty('GSI1SK');
   });
 
-  it('never ends a run whose lease a delivery has just taken, however old the run', async () => {
+  it('never queues again a run whose lease a delivery has just taken, however old the run', async () => {
     const { project, runId } = await startedProject('NC');
-    const { sweepAbandonedRuns } = await import('../../lib/jobs/population.js');
+    const { sweepStalledRuns } = await import('../../lib/jobs/population.js');
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const { ddb, tableName } = await import('../../lib/store/client.js');
     const hourLater = new Date(Date.now() + 3_600_000);
@@ -271,9 +225,10 @@ describe('population from the official release', () => {
         ExpressionAttributeValues: { ':l': new Date(hourLater.getTime() + 60_000).toISOString() },
       }),
     );
-    await sweepAbandonedRuns(hourLater);
+    await sweepStalledRuns(hourLater);
     expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: runId, status: 'running' });
-    await sweepAbandonedRuns(new Date(hourLater.getTime() + 3_600_000));
-    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: runId, status: 'failed', error_code: 'population_abandoned' });
+    expect(await getOne(keys.projectPopulation(project.id))).not.toHaveProperty('requeues');
+    await sweepStalledRuns(new Date(hourLater.getTime() + 3_600_000));
+    expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ run_id: runId, status: 'running', requeues: 1 });
   });
 });

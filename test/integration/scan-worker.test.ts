@@ -1,20 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import type { SQSEvent } from 'aws-lambda';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler } from '../../functions/workers/scan.js';
-import { acceptUpload } from '../../lib/files/accept.js';
 import { applyVerdict } from '../../lib/files/scan.js';
 import { getObject, putObject } from '../../lib/files/storage.js';
 import { resetSettings } from '../../lib/config.js';
-import { parseToken } from '../../lib/auth/tokens.js';
-import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
-import { commit } from '../../lib/store/transact.js';
 import { fixtures } from '../support/api.js';
 import { EICAR, png } from '../support/files.js';
 import { useTestServices } from '../support/services.js';
+import { quarantinedUpload } from '../support/uploads.js';
 
 let op: Awaited<ReturnType<typeof fixtures.operator>>;
 
@@ -23,24 +19,7 @@ beforeAll(async () => {
   op = await fixtures.operator();
 });
 
-/** An upload in quarantine whose owner shows it, as the logo operation leaves it (from a session's object when given). */
-async function quarantined(bytes: Buffer, fileName = 'f.png', session?: { id: string }) {
-  const owner = { PK: `TESTOWNER#${ulid()}`, SK: 'OWNER' };
-  const { upload, writes } = await acceptUpload({
-    profile: 'organisation-logo',
-    owner,
-    organisationId: op.organisationId,
-    userId: op.userId,
-    tokenId: parseToken(op.org)!.tokenId,
-    authority: { scope: { kind: 'organisation', id: op.organisationId }, permissions: ['manage-org-hierarchy'] },
-    file: { file_name: fileName, declared_type: 'image/png', bytes },
-    ...(session ? { session } : {}),
-    now: new Date(),
-  });
-  await commit(writes);
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...owner, upload_id: upload.id, file_status: upload.status, version: 1 } }));
-  return { upload, owner };
-}
+const quarantined = (bytes: Buffer, fileName?: string, session?: { id: string }) => quarantinedUpload(op, bytes, fileName, session);
 
 const message = (uploadId: string, id = ulid()): SQSEvent =>
   ({ Records: [{ messageId: id, body: JSON.stringify({ upload_id: uploadId }) }] }) as unknown as SQSEvent;

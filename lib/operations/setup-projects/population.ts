@@ -36,7 +36,8 @@ export const Population = z
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),
     error_code: z.string().nullable().meta({
-      description: 'Why the run failed: population_failed, authorisation_lost, or population_abandoned (no worker finished it within the retry window).',
+      description:
+        'Why the run failed: population_failed, authorisation_lost, or population_abandoned (its worker stopped and the run, queued again three times, did not finish).',
     }),
     progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable(),
     recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),

@@ -1,12 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 
 const ran = vi.hoisted(() => [] as string[]);
-const part = (name: string) => async () => {
-  ran.push(name);
-  return 0;
-};
+const part =
+  (name: string, none: unknown = 0) =>
+  async () => {
+    ran.push(name);
+    return none;
+  };
 
-vi.mock('../../../lib/jobs/population.js', () => ({ sweepAbandonedRuns: part('abandoned runs') }));
+vi.mock('../../../lib/jobs/population.js', () => ({ sweepStalledRuns: part('stalled runs', { requeued: 0, ended: 0 }) }));
 vi.mock('../../../lib/jobs/recalculation.js', () => ({ sweepRecalculations: part('recalculations') }));
 vi.mock('../../../lib/jobs/review-tasks.js', () => ({ sweepReviewTasks: part('review tasks') }));
 
@@ -15,6 +17,6 @@ const { sweep } = await import('../../../lib/jobs/sweep.js');
 describe('sweep', () => {
   it('re-queues recalculations before it creates review tasks, so that a review backlog cannot hold them up', async () => {
     await sweep(new Date());
-    expect(ran).toEqual(['abandoned runs', 'recalculations', 'review tasks']);
+    expect(ran).toEqual(['stalled runs', 'recalculations', 'review tasks']);
   });
 });
