@@ -16,6 +16,7 @@ import {
   riskRatingOf,
   type Tally,
   tally,
+  topicOf,
 } from './report-links.js';
 import { byPath, recordTable } from './sections.js';
 import { table } from './table.js';
@@ -203,7 +204,7 @@ function findingBlock(w: PdfLayout, control: DocumentControl, linked: Linked): v
   w.ensure(w.lineHeight('bold', 10) * 2 + w.lineHeight('regular', 9.5) * 4);
   w.gap(3);
   w.font('bold', 10, COLOURS.accent);
-  doc.text(`${control.label} · ${control.title}`, w.left, doc.y, { width: w.width });
+  doc.text(`${control.label} · ${topicOf(control)}`, w.left, doc.y, { width: w.width });
   doc.x = w.left;
   w.gap(2);
   w.paragraph(control.statement, 'italic', 8.5, { colour: COLOURS.muted, after: 3 });
@@ -276,7 +277,7 @@ function controlList(w: PdfLayout, title: string, controls: DocumentControl[], e
   table(
     w,
     [{ header: 'Control', share: 0.14, font: 'bold' }, { header: 'Topic', share: fact ? 0.6 : 0.86 }, ...(fact ? [{ header: 'Basis', share: 0.26 }] : [])],
-    controls.map((c) => [c.label, c.title, ...(fact ? [fact(c)] : [])]),
+    controls.map((c) => [c.label, topicOf(c), ...(fact ? [fact(c)] : [])]),
   );
 }
 
@@ -294,7 +295,7 @@ function exclusions(w: PdfLayout, excluded: DocumentControl[]): void {
       { header: 'Topic', share: 0.3 },
       { header: 'Reason', share: 0.56 },
     ],
-    excluded.map((c) => [c.label, c.title, c.applicability_comment ?? `${labelOf(ORIGIN_LABELS, c.applicability_origin)} (no comment recorded)`]),
+    excluded.map((c) => [c.label, topicOf(c), c.applicability_comment ?? `${labelOf(ORIGIN_LABELS, c.applicability_origin)} (no comment recorded)`]),
   );
 }
 

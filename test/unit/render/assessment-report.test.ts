@@ -6,6 +6,7 @@ import { assessmentReportRenderer } from '../../../lib/render/pdf/assessment-rep
 import type { DocumentControl } from '../../../lib/domain/document-model.js';
 import { labelOf, OUTCOME_LABELS } from '../../../lib/render/labels.js';
 import { humanise } from '../../../lib/render/pdf/format.js';
+import { topicOf } from '../../../lib/render/pdf/report-links.js';
 import { documentModel } from '../../support/document-model.js';
 import { pageTexts, renderTo } from '../../support/pdf.js';
 
@@ -95,7 +96,7 @@ describe('security assessment report', () => {
   it('gives each finding its status, rationale, severity and risk rating, recommendation, and linked risk and POA&M rows with owner and due date', async () => {
     const controlOf = (reference: string | null) => model.controls.find((c) => c.id === reference || c.label === reference)!;
     const blockOf = (c: DocumentControl) => {
-      const at = report.indexOf(`${c.label} · ${c.title}`);
+      const at = report.indexOf(`${c.label} · ${topicOf(c)}`);
       return report.slice(at, at + 2500);
     };
     const planned = controlOf(model.poam[1]!.related_control);
@@ -120,7 +121,7 @@ describe('security assessment report', () => {
     const all = report;
     const excluded = model.controls.find((c) => c.applicability === 'n')!;
     const notAssessed = model.controls.find((c) => c.applicability === 'y' && !c.assessment.outcome)!;
-    expect(all.slice(all.lastIndexOf('Exclusions'))).toContain(`${excluded.label} ${excluded.title} The system has no wireless networks`);
+    expect(all.slice(all.lastIndexOf('Exclusions'))).toContain(`${excluded.label} ${topicOf(excluded)} The system has no wireless networks`);
     expect(all.slice(all.lastIndexOf('Controls not assessed'))).toContain(notAssessed.label);
   });
 
