@@ -1,6 +1,7 @@
 import type { StoredControl } from './controls.js';
 import type { Classification } from './classifications.js';
 import type { DocumentKey } from './documents.js';
+import type { EvidenceCitation } from './evidence-capture.js';
 import type { Responsibility } from './imports/rows.js';
 
 /**
@@ -60,6 +61,31 @@ export interface DocumentModel {
   provider_releases: DocumentProviderRelease[];
   /** The rows of the project's plan of action and milestones (the `poam` register), oldest first. */
   poam: DocumentPoamRow[];
+  /** The rows of the project's risk register, oldest first. */
+  risks: DocumentRiskRow[];
+}
+
+/** A contact a register row names, with the contact's name when it still exists. */
+export interface DocumentContactRef {
+  id: string;
+  name: string | null;
+}
+
+/** A risk register row with its columns typed; `related_control` is as the row holds it (a control ULID or ISM-1234). */
+export interface DocumentRiskRow {
+  id: string;
+  risk_id: string;
+  title: string;
+  description: string | null;
+  likelihood: string | null;
+  consequence: string | null;
+  inherent_rating: string | null;
+  treatment: string | null;
+  residual_rating: string | null;
+  risk_owner: DocumentContactRef | null;
+  related_control: string | null;
+  status: string;
+  review_due: string | null;
 }
 
 export interface DocumentProviderRelease {
@@ -83,7 +109,7 @@ export interface DocumentPoamRow {
   severity: string | null;
   milestone: string | null;
   /** The contact the row names as responsible, with the contact's name when it still exists. */
-  responsible: { id: string; name: string | null } | null;
+  responsible: DocumentContactRef | null;
   resources_required: string | null;
   scheduled_completion: string | null;
   status: string;
@@ -148,7 +174,13 @@ export interface DocumentEvidence {
   title: string;
   evidence_type: string | null;
   status: string;
-  sha256: string | null;
+  /** Why a file item failed (empty_file, malware_detected, …); null unless its status is error. */
+  error_code: string | null;
+  /**
+   * What the control's evidence capture made of the item: only `pinned` carries a digest, the one
+   * the capture recorded. A renderer cites nothing else as pinned.
+   */
+  citation: EvidenceCitation;
   collected_on: string | null;
   updated_at: string;
 }

@@ -86,6 +86,9 @@ export async function createSession(input: { purpose: string; maxBytes: number; 
   return { session, writes };
 }
 
+/** Why an empty file is refused at the edge (422 empty_file), inline or through a session. */
+export const EMPTY_FILE_DETAIL = 'the file is empty (0 bytes): send the file with its content';
+
 const invalid = (detail: string) => validationFailed([{ pointer: '/upload_session', detail, code: 'invalid_upload_session' }]);
 
 /** The session's file, when the session is this caller's, for this purpose and scope, open and filled. */
@@ -103,6 +106,8 @@ export async function readSession(
   if (record.expires_at * 1000 < expect.now.getTime()) throw invalid('the upload session has expired');
   const bytes = await getObject(record.s3_key);
   if (!bytes) throw invalid('no file has been uploaded to the session');
+  // S3 refuses an empty POST (content-length-range starts at 1); an emulator may not, so the edge checks again.
+  if (!bytes.length) throw validationFailed([{ pointer: '/upload_session', code: 'empty_file', detail: EMPTY_FILE_DETAIL }]);
   return { record, file: { file_name: record.file_name, declared_type: 'application/octet-stream', bytes } };
 }
 

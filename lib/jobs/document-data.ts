@@ -6,12 +6,15 @@ import {
   type DocumentEvidence,
   type DocumentImage,
   type DocumentModel,
+  type DocumentContactRef,
   type DocumentPoamRow,
   type DocumentProviderRelease,
   type DocumentRegister,
+  type DocumentRiskRow,
 } from '../domain/document-model.js';
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
 import { statusOf, type StoredEvidence } from '../domain/evidence.js';
+import { citationOf } from '../domain/evidence-capture.js';
 import type { StoredProject } from '../domain/projects.js';
 import type { RowData } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../domain/registers.js';
@@ -20,6 +23,7 @@ import { toControl } from '../store/controls.js';
 import { toEvidence } from '../store/evidence.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
+import { controlSummaryRowCount } from '../store/control-summary.js';
 import { allRows, countersKey, rowCount } from '../store/registers.js';
 
 const ENGAGEMENT_FIELDS = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
@@ -37,16 +41,20 @@ async function imageOf(owner: Item | undefined): Promise<DocumentImage | null> {
   return { media_type: type, bytes, width: Number(owner.width) || null, height: Number(owner.height) || null };
 }
 
-const evidenceOf = (e: StoredEvidence): DocumentEvidence => ({
-  id: e.id,
-  kind: e.kind,
-  title: e.title,
-  evidence_type: e.evidence_type ?? null,
-  status: statusOf(e),
-  sha256: e.sha256 ?? null,
-  collected_on: e.collected_on ?? null,
-  updated_at: e.updated_at,
-});
+function evidenceOf(e: StoredEvidence, snapshot: StoredControl['evidence_snapshot']): DocumentEvidence {
+  const status = statusOf(e);
+  return {
+    id: e.id,
+    kind: e.kind,
+    title: e.title,
+    evidence_type: e.evidence_type ?? null,
+    status,
+    error_code: status === 'error' ? (e.error_code ?? 'unavailable') : null,
+    citation: citationOf({ id: e.id, kind: e.kind, status, sha256: e.sha256 ?? null }, snapshot),
+    collected_on: e.collected_on ?? null,
+    updated_at: e.updated_at,
+  };
+}
 
 /**
  * Reads everything a document may show from one project, with the generation's options applied:
@@ -69,7 +77,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     countersKey({ owner: 'organisation', organisationId: project.organisation_id }),
   ];
   const projectPk = keys.project(project.id).PK;
-  const [found, controlItems, evidenceItems, poamRows] = await Promise.all([
+  const [found, controlItems, evidenceItems, poamRows, riskRows] = await Promise.all([
     getMany(wanted),
     queryAll(
       { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': prefixes.control } },
@@ -77,22 +85,23 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     ),
     queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': 'EVIDENCE#' } }, EVIDENCE_CAP),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.poam),
+    allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.riskRegister),
   ]);
   const item = (i: number) => found.get(keyString(wanted[i]!));
   const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
-  const evidenceByControl = new Map<string, DocumentEvidence[]>();
+  const evidenceByControl = new Map<string, StoredEvidence[]>();
   for (const e of evidenceItems) {
     if (typeof e.id !== 'string') continue;
     const stored = toEvidence(e);
-    evidenceByControl.set(stored.control_id, [...(evidenceByControl.get(stored.control_id) ?? []), evidenceOf(stored)]);
+    evidenceByControl.set(stored.control_id, [...(evidenceByControl.get(stored.control_id) ?? []), stored]);
   }
   const controls = controlItems.map(toControl).sort((a, b) => a.position - b.position);
-  const [logoImage, diagramImage, providerReleases, poam] = await Promise.all([
+  const [logoImage, diagramImage, providerReleases, contacts] = await Promise.all([
     imageOf(logo),
     imageOf(diagram),
     providerReleasesOf(controls),
-    poamOf(
-      poamRows.map((r) => r.row),
+    contactNames(
+      [...poamRows, ...riskRows].map((r) => r.row),
       project.system_id,
     ),
   ]);
@@ -101,7 +110,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     key: d.key,
     title: d.name,
     owner: d.owner,
-    rows: d.kind === 'generated' ? controls.length : rowCount(counters[d.owner], d.id),
+    rows: d.kind === 'generated' ? controlSummaryRowCount() : rowCount(counters[d.owner], d.id),
   }));
   const generatedBy = { id: g.requested_by, name: g.requested_by_name };
   return {
@@ -155,7 +164,8 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     images: { logo: logoImage, diagram: diagramImage },
     public_url: g.public_url ?? publicUrl(),
     provider_releases: providerReleases,
-    poam,
+    poam: poamRows.map(({ row }) => poamOf(row, contacts)),
+    risks: riskRows.map(({ row }) => riskOf(row, contacts)),
   };
 }
 
@@ -182,32 +192,63 @@ async function providerReleasesOf(controls: StoredControl[]): Promise<DocumentPr
 
 const text = (data: RowData, column: string): string | null => (typeof data[column] === 'string' ? (data[column] as string) : null);
 
-/** The POA&M rows with their columns typed and the responsible contacts named. */
-async function poamOf(rows: { id: string; data: RowData; created_at: string; updated_at: string }[], systemId: string): Promise<DocumentPoamRow[]> {
-  const contactIds = [...new Set(rows.flatMap((r) => (text(r.data, 'responsible') ? [text(r.data, 'responsible')!] : [])))];
-  const contacts = contactIds.length ? await getMany(contactIds.map((id) => keys.contact(systemId, id))) : new Map<string, Item>();
-  return rows.map((r) => {
-    const responsible = text(r.data, 'responsible');
-    const contact = responsible ? contacts.get(keyString(keys.contact(systemId, responsible))) : undefined;
-    return {
-      id: r.id,
-      item_id: text(r.data, 'item_id') ?? r.id,
-      weakness: text(r.data, 'weakness') ?? '',
-      related_control: text(r.data, 'related_control'),
-      severity: text(r.data, 'severity'),
-      milestone: text(r.data, 'milestone'),
-      responsible: responsible ? { id: responsible, name: typeof contact?.name === 'string' ? contact.name : null } : null,
-      resources_required: text(r.data, 'resources_required'),
-      scheduled_completion: text(r.data, 'scheduled_completion'),
-      status: text(r.data, 'status') ?? 'open',
-      completed_on: text(r.data, 'completed_on'),
-      created_at: r.created_at,
-      updated_at: r.updated_at,
-    };
-  });
+const CONTACT_COLUMNS = ['responsible', 'risk_owner'];
+
+/** The names of the contacts the register rows name, by contact id (one read for all of them). */
+async function contactNames(rows: { data: RowData }[], systemId: string): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.flatMap((r) => CONTACT_COLUMNS.flatMap((c) => text(r.data, c) ?? [])))];
+  if (!ids.length) return new Map();
+  const found = await getMany(ids.map((id) => keys.contact(systemId, id)));
+  return new Map(
+    ids.flatMap((id) => {
+      const name = found.get(keyString(keys.contact(systemId, id)))?.name;
+      return typeof name === 'string' ? [[id, name] as const] : [];
+    }),
+  );
 }
 
-function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
+const contactOf = (data: RowData, column: string, names: Map<string, string>): DocumentContactRef | null => {
+  const id = text(data, column);
+  return id ? { id, name: names.get(id) ?? null } : null;
+};
+
+type Row = { id: string; data: RowData; created_at: string; updated_at: string };
+
+/** A POA&M row with its columns typed and its responsible contact named. */
+const poamOf = (r: Row, names: Map<string, string>): DocumentPoamRow => ({
+  id: r.id,
+  item_id: text(r.data, 'item_id') ?? r.id,
+  weakness: text(r.data, 'weakness') ?? '',
+  related_control: text(r.data, 'related_control'),
+  severity: text(r.data, 'severity'),
+  milestone: text(r.data, 'milestone'),
+  responsible: contactOf(r.data, 'responsible', names),
+  resources_required: text(r.data, 'resources_required'),
+  scheduled_completion: text(r.data, 'scheduled_completion'),
+  status: text(r.data, 'status') ?? 'open',
+  completed_on: text(r.data, 'completed_on'),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+/** A risk register row with its columns typed and its owner named. */
+const riskOf = (r: Row, names: Map<string, string>): DocumentRiskRow => ({
+  id: r.id,
+  risk_id: text(r.data, 'risk_id') ?? r.id,
+  title: text(r.data, 'title') ?? '',
+  description: text(r.data, 'description'),
+  likelihood: text(r.data, 'likelihood'),
+  consequence: text(r.data, 'consequence'),
+  inherent_rating: text(r.data, 'inherent_rating'),
+  treatment: text(r.data, 'treatment'),
+  residual_rating: text(r.data, 'residual_rating'),
+  risk_owner: contactOf(r.data, 'risk_owner', names),
+  related_control: text(r.data, 'related_control'),
+  status: text(r.data, 'status') ?? 'open',
+  review_due: text(r.data, 'review_due'),
+});
+
+function controlOf(c: StoredControl, evidence: StoredEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
   return {
     ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
     implementation_notes: options.show_implementation_notes
@@ -225,7 +266,7 @@ function controlOf(c: StoredControl, evidence: DocumentEvidence[], options: { sh
       evidence_references: c.evidence_references ?? [],
       assessor_notes: options.show_assessor_notes ? (c.assessor_notes ?? null) : null,
     },
-    evidence,
+    evidence: evidence.map((e) => evidenceOf(e, c.evidence_snapshot)),
     // Documents reach everyone who may download them: restricted provider material stays out.
     provider_guidance: (c.provider_guidance ?? []).flatMap((g) =>
       g.restricted || g.guidance === null

@@ -33,6 +33,9 @@ export function summaryRowId(dimension: string, value: string): string {
   return `${REGISTER_DEFINITION_IDS.controlSummary.slice(0, 10)}${tail}`;
 }
 
+/** How many rows the register has: one per dimension and value, whatever the controls (not one per control). */
+export const controlSummaryRowCount = (): number => dimensions().reduce((n, [, values]) => n + values.length, 0);
+
 /**
  * Every row of the register, in dimension and value order, counted from the summary item (absent
  * before population: every count is 0). The version is the summary's revision, which every counted

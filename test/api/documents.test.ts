@@ -7,8 +7,12 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicUrl, resetSettings } from '../../lib/config.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
+import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
+import { evidenceCreateWrites } from '../../lib/store/evidence.js';
+import { commit } from '../../lib/store/transact.js';
 import { fixtures, type Api } from '../support/api.js';
+import { IMPLEMENTED } from '../support/controls.js';
 import { arrangeDocuments, documentsUrl } from '../support/documents.js';
 import { form, png } from '../support/files.js';
 import { definedUuids, oscalValidator, uuidReferences } from '../support/oscal.js';
@@ -192,6 +196,57 @@ describe('generated content and redaction', () => {
     const file = await d.download(started.body.data.document_id);
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(file.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('cites a failed empty upload the capture did not pin as a warning, without a digest, and counts the control summary rows', async () => {
+    const d = await arrangeDocuments(api, world);
+    const control = d.idOf('sample-9001');
+    const at = new Date().toISOString();
+    const failed: StoredEvidence = {
+      id: ulid(),
+      project_id: d.p.id,
+      control_id: control,
+      kind: 'upload',
+      ...metadataOf({ title: 'Empty firewall export' }),
+      status: 'pending',
+      version: 1,
+      upload_id: ulid(),
+      file_status: 'error',
+      error_code: 'empty_file',
+      file_name: 'firewall.csv',
+      size: 0,
+      sha256: createHash('sha256').update('').digest('hex'),
+      detected_type: null,
+      s3_key: `files/${ulid()}`,
+      source: null,
+      created_at: at,
+      created_by: world.op.userId,
+      updated_at: at,
+      updated_by: world.op.userId,
+    };
+    // As an upload accepted before empty files were refused at the edge, and failed by its scan.
+    await commit(evidenceCreateWrites(failed));
+    await d.patch('sample-9001', IMPLEMENTED);
+    await d.transition('sample-9001', { transition: 'editing_to_ready_for_assessment' });
+    await d.transition('sample-9001', { transition: 'ready_for_assessment_to_assessing' });
+    const assessment = {
+      overall_assessed_outcome: 'ineffective',
+      overall_assessed_rationale: 'Seen.',
+      finding_severity: 'high',
+      evidence_references: [failed.id],
+    };
+    expect((await d.patch('sample-9001', assessment, undefined, 'assessment')).status).toBe(200);
+    const assessed = await d.transition('sample-9001', { transition: 'assessing_to_assessed', acknowledge_evidence_warnings: true });
+    expect(assessed.status).toBe(200);
+    const summaryRows = await api.request('GET', `/api/v1/projects/${d.p.id}/registers/${REGISTER_DEFINITION_IDS.controlSummary}/rows`, { token: d.token });
+    const started = await d.generate('security-assessment-report');
+    await api.drainJobs();
+    const dir = mkdtempSync(join(tmpdir(), 'sar-'));
+    writeFileSync(join(dir, 'report.pdf'), (await d.download(started.body.data.document_id)).bytes);
+    const text = execFileSync('pdftotext', ['-raw', join(dir, 'report.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(text).toContain('Empty firewall export (Not pinned: the item was not ready when the control was assessed; the file failed (empty_file)');
+    expect(text).not.toContain(failed.sha256!.slice(0, 16));
+    expect(text).toContain(`Control summary Project ${summaryRows.body.data.length}`);
   });
 
   it('generates OSCAL documents of a real project that pass the NIST schemas and whose uuid references resolve', async () => {

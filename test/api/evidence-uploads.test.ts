@@ -122,6 +122,14 @@ describe('uploadEvidence', () => {
     expect(await a.items()).toEqual([]);
   });
 
+  it('refuses an empty inline file (422 empty_file at /file) before storing it, creating nothing', async () => {
+    const a = await arrange();
+    const res = await a.upload(pdfForm('empty.pdf', {}, Buffer.alloc(0)));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ pointer: '/file', code: 'empty_file', detail: expect.any(String) }]);
+    expect(await a.items()).toEqual([]);
+  });
+
   it('refuses an inline file above 4 MiB (413), pointing at upload sessions', async () => {
     const a = await arrange();
     const res = await a.upload(pdfForm('big.pdf', {}, Buffer.concat([PDF, Buffer.alloc(4 * 1024 * 1024)])));
@@ -185,6 +193,15 @@ describe('createEvidenceUploadSession', () => {
     const again = await a.upload(sessionForm(id));
     expect(again.status).toBe(422);
     expect(again.body.errors[0].code).toBe('invalid_upload_session');
+  });
+
+  it('refuses an upload session holding an empty file (422 empty_file at /upload_session), creating nothing', async () => {
+    const a = await arrange();
+    const id = await a.session('empty.pdf', Buffer.alloc(0));
+    const res = await a.upload(sessionForm(id));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ pointer: '/upload_session', code: 'empty_file', detail: expect.any(String) }]);
+    expect(await a.items()).toEqual([]);
   });
 
   it("refuses another project's session and a form with both a file and a session (422)", async () => {

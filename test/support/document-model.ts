@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { readReleaseDirectory } from '../../lib/catalogue/files.js';
 import { CLASSIFICATIONS, type Classification } from '../../lib/domain/classifications.js';
-import type { DocumentControl, DocumentModel, DocumentPoamRow } from '../../lib/domain/document-model.js';
+import type { DocumentControl, DocumentEvidence, DocumentModel, DocumentPoamRow, DocumentRiskRow } from '../../lib/domain/document-model.js';
 import type { DocumentKey } from '../../lib/domain/documents.js';
 import type { ParsedRelease } from '../../lib/domain/oscal.js';
 import { png } from './files.js';
@@ -76,20 +76,7 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
         evidence_references: outcome ? [`01JEVIDENCE${String(i).padStart(15, '0')}`] : [],
         assessor_notes: showAssessor && outcome ? 'Assessor working note: interviewed the system administrator.' : null,
       },
-      evidence: outcome
-        ? [
-            {
-              id: `01JEVIDENCE${String(i).padStart(15, '0')}`,
-              kind: i % 2 ? 'upload' : 'external_reference',
-              title: `Configuration export for ${e.label}`,
-              evidence_type: 'configuration export',
-              status: 'ready',
-              sha256: i % 2 ? 'a'.repeat(64) : null,
-              collected_on: '2026-10-01',
-              updated_at: '2026-10-02T03:04:05.000Z',
-            },
-          ]
-        : [],
+      evidence: outcome ? [evidenceOf(i, e.label)] : [],
       provider_guidance:
         i % 29 === 0
           ? [
@@ -187,6 +174,7 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       },
     ],
     poam,
+    risks: risksOf(poam, controls),
     images:
       o.images === false
         ? { logo: null, diagram: null }
@@ -195,6 +183,62 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
             diagram: { media_type: 'image/png', bytes: png(800, 500, 200), width: 800, height: 500 },
           },
   };
+}
+
+const CAPTURED_AT = '2026-10-20T04:05:06.000Z';
+
+/**
+ * The evidence an assessed control cites, as its capture left it: odd controls an upload the
+ * capture pinned, every fourth of those (i % 4 === 3) an upload that failed (an empty file) and
+ * was only acknowledged, even ones an external reference acknowledged as unverifiable.
+ */
+function evidenceOf(i: number, label: string): DocumentEvidence {
+  const base = {
+    id: `01JEVIDENCE${String(i).padStart(15, '0')}`,
+    title: `Configuration export for ${label}`,
+    evidence_type: 'configuration export',
+    collected_on: '2026-10-01',
+    updated_at: '2026-10-02T03:04:05.000Z',
+  };
+  if (i % 2 === 0) {
+    const citation = { kind: 'acknowledged_warning', captured_at: CAPTURED_AT, reason: 'unverified' } as const;
+    return { ...base, kind: 'external_reference', status: 'ready', error_code: null, citation };
+  }
+  if (i % 4 === 3) {
+    const citation = { kind: 'acknowledged_warning', captured_at: CAPTURED_AT, reason: 'not_ready' } as const;
+    return { ...base, kind: 'upload', status: 'error', error_code: 'empty_file', citation };
+  }
+  return {
+    ...base,
+    kind: 'upload',
+    status: 'ready',
+    error_code: null,
+    citation: { kind: 'pinned', captured_at: CAPTURED_AT, version: 1, sha256: 'a'.repeat(64) },
+  };
+}
+
+/** A risk for every other POA&M row's control, named by its ISM code, with an owner, a treatment and a review date. */
+function risksOf(poam: DocumentPoamRow[], controls: DocumentControl[]): DocumentRiskRow[] {
+  return poam
+    .filter((_, i) => i % 2 === 0)
+    .map((row, i) => {
+      const control = controls.find((c) => c.id === row.related_control || c.label === row.related_control)!;
+      return {
+        id: `01JRISKROW${String(i).padStart(16, '0')}`,
+        risk_id: `R-${i + 1}`,
+        title: `Weakness in ${control.label}`,
+        description: null,
+        likelihood: 'possible',
+        consequence: 'major',
+        inherent_rating: 'high',
+        treatment: 'Reduce through configuration hardening.',
+        residual_rating: i % 2 ? 'medium' : 'high',
+        risk_owner: { id: '01JCONTACT0000000000000001', name: 'Casey Owner' },
+        related_control: control.label,
+        status: 'treating',
+        review_due: '2027-01-31',
+      };
+    });
 }
 
 /** A sink that keeps what a renderer writes, for tests. */

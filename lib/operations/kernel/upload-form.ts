@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ApiError, payloadTooLarge } from '../../errors.js';
 import { MultipartError, parseMultipart } from '../../files/multipart.js';
 import { INLINE_UPLOAD_LIMIT, PROFILES, type ProfileId } from '../../files/profiles.js';
-import { createSession, readSession, UploadSession, type SessionScope } from '../../files/sessions.js';
+import { createSession, EMPTY_FILE_DETAIL, readSession, UploadSession, type SessionScope } from '../../files/sessions.js';
 import type { Key } from '../../store/keys.js';
 import type { CredentialType } from '../../domain/permissions.js';
 import { NOT_BLANK, singleLine } from '../../domain/validation.js';
@@ -13,14 +13,17 @@ import { declarationsOf, type Group, type OperationContext, type PermissionRule 
 const FileName = singleLine().max(255);
 
 /** The file part as the form reader hands it over; its name and media type come from the caller. */
-const FilePart = z.object(
-  {
-    file_name: FileName,
-    declared_type: singleLine(),
-    bytes: z.custom<Buffer>((v) => Buffer.isBuffer(v)),
-  },
-  { error: 'must be a file part' },
-);
+const FilePart = z
+  .object(
+    {
+      file_name: FileName,
+      declared_type: singleLine(),
+      bytes: z.custom<Buffer>((v) => Buffer.isBuffer(v)),
+    },
+    { error: 'must be a file part' },
+  )
+  // Refused here, at the edge, rather than stored, queued and failed by the scan (which would leave an item in error).
+  .refine((f) => f.bytes.length > 0, { message: EMPTY_FILE_DETAIL, params: { code: 'empty_file' } });
 
 /**
  * A multipart upload carries the file inline, or names an upload session that holds a larger one,
@@ -69,7 +72,7 @@ export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(
 });
 
 export const uploadDescription = (profile: ProfileId) =>
-  `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILES[profile].maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file.`;
+  `Inline files up to 4 MiB go in the file part. Larger ones (up to ${PROFILES[profile].maxBytes / 1024 / 1024} MiB) go through an upload session (x-extension): create it, POST the file to its presigned URL, then send upload_session instead of file. An empty file (0 bytes) is refused with 422, errors code empty_file.`;
 
 /** The file of an upload form: inline, or from this caller's session for this purpose and scope. */
 export async function formFile(ctx: OperationContext, body: FileFields, profile: ProfileId, scope: SessionScope) {

@@ -31,12 +31,8 @@ export const systemIdOf = (model: DocumentModel) => ({ 'identifier-type': namesp
 export const evidenceHref = (model: DocumentModel, controlId: string, e: DocumentEvidence): string =>
   `${model.public_url}${evidenceUrl({ project_id: model.project.id, control_id: controlId, id: e.id })}`;
 
-/**
- * The SHA-256 that pins an item's bytes, or null: only a ready file holds bytes the digest
- * describes. An upload that failed may carry the digest of nothing; it is never cited as pinned.
- */
-export const pinnedDigest = (e: DocumentEvidence): string | null =>
-  (e.kind === 'upload' || e.kind === 'file_link') && e.status === 'ready' && e.sha256 ? e.sha256 : null;
+/** The SHA-256 the control's capture pinned, or null: nothing the capture did not pin is cited as pinned. */
+export const pinnedDigest = (e: DocumentEvidence): string | null => (e.citation.kind === 'pinned' ? e.citation.sha256 : null);
 
 export interface Prop {
   name: string;

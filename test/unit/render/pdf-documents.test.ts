@@ -15,7 +15,20 @@ const WATERMARK = /D\s*R\s*A\s*F\s*T/;
 const SECTIONS: Record<keyof typeof PDF_RENDERERS, string[]> = {
   ssp: ['System and project', 'Scope', 'Network diagram', 'Implementation summary', 'Controls not applicable'],
   'e8-assessment': ['Assessment context', 'Maturity summary', 'Maturity by strategy', 'Patch applications', 'Regular backups', 'Findings'],
-  'security-assessment-report': ['Assessment context', 'Summary', 'Outcomes', 'Findings', 'Evidence cited', 'Registers'],
+  'security-assessment-report': [
+    'Executive summary',
+    'Recommendation to the authorising officer',
+    'Scope and boundary',
+    'Methodology',
+    'Assessor details',
+    'Compliance summary',
+    'Findings',
+    'Effective controls',
+    'Exclusions',
+    'Evidence cited',
+    'Registers',
+    'Sign-off',
+  ],
 };
 
 let dir: string;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DocumentEvidence } from '../../../../lib/domain/document-model.js';
 import { oscalAssessmentResultsRenderer } from '../../../../lib/render/oscal/assessment-results.js';
 import { documentModel } from '../../../support/document-model.js';
 import { definedUuids, ismCatalogueIds, ismStatementIds, oscalValidator, renderJson, uuidReferences, valuesOf } from '../../../support/oscal.js';
@@ -127,22 +128,26 @@ describe('OSCAL Assessment Results', () => {
   it('writes one observation per cited evidence item, with the SHA-256 of a pinned file at its absolute download address', () => {
     const cited = assessed.flatMap((c) => c.evidence.filter((e) => c.assessment.evidence_references.includes(e.id)));
     expect(result.observations).toHaveLength(cited.length);
-    const control = assessed.find((c) => c.evidence.some((e) => e.sha256 && e.kind === 'upload'))!;
+    const control = assessed.find((c) => c.evidence.some((e) => e.citation.kind === 'pinned' && e.kind === 'upload'))!;
     const pinned = control.evidence[0]!;
     const observation = result.observations.find((o: { title: string }) => o.title === pinned.title);
     const resource = ar['assessment-results']['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === observation['relevant-evidence'][0].href);
     expect(resource.rlinks).toEqual([
       {
         href: `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${pinned.id}/download`,
-        hashes: [{ algorithm: 'SHA-256', value: pinned.sha256 }],
+        hashes: [{ algorithm: 'SHA-256', value: 'a'.repeat(64) }],
       },
     ]);
   });
 
   it('cites a failed upload at its API address, with no hash and no back-matter resource', async () => {
-    const control = assessed.find((c) => c.evidence.some((e) => e.sha256 && e.kind === 'upload'))!;
-    const empty = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-    const failed = { ...control.evidence[0]!, status: 'error', sha256: empty };
+    const control = assessed.find((c) => c.evidence.some((e) => e.citation.kind === 'pinned' && e.kind === 'upload'))!;
+    const failed: DocumentEvidence = {
+      ...control.evidence[0]!,
+      status: 'error',
+      error_code: 'empty_file',
+      citation: { kind: 'acknowledged_warning', captured_at: '2026-10-20T04:05:06.000Z', reason: 'not_ready' },
+    };
     const document = await renderJson(oscalAssessmentResultsRenderer, {
       ...model,
       controls: model.controls.map((c) => (c.id === control.id ? { ...c, evidence: [failed] } : c)),
@@ -151,7 +156,7 @@ describe('OSCAL Assessment Results', () => {
     expect(observation['relevant-evidence'][0].href).toBe(
       `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${failed.id}`,
     );
-    expect(JSON.stringify(document)).not.toContain(empty);
+    expect(JSON.stringify(document['assessment-results']['back-matter'])).not.toContain(failed.id);
   });
 
   it('cites an external reference for what it is, at its API address', () => {
