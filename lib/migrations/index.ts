@@ -1,7 +1,7 @@
 import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putAll } from '../store/batch.js';
 import { ddb, tableName } from '../store/client.js';
-import { absentOrZero, and, attributeEquals, itemPresent } from '../store/conditions.js';
+import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent } from '../store/conditions.js';
 import { moveLegacyAssertion } from '../store/assertions.js';
 import { usersIndex } from '../store/identity.js';
 import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
@@ -12,6 +12,8 @@ import { getMany, getOne, keyString, type Item } from '../store/read.js';
 import { type PurgeSubject, purgeMarkerItem } from '../store/provider-purge.js';
 import { backfillRowOrder, type RowScope } from '../store/registers.js';
 import { updateIf } from '../store/update.js';
+import { commit, UnmappedConditionError } from '../store/transact.js';
+import { scanWatchPut } from '../files/uploads.js';
 
 /**
  * Data migrations: derived items that installations created before a release lack. Each step is
@@ -241,6 +243,35 @@ export async function moveAssertionsToUlids(now: Date): Promise<string> {
  * The steps, oldest first: a new step is one entry at the end, under a name never used before
  * (the name is what the installation marker records).
  */
+/**
+ * Uploads left in quarantine by a release before uploads awaiting their scan were indexed: without
+ * the watch item the sweep would never queue their scan again. Written only while the upload is
+ * still in quarantine and has none, so the sweep finds it stalled at its next tick.
+ */
+export async function watchQuarantinedUploads(): Promise<string> {
+  let watched = 0;
+  await scanEach(
+    {
+      FilterExpression: '#e = :upload AND #s = :quarantine',
+      ExpressionAttributeNames: { '#e': 'entity', '#s': 'status' },
+      ExpressionAttributeValues: { ':upload': 'upload', ':quarantine': 'quarantine' },
+    },
+    async (upload) => {
+      const id = String(upload.id);
+      const watch = { ...scanWatchPut({ id, created_at: String(upload.created_at) }), condition: itemAbsent() };
+      const stillQuarantined = { kind: 'check' as const, key: keys.upload(id), condition: attributeEquals('status', 'quarantine') };
+      try {
+        await commit([watch, stillQuarantined]);
+        watched++;
+      } catch (error) {
+        // Watched already, or settled since the scan read it: nothing to do.
+        if (!(error instanceof UnmappedConditionError)) throw error;
+      }
+    },
+  );
+  return `watched ${watched} uploads awaiting their scan`;
+}
+
 export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'project-summary-status-counters', run: recountProjectsWithoutStatusCounters },
   { name: 'organisation-members', run: rebuildOrganisationMembers },
@@ -250,6 +281,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'import-runs-revision', run: reviseImportRuns },
   { name: 'console-users-index', run: indexUsers },
   { name: 'assertion-ulids', run: moveAssertionsToUlids },
+  { name: 'uploads-scan-watch', run: watchQuarantinedUploads },
 ];
 
 /** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */
