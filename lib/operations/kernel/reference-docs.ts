@@ -1,7 +1,7 @@
 import { SETTINGS } from '../../config.js';
 import { functionOf, type FunctionName } from './function-of.js';
 import type { AnyOperation } from './operation.js';
-import { API_PREFIX } from '../../domain/api-paths.js';
+import { routeOf } from './router.js';
 
 /**
  * The parts of docs/ that restate what the code declares: each group page's operation table and
@@ -27,7 +27,7 @@ function permissionText(op: AnyOperation): string {
 export function operationTable(operations: readonly AnyOperation[]): string {
   const rows = operations.map(
     (op) =>
-      `| \`${op.method} ${API_PREFIX}${op.path}\` | \`${op.id}\` | ${cell(op.summary)} | ${cell(permissionText(op))} | ${op.mode}${op.extension ? ` (extension: ${op.extension})` : ''} |`,
+      `| \`${op.method} ${routeOf(op)}\` | \`${op.id}\` | ${cell(op.summary)} | ${cell(permissionText(op))} | ${op.mode}${op.extension ? ` (extension: ${op.extension})` : ''} |`,
   );
   return ['| Request | Operation | What it does | Credential: permissions | Mode |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

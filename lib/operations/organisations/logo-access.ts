@@ -7,6 +7,9 @@ import type { OperationContext } from '../kernel/operation.js';
  * share. It declares no operation, so that neither function bundles the other's.
  */
 
+export const LOGO_PATH = '/organisations/{organisation}/logo';
+export const LOGO_FILE_PATH = `${LOGO_PATH}/file`;
+
 export function currentLogo(ctx: OperationContext, organisation: string) {
   if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
   const item = ctx.prefetched(keys.organisationLogo(organisation));

@@ -3,7 +3,7 @@ import { readyFile } from '../../files/accept.js';
 import { PROFILES } from '../../files/profiles.js';
 import { notFound } from '../../errors.js';
 import { NoQuery, OrganisationParams } from '../kernel/common.js';
-import { currentLogo, prefetch } from './logo-access.js';
+import { currentLogo, LOGO_FILE_PATH, prefetch } from './logo-access.js';
 import { operation } from './declare.js';
 
 const PROFILE = PROFILES['organisation-logo'];
@@ -11,7 +11,7 @@ const PROFILE = PROFILES['organisation-logo'];
 export const getOrganisationLogoFile = operation({
   id: 'getOrganisationLogoFile',
   method: 'GET',
-  path: '/organisations/{organisation}/logo/file',
+  path: LOGO_FILE_PATH,
   summary: 'The ready logo file (private, no-store); 404 while it is in quarantine, failed or missing.',
   description: 'Streams the scanned, ready logo as PNG, JPEG or WebP, private and never cached (Cache-Control private, no-store).',
   credential: ['organisation'],

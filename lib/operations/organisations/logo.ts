@@ -8,13 +8,12 @@ import type { Item } from '../../store/read.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery, OrganisationParams } from '../kernel/common.js';
 import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
-import { currentLogo, prefetch } from './logo-access.js';
+import { currentLogo, LOGO_FILE_PATH, LOGO_PATH, prefetch } from './logo-access.js';
 import { operation } from './declare.js';
 import { apiUrl } from '../../domain/api-paths.js';
 import { urlOf } from '../kernel/router.js';
 
 const ETAG_KIND = 'organisation-logo';
-const LOGO_PATH = '/organisations/{organisation}/logo';
 
 export const Logo = z
   .object({
@@ -42,7 +41,7 @@ function logoView(organisation: string, item: Item | undefined): z.infer<typeof 
     width: value<number>('width'),
     height: value<number>('height'),
     uploaded_at: value<string>('uploaded_at'),
-    file_url: status === 'ready' ? apiUrl(`${LOGO_PATH}/file`, { organisation }) : null,
+    file_url: status === 'ready' ? apiUrl(LOGO_FILE_PATH, { organisation }) : null,
   };
 }
 
