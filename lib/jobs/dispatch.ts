@@ -17,20 +17,32 @@ const imageOf = (image: StreamImage | undefined): Image | undefined => (image ? 
  * the lowest failed sequence number) and no later record overtakes it. Sending twice is safe:
  * every job reads its record and leaves a job that has moved on alone.
  */
-export function dispatchStream(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  return runAsFunction('workers/dispatch', () => dispatchRecords(event.Records));
+export async function dispatchStream(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const { failedAt } = await relayRecords(event.Records);
+  return { batchItemFailures: failedAt === undefined ? [] : [{ itemIdentifier: failedAt }] };
 }
 
-async function dispatchRecords(records: DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
-  for (const record of records) {
-    const job = jobStartedBy(imageOf(record.dynamodb?.NewImage), imageOf(record.dynamodb?.OldImage));
-    if (!job) continue;
-    try {
-      await sendJob(job.queue, job.message);
-    } catch (error) {
-      logger.error('job not dispatched; the stream retries it', { queue: job.queue, ...job.message, error: error as Error });
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+/** What one batch queued: how many jobs were sent, and the sequence number of the record that could not be. */
+export interface Relayed {
+  sent: number;
+  failedAt?: string;
+}
+
+/** The dispatcher's work, with the count of jobs sent that the local reader's drain needs to know whether anything was started. */
+export function relayRecords(records: DynamoDBRecord[]): Promise<Relayed> {
+  return runAsFunction('workers/dispatch', async () => {
+    let sent = 0;
+    for (const record of records) {
+      const job = jobStartedBy(imageOf(record.dynamodb?.NewImage), imageOf(record.dynamodb?.OldImage));
+      if (!job) continue;
+      try {
+        await sendJob(job.queue, job.message);
+      } catch (error) {
+        logger.error('job not dispatched; the stream retries it', { queue: job.queue, ...job.message, error: error as Error });
+        return { sent, failedAt: record.dynamodb?.SequenceNumber ?? '' };
+      }
+      sent += 1;
     }
-  }
-  return { batchItemFailures: [] };
+    return { sent };
+  });
 }

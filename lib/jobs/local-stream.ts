@@ -12,7 +12,7 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import { settings } from '../config.js';
 import { ddb, tableName } from '../store/client.js';
-import { dispatchStream } from './dispatch.js';
+import { relayRecords } from './dispatch.js';
 
 /** Where each shard was read up to: its last sequence number handed to the dispatcher. */
 interface Position {
@@ -21,7 +21,7 @@ interface Position {
 }
 
 export interface StreamReader {
-  /** Hands every record past the position to the dispatcher, in order; returns how many it read. */
+  /** Hands every record past the position to the dispatcher, in order; returns how many jobs it sent. */
   read: () => Promise<number>;
   /**
    * Persists the position read so far once `idle` says every job dispatched up to it has ended:
@@ -47,6 +47,8 @@ function savedPosition(file: string | undefined, stream: string): Position {
   }
   return { stream, shards: {} };
 }
+
+const SHARDS_TTL_MS = 30_000;
 
 /** Parents before children: a key's older changes are in the shard its newer shard split from. */
 const inOrder = (shards: Shard[]) =>
@@ -83,7 +85,8 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
   }
 
   async function readShard(shardId: string): Promise<number> {
-    let count = 0;
+    if (iterators.get(shardId) === null) return 0;
+    let sent = 0;
     let iterator = await iteratorOf(shardId);
     while (iterator) {
       let out: GetRecordsCommandOutput;
@@ -92,47 +95,59 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
       } catch (error) {
         if (!(error instanceof ExpiredIteratorException)) throw error;
         iterators.delete(shardId);
-        return count;
+        return sent;
       }
       const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
       if (records.length === 0) {
         // A closed shard read to its end has no next iterator: nothing more will come from it.
         iterators.set(shardId, out.NextShardIterator ?? null);
-        return count;
+        if (!out.NextShardIterator) shards = undefined;
+        return sent;
       }
-      const { batchItemFailures } = await dispatchStream({ Records: records });
-      const failed = batchItemFailures[0]?.itemIdentifier;
+      const relayed = await relayRecords(records);
+      const failed = relayed.failedAt;
       const done = failed
         ? records.slice(
             0,
             records.findIndex((r) => r.dynamodb?.SequenceNumber === failed),
           )
         : records;
-      count += done.length;
+      sent += relayed.sent;
       const last = done.at(-1)?.dynamodb?.SequenceNumber;
       if (last) read.shards[shardId] = last;
       if (failed) {
         // Retried from the failed record at the next read, as the mapping retries a failed batch.
         iterators.delete(shardId);
-        return count;
+        return sent;
       }
       iterator = out.NextShardIterator;
     }
     iterators.set(shardId, null);
-    return count;
+    shards = undefined;
+    return sent;
   }
 
-  async function readAll(): Promise<number> {
-    const shards: Shard[] = [];
+  // The shard list changes only when a shard closes: it is described again then, and at least every SHARDS_TTL_MS.
+  let shards: Shard[] | undefined;
+  let describedAt = 0;
+  async function shardList(): Promise<Shard[]> {
+    if (shards && Date.now() - describedAt < SHARDS_TTL_MS) return shards;
+    const found: Shard[] = [];
     let start: string | undefined;
     do {
       const out = await client.send(new DescribeStreamCommand({ StreamArn: stream, ExclusiveStartShardId: start }));
-      shards.push(...(out.StreamDescription?.Shards ?? []));
+      found.push(...(out.StreamDescription?.Shards ?? []));
       start = out.StreamDescription?.LastEvaluatedShardId;
     } while (start);
-    let count = 0;
-    for (const shard of inOrder(shards)) count += await readShard(shard.ShardId!);
-    return count;
+    describedAt = Date.now();
+    shards = inOrder(found);
+    return shards;
+  }
+
+  async function readAll(): Promise<number> {
+    let sent = 0;
+    for (const shard of await shardList()) sent += await readShard(shard.ShardId!);
+    return sent;
   }
 
   // One read at a time: a test's drain runs beside the background loop, and two reads of one iterator would dispatch twice.

@@ -1,6 +1,7 @@
 import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../log.js';
+import { onTableWrite } from '../store/client.js';
 import { openStream } from './local-stream.js';
 import { QUEUES, queueUrlVariable, type QueueName } from './queues.js';
 import { sqs } from './sqs.js';
@@ -78,12 +79,17 @@ export interface Pollers {
   stop: () => Promise<void>;
   /** Dispatches what the table's stream holds and processes queued jobs until neither has anything (tests call this instead of waiting). */
   drain: () => Promise<void>;
-  /** Dispatches what the table's stream holds, leaving the jobs on their queues; returns how many records it read. */
+  /** Dispatches what the table's stream holds, leaving the jobs on their queues; returns how many jobs it sent. */
   dispatch: () => Promise<number>;
 }
 
-/** Lambda polls a stream's shards four times a second; the local reader does the same. */
+/**
+ * Lambda polls a stream's shards four times a second. The local reader reads as soon as this
+ * process writes to the table, and otherwise backs off from that pace to STREAM_IDLE_MS, which
+ * bounds how late it sees a write made by another process (the operator CLI beside `npm start`).
+ */
 export const STREAM_POLL_MS = 250;
+export const STREAM_IDLE_MS = 2_000;
 
 /**
  * Background pollers for the local runtime: the table's stream, which dispatches jobs (the
@@ -101,15 +107,35 @@ export async function startPollers(options: { manual?: boolean; streamPosition?:
   const stream = await openStream({ positionFile: options.streamPosition });
   const idle = () => queuesIdle(pollers);
   let running = !options.manual;
+  let wake: (() => void) | undefined;
+  let written = false;
+  const unsubscribe = onTableWrite(() => {
+    written = true;
+    wake?.();
+  });
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
   const streamLoop = (async () => {
+    let wait = STREAM_POLL_MS;
     while (running) {
+      written = false;
       try {
-        await stream.read();
+        const sent = await stream.read();
         await stream.checkpoint(idle);
+        wait = sent > 0 ? STREAM_POLL_MS : Math.min(wait * 2, STREAM_IDLE_MS);
       } catch (error) {
         if (running) logger.error('local stream reader failed', { error: error as Error });
       }
-      await new Promise((r) => setTimeout(r, STREAM_POLL_MS));
+      // A write made while reading is read at once; otherwise the next write wakes the reader.
+      if (!written) await pause(wait);
     }
   })();
   const queueLoops = pollers.map(async (p) => {
@@ -125,13 +151,15 @@ export async function startPollers(options: { manual?: boolean; streamPosition?:
   return {
     stop: async () => {
       running = false;
+      unsubscribe();
+      wake?.();
       await Promise.allSettled([streamLoop, ...queueLoops]);
     },
     drain: async () => {
       for (let busy = true; busy; ) {
-        const read = await stream.read();
+        const sent = await stream.read();
         const worked = (await Promise.all(pollers.map((p) => pollOnce(p, 0)))).some((n) => n > 0);
-        busy = read > 0 || worked;
+        busy = sent > 0 || worked;
       }
       await stream.checkpoint(idle);
     },

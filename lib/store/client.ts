@@ -25,6 +25,18 @@ export async function traceDdb<T>(fn: () => Promise<T>): Promise<{ result: T; ca
 /** Data-plane commands, which report consumed capacity; a scan is among them so that the benchmark can catch one. */
 const CAPACITY_COMMANDS = /^(?:GetItem|PutItem|UpdateItem|DeleteItem|Query|Scan|BatchGetItem|BatchWriteItem|TransactGetItems|TransactWriteItems)Command$/;
 const READ_COMMANDS = /^(?:GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/;
+const WRITE_COMMANDS = /^(?:Put|Update|Delete|BatchWrite|TransactWrite)(?:Item|Items)?Command$/;
+
+const writeListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` after each write this process makes to the table, until the returned function
+ * is called: the local stream reader wakes on it instead of polling an idle stream.
+ */
+export function onTableWrite(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
 
 interface Capacity {
   CapacityUnits?: number;
@@ -67,6 +79,14 @@ function createClient(): DynamoDBDocumentClient {
       return out;
     },
     { step: 'initialize', name: 'ddbTrace' },
+  );
+  base.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (WRITE_COMMANDS.test(context.commandName ?? '')) for (const listener of writeListeners) listener();
+      return out;
+    },
+    { step: 'initialize', name: 'tableWriteListeners' },
   );
   addCommandRecording(base.middlewareStack, describeDynamoDb);
   return DynamoDBDocumentClient.from(base, {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
+import { ddb, onTableWrite, tableName, traceDdb } from '../../lib/store/client.js';
 import { createUser, EmailTakenError, grantAccess, livePermissions, revokeAccess, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { createOrganisationWrites, newOrganisation, organisationsByIds, visibleOrganisationIds } from '../../lib/store/organisations.js';
@@ -24,6 +24,20 @@ describe('table bootstrap', () => {
   it('is idempotent', async () => {
     await ensureTable();
     await ensureTable();
+  });
+});
+
+describe('table write listeners', () => {
+  it('hear each write of this process, and no read, until they unsubscribe', async () => {
+    let heard = 0;
+    const unsubscribe = onTableWrite(() => heard++);
+    const key = { PK: `LISTEN#${ulid()}`, SK: 'A' };
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: key }));
+    await commit([{ kind: 'delete', key }]);
+    await getOne(key);
+    unsubscribe();
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: key }));
+    expect(heard).toBe(2);
   });
 });
 
