@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { putAll } from '../store/batch.js';
-import { ddb, tableName } from '../store/client.js';
-import { conditionFields, itemAbsent } from '../store/conditions.js';
+import { itemAbsent } from '../store/conditions.js';
 import { keys, prefixes, withoutKeys } from '../store/keys.js';
 import { getOne, queryAll, type Item } from '../store/read.js';
+import { putItem } from '../store/update.js';
 import { CatalogueError, type CatalogueEntry, type ParsedRelease } from '../domain/oscal.js';
 
 export interface Release {
@@ -30,19 +29,8 @@ async function releaseIdOf(version: string, now: Date): Promise<string> {
   const claimed = await getOne(keys.catalogueVersion(version));
   if (claimed) return String(claimed.release_id);
   const id = ulid(now.getTime());
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.catalogueVersion(version), entity: 'catalogue-version', version, release_id: id },
-        ...conditionFields(itemAbsent()),
-      }),
-    );
-    return id;
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    return releaseIdOf(version, now);
-  }
+  const claimedNow = await putItem({ ...keys.catalogueVersion(version), entity: 'catalogue-version', version, release_id: id }, itemAbsent());
+  return claimedNow ? id : releaseIdOf(version, now);
 }
 
 /**
@@ -71,7 +59,7 @@ export async function importRelease(parsed: ParsedRelease, options: { sample: bo
     if (existing.digest === release.digest) return toRelease(existing);
     throw new CatalogueError(`release ${parsed.version} is already imported with other content; a published release never changes`);
   }
-  const put = (r: Release) => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.catalogueRelease(id), entity: 'catalogue-release', ...r } }));
+  const put = (r: Release) => putItem({ ...keys.catalogueRelease(id), entity: 'catalogue-release', ...r });
   await put(release);
   await putAll(
     parsed.entries.map((e) => ({ ...keys.catalogueEntry(id, e.position), entity: 'catalogue-entry', ...e })),

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
@@ -6,12 +5,11 @@ import { logger } from '../log.js';
 import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../jobs/recovery.js';
 import { sendJob } from '../jobs/sqs.js';
 import { deleteAll } from '../store/batch.js';
-import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { getMany, getOne, keyString, queryAll } from '../store/read.js';
 import { commit, UnmappedConditionError, type WriteItem } from '../store/transact.js';
-import { updateIf } from '../store/update.js';
+import { updateIf, updateReturning } from '../store/update.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
 import { AREAS, copyObject, deleteObject, getObject, sha256 } from './storage.js';
@@ -115,36 +113,21 @@ async function release(upload: UploadRecord, inspection: Inspection, now: Date):
  * never overwrite each other; whichever completes the pair releases the file.
  */
 async function pass(upload: UploadRecord, check: 'validation' | 'malware', inspection: Inspection | undefined, now: Date): Promise<void> {
-  const condition = attributeEquals('status', 'quarantine');
-  const names: Record<string, string> = { '#c': 'checks', '#k': check, ...condition.names };
-  const values: Record<string, unknown> = { ':v': check === 'validation' ? 'passed' : 'clean', ...condition.values };
+  const names: Record<string, string> = { '#c': 'checks', '#k': check };
+  const values: Record<string, unknown> = { ':v': check === 'validation' ? 'passed' : 'clean' };
   let update = 'SET #c.#k = :v';
   if (inspection) {
     names['#i'] = 'pending_inspection';
     values[':i'] = inspection;
     update += ', #i = :i';
   }
-  let after: UploadRecord & { pending_inspection?: Inspection };
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.upload(upload.id),
-        UpdateExpression: update,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    after = out.Attributes as typeof after;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return;
-    throw error;
-  }
-  if (after.checks.validation !== 'passed' || after.checks.malware !== 'clean' || !after.pending_inspection) return;
+  const written = await updateReturning({ key: keys.upload(upload.id), update, names, values }, attributeEquals('status', 'quarantine'));
+  if (!written) return;
+  const after = toUpload(written);
+  const pending = written.pending_inspection as Inspection | undefined;
+  if (after.checks.validation !== 'passed' || after.checks.malware !== 'clean' || !pending) return;
   if (!(await stillAuthorised(attributionOf(upload), now))) return fail(upload, 'authorisation_lost', now);
-  await release(toUpload(after as never), after.pending_inspection, now);
+  await release(after, pending, now);
 }
 
 /** A mirror deleted between its read and its write has nothing left to show. */

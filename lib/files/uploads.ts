@@ -1,10 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Permission } from '../domain/permissions.js';
-import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import type { AccessScope } from '../store/identity.js';
 import { gsi1, keys, withoutKeys, type Key } from '../store/keys.js';
-import type { Item } from '../store/read.js';
+import { queryAll, type Item } from '../store/read.js';
 import type { OnConditionFailed, WriteItem } from '../store/transact.js';
 import type { RejectionCode } from './inspect.js';
 import { claimedTextType, PROFILES, type ProfileId } from './profiles.js';
@@ -92,22 +90,11 @@ export function cancelUploadWrite(uploadId: string, now: Date, onSettled: OnCond
 
 /** Every upload with these bytes, across organisations and projects: a Query on the hash index. */
 export async function uploadsWithHash(sha: string): Promise<UploadRecord[]> {
-  const out: UploadRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :h',
-        ExpressionAttributeValues: { ':h': hashIndexKey(sha) },
-        ExclusiveStartKey,
-      }),
-    );
-    out.push(...((page.Items ?? []) as Item[]).map(toUpload));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll(
+    { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :h', ExpressionAttributeValues: { ':h': hashIndexKey(sha) } },
+    Number.POSITIVE_INFINITY,
+  );
+  return items.map(toUpload);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -11,7 +10,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { settings } from '../config.js';
-import { ddb, tableName } from '../store/client.js';
+import { tableStreamArn } from '../store/schema.js';
 import { relayRecords } from './dispatch.js';
 
 /** Where each shard was read up to: its last sequence number handed to the dispatcher. */
@@ -62,9 +61,7 @@ const inOrder = (shards: Shard[]) =>
  * dispatcher the CDK app maps the stream to, from a position kept in `positionFile`.
  */
 export async function openStream(options: { positionFile?: string } = {}): Promise<StreamReader> {
-  const table = await ddb().send(new DescribeTableCommand({ TableName: tableName() }));
-  const stream = table.Table?.LatestStreamArn;
-  if (!stream) throw new Error(`table ${tableName()} has no stream`);
+  const stream = await tableStreamArn();
   const client = streamsClient();
   const read: Position = savedPosition(options.positionFile, stream);
   let saved = JSON.stringify(read.shards);

@@ -1,13 +1,11 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { recalculated, recommendationFor, type Origin, type Recommendation } from '../domain/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
 import { type ProviderEffect, sameGuidance, withProviderEffect } from '../domain/provider-effects.js';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
-import { ddb, tableName } from '../store/client.js';
-import { and, attributeEquals, conditionFields, itemPresent, versionIs } from '../store/conditions.js';
-import { applyUpdate, updateIf } from '../store/update.js';
+import { and, attributeEquals, itemPresent, versionIs } from '../store/conditions.js';
+import { applyUpdate, deleteIf, updateIf } from '../store/update.js';
 import { filterDigestDelta } from '../store/control-filters.js';
 import { attentionKeys, projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
@@ -118,11 +116,7 @@ const markerAttribution = (marker: Item): Attribution => ({
 /** Clears the marker unless a newer request folded into it meanwhile (that request's job follows). */
 async function clearMarker(key: Key, generation: number): Promise<void> {
   const condition = attributeEquals('generation', generation);
-  await ddb()
-    .send(new DeleteCommand({ TableName: tableName(), Key: key, ...conditionFields(condition) }))
-    .catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    });
+  await deleteIf(key, condition);
 }
 
 /** The projects a subject covers. */

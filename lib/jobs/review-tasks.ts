@@ -1,9 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { openTask, reviewTitle, type TaskSubject } from '../domain/tasks.js';
-import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, memberEquals } from '../store/conditions.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
-import { getMany, keyString } from '../store/read.js';
+import { getMany, keyString, queryPages } from '../store/read.js';
 import { reviewDueOf } from '../store/review-due.js';
 import { createTaskWrites, taskKeys } from '../store/tasks.js';
 import { commit, type WriteItem } from '../store/transact.js';
@@ -38,31 +36,26 @@ interface Due {
 export async function sweepReviewTasks(now: Date, limits = LIMITS): Promise<number> {
   const today = now.toISOString().slice(0, 10);
   let created = 0;
-  let pages = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :upto',
-        // Sort keys start with the date: everything due today sorts below today's date and any suffix.
-        ExpressionAttributeValues: { ':pk': gsi1.reviewDue, ':upto': `${today}#\uffff` },
-        ProjectionExpression: 'GSI1SK',
-        Limit: limits.pageSize,
-        ExclusiveStartKey,
-      }),
-    );
-    const due = (out.Items ?? []).flatMap((item) => {
+  const pages = queryPages(
+    {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :upto',
+      // Sort keys start with the date: everything due today sorts below today's date and any suffix.
+      ExpressionAttributeValues: { ':pk': gsi1.reviewDue, ':upto': `${today}#\uffff` },
+      ProjectionExpression: 'GSI1SK',
+      Limit: limits.pageSize,
+    },
+    limits.maxPages,
+  );
+  for await (const page of pages) {
+    const due = page.flatMap((item) => {
       const entry = reviewDueOf(String(item.GSI1SK));
       if (!entry) return [];
       const { subject, reviewDue } = entry;
       return [{ projectId: subject.projectId, subject: { kind: subject.kind, definition_id: subject.definitionId, id: subject.id, review_due: reviewDue } }];
     });
     created += await createMissing(due, now);
-    ExclusiveStartKey = out.LastEvaluatedKey;
-    pages++;
-  } while (ExclusiveStartKey && pages < limits.maxPages);
+  }
   return created;
 }
 

@@ -1,15 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { issueToken } from '../auth/issue.js';
 import { tokenHashSecret } from '../auth/secret.js';
 import { verifiedClaims } from '../auth/tokens.js';
 import { reEnrolAs } from '../auth/administration.js';
 import { consoleConfig, enrolmentUrl } from '../console/config.js';
 import { CATALOGUE, CONSOLE_PERMISSIONS, permissionsOf } from '../domain/permissions.js';
-import { ddb, tableName } from '../store/client.js';
-import { conditionFields, itemAbsent } from '../store/conditions.js';
+import { itemAbsent } from '../store/conditions.js';
+import { putItem } from '../store/update.js';
 import { createUser, getUser, grantAccess } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
@@ -63,9 +62,7 @@ export async function ensureDemo(dataDir: string, now: Date): Promise<{ created:
     // The demo operator also administers users in the console (the console's own installation permissions).
     await grantAccess(userId, { kind: 'installation' }, [...permissionsOf('administration'), ...CONSOLE_PERMISSIONS], now);
     await grantAccess(userId, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), now);
-    await ddb().send(
-      new PutCommand({ TableName: tableName(), Item: { ...DEMO_MARKER, user_id: userId, organisation_id: organisationId }, ...conditionFields(itemAbsent()) }),
-    );
+    await putItem({ ...DEMO_MARKER, user_id: userId, organisation_id: organisationId }, itemAbsent());
   }
   const credentials = { ...(await issueDemoTokens(userId, organisationId, now)), enrolment_url: await demoEnrolment(userId, now) };
   writeFileSync(path, JSON.stringify(credentials, null, 2), { mode: 0o600 });

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { settings } from '../config.js';
+import { endpointAnswers } from '../store/schema.js';
 
 /**
  * The embedded emulators of the local runtime: AWS's DynamoDB Local (the jar shipped in the npm
@@ -120,24 +120,15 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
 }
 
 async function waitForDynamo(endpoint: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
   const deadline = Date.now() + 30_000;
-  try {
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`DynamoDB Local exited with ${child.signalCode ?? `code ${child.exitCode}`}: ${stderr().trim().split('\n').pop() ?? ''}`);
-      }
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 150));
-      }
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`DynamoDB Local exited with ${child.signalCode ?? `code ${child.exitCode}`}: ${stderr().trim().split('\n').pop() ?? ''}`);
     }
-    throw new Error('DynamoDB Local did not answer within 30 seconds');
-  } finally {
-    client.destroy();
+    if (await endpointAnswers(endpoint)) return;
+    await new Promise((r) => setTimeout(r, 150));
   }
+  throw new Error('DynamoDB Local did not answer within 30 seconds');
 }
 
 export async function startS3(options: { dataDir: string; port?: number }): Promise<Emulator> {

@@ -1,6 +1,4 @@
-import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putAll } from '../store/batch.js';
-import { ddb, tableName } from '../store/client.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent } from '../store/conditions.js';
 import { moveLegacyAssertion } from '../store/assertions.js';
 import { usersIndex } from '../store/identity.js';
@@ -8,10 +6,10 @@ import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
 import { runningIndexKeys } from '../store/imports.js';
 import { keys, type Key } from '../store/keys.js';
 import { recountMembers, syncMemberships } from '../store/members.js';
-import { getMany, getOne, keyString, type Item } from '../store/read.js';
+import { getMany, getOne, keyString, scanEach, type Item } from '../store/read.js';
 import { type PurgeSubject, purgeMarkerItem } from '../store/provider-purge.js';
 import { backfillRowOrder, type RowScope } from '../store/registers.js';
-import { updateIf } from '../store/update.js';
+import { putItem, updateIf } from '../store/update.js';
 import { commit, UnmappedConditionError } from '../store/transact.js';
 import { scanWatchPut } from '../files/uploads.js';
 
@@ -37,16 +35,6 @@ export interface MigrationOutcome {
 }
 
 const markerKey = (step: string) => keys.installationMarker(`MIGRATION#${step}`);
-
-/** Every item the filter keeps, a page at a time. */
-async function scanEach(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>, each: (item: Item) => Promise<void> | void): Promise<void> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey, ConsistentRead: true }));
-    for (const item of (out.Items ?? []) as Item[]) await each(item);
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-}
 
 const idAfter = (prefix: string, value: string) => value.slice(prefix.length);
 
@@ -296,9 +284,7 @@ export async function runMigrations(now: Date, steps: readonly MigrationStep[] =
     }
     const result = await step.run(now);
     const at = new Date().toISOString();
-    await ddb().send(
-      new PutCommand({ TableName: tableName(), Item: { ...markerKey(step.name), entity: 'migration', name: step.name, applied_at: at, result } }),
-    );
+    await putItem({ ...markerKey(step.name), entity: 'migration', name: step.name, applied_at: at, result });
     outcomes.push({ name: step.name, status: 'applied', at, result });
   }
   return outcomes;

@@ -1,9 +1,8 @@
 import { ulid } from 'ulid';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client.js';
 import { itemAbsent } from './conditions.js';
 import { keys } from './keys.js';
 import type { WriteItem } from './transact.js';
+import { putItem } from './update.js';
 
 /**
  * Audit records hold identifiers, route templates, statuses and codes only: never query values,
@@ -44,17 +43,12 @@ export function auditWrite(record: AuditRecord, at: Date): WriteItem {
 }
 
 export async function writeAudit(record: AuditRecord, at: Date): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: auditItem(record, at) }));
+  await putItem(auditItem(record, at));
 }
 
 /** Seed, Events part 2: repeated 429 events are sampled to one per IP per minute. */
 export async function writeSampledRateLimitAudit(record: AuditRecord, at: Date): Promise<void> {
   const minute = Math.floor(at.getTime() / 60_000);
   const item = auditItem(record, at, `RATE_LIMITED#${record.source_ip ?? 'unknown'}#${minute}`);
-  const absent = itemAbsent();
-  try {
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: absent.expression, ExpressionAttributeNames: absent.names }));
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await putItem(item, itemAbsent());
 }

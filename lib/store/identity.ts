@@ -86,22 +86,7 @@ export async function getUser(userId: string): Promise<UserRecord | undefined> {
 
 /** A status other than active takes the user out of every organisation's members (document owners) at once. */
 export async function setUserStatus(userId: string, status: UserStatus, now = new Date()): Promise<boolean> {
-  const present = itemPresent();
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.user(userId),
-        UpdateExpression: 'SET #s = :s',
-        ConditionExpression: present.expression,
-        ExpressionAttributeNames: { '#s': 'status', ...present.names },
-        ExpressionAttributeValues: { ':s': status },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  if (!(await updateIf(keys.user(userId), { status }, itemPresent()))) return false;
   await syncMemberships(userId, now);
   return true;
 }

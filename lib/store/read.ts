@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, ScanCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import type { Key } from './keys.js';
 
@@ -46,16 +46,42 @@ export const queryCollection = (c: Collection): Promise<Item[]> =>
     ConsistentRead: true,
   });
 
-/** Every item of a query, following LastEvaluatedKey (for small, bounded collections). */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, cap = 10_000): Promise<Item[]> {
-  const items: Item[] = [];
+/**
+ * The pages of a query in index order, following LastEvaluatedKey: the one pagination loop. A
+ * caller that stops iterating stops reading; `maxPages` bounds a sweep that must not run long.
+ */
+export async function* queryPages(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  maxPages = Number.POSITIVE_INFINITY,
+): AsyncGenerator<Item[]> {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
+  let pages = 0;
   do {
     const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey }));
-    items.push(...((out.Items ?? []) as Item[]));
+    yield (out.Items ?? []) as Item[];
     ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && items.length < cap);
+    pages++;
+  } while (ExclusiveStartKey && pages < maxPages);
+}
+
+/** Every item of a query, following LastEvaluatedKey (for small, bounded collections). */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, cap = 10_000): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of queryPages(input)) {
+    items.push(...page);
+    if (items.length >= cap) break;
+  }
   return items;
+}
+
+/** Every item a strongly consistent Scan keeps, a page at a time: for data migrations, never a request path. */
+export async function scanEach(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>, each: (item: Item) => Promise<void> | void): Promise<void> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey, ConsistentRead: true }));
+    for (const item of (out.Items ?? []) as Item[]) await each(item);
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
 }
 
 /**

@@ -1,6 +1,8 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
   ResourceNotFoundException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
@@ -48,4 +50,25 @@ export async function ensureTable(): Promise<void> {
   );
   await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName });
   await client.send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttl, Enabled: true } }));
+}
+
+/** The table's latest stream, which the local stream reader follows in place of Lambda's event source mapping. */
+export async function tableStreamArn(): Promise<string> {
+  const table = await ddb().send(new DescribeTableCommand({ TableName: tableName() }));
+  const stream = table.Table?.LatestStreamArn;
+  if (!stream) throw new Error(`table ${tableName()} has no stream`);
+  return stream;
+}
+
+/** Whether a DynamoDB endpoint answers yet: the local runtime waits on it while DynamoDB Local starts. */
+export async function endpointAnswers(endpoint: string): Promise<boolean> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
 }

@@ -38,11 +38,15 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Relative imports, static and dynamic, type-only ones included: they bind the layers as much. */
+/** Import specifiers, static and dynamic, type-only ones included: they bind the layers as much. */
+const specifiersOf = (file: string): string[] =>
+  [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map(
+    (m) => m[1] ?? m[2]!,
+  );
+
+/** The modules of this repository a file imports. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? m[2]!);
-  return specifiers
+  return specifiersOf(file)
     .filter((s) => s.startsWith('.'))
     .map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)).replace(/\.js$/, '.ts'))
     .map((target) => (existsSync(join(ROOT, target)) || !existsSync(join(ROOT, `${target}x`)) ? target : `${target}x`))
@@ -50,6 +54,14 @@ function importsOf(file: string): string[] {
 }
 
 const FILES = [...sources('lib'), ...sources('functions')];
+
+/**
+ * The table is reached through lib/store only, so that every command against it has one set of
+ * conditions, retries and schemas. Reading the change stream (@aws-sdk/client-dynamodb-streams,
+ * the local stand-in for Lambda's event source mapping) and unmarshalling stream records are not
+ * table commands and stay with the jobs that consume them.
+ */
+const TABLE_CLIENTS = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
 
 describe('architecture', () => {
   it('places every module of lib/ and functions/ in a layer', () => {
@@ -63,6 +75,15 @@ describe('architecture', () => {
         .map((target) => `${file} -> ${target}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('lets only lib/store import the DynamoDB table clients', () => {
+    const outside = FILES.filter((file) => !file.startsWith('lib/store/')).filter((file) => specifiersOf(file).some((p) => TABLE_CLIENTS.includes(p)));
+    expect(outside).toEqual([]);
+  });
+
+  it('sees the table clients the store imports', () => {
+    expect(specifiersOf('lib/store/client.ts')).toEqual(expect.arrayContaining(TABLE_CLIENTS));
   });
 
   it('finds the upward imports it is meant to refuse', () => {
