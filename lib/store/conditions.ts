@@ -1,6 +1,8 @@
 /**
  * Condition expressions as named fragments, combined with `and`, so that no module concatenates
- * expression strings of its own. Placeholders are made unique per fragment.
+ * expression strings of its own. Placeholders come from the builder: numbered within a fragment
+ * and renumbered by `and`, so that the same write always produces the same command. Their `#cnd`
+ * and `:cnd` prefixes are the conditions' own, apart from any hand-written update's names.
  */
 export interface Condition {
   expression: string;
@@ -8,121 +10,113 @@ export interface Condition {
   values: Record<string, unknown>;
 }
 
-let counter = 0;
-const uid = () => (counter = (counter + 1) % 1_000_000).toString(36);
+const PLACEHOLDER = /([#:])cnd(\d+)\b/g;
 
-export function itemAbsent(): Condition {
-  const n = `#pk${uid()}`;
-  return { expression: `attribute_not_exists(${n})`, names: { [n]: 'PK' }, values: {} };
+/** A fragment whose `build` names attributes and values through the placeholder allocators it is given. */
+function fragment(build: (name: (attribute: string) => string, value: (v: unknown) => string) => string): Condition {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const expression = build(
+    (attribute) => {
+      const placeholder = `#cnd${Object.keys(names).length}`;
+      names[placeholder] = attribute;
+      return placeholder;
+    },
+    (v) => {
+      const placeholder = `:cnd${Object.keys(values).length}`;
+      values[placeholder] = v;
+      return placeholder;
+    },
+  );
+  return { expression, names, values };
 }
 
-export function itemPresent(): Condition {
-  const n = `#pk${uid()}`;
-  return { expression: `attribute_exists(${n})`, names: { [n]: 'PK' }, values: {} };
-}
+export const itemAbsent = (): Condition => fragment((name) => `attribute_not_exists(${name('PK')})`);
 
-export function versionIs(version: number): Condition {
-  const id = uid();
-  return { expression: `#v${id} = :v${id}`, names: { [`#v${id}`]: 'version' }, values: { [`:v${id}`]: version } };
-}
+export const itemPresent = (): Condition => fragment((name) => `attribute_exists(${name('PK')})`);
+
+export const versionIs = (version: number): Condition => fragment((name, value) => `${name('version')} = ${value(version)}`);
 
 /** Absent attribute or a value below the limit: counters that start at nothing. */
-export function belowLimit(attribute: string, limit: number): Condition {
-  const id = uid();
-  return {
-    expression: `(attribute_not_exists(#a${id}) OR #a${id} < :l${id})`,
-    names: { [`#a${id}`]: attribute },
-    values: { [`:l${id}`]: limit },
-  };
-}
+export const belowLimit = (attribute: string, limit: number): Condition =>
+  fragment((name, value) => {
+    const a = name(attribute);
+    return `(attribute_not_exists(${a}) OR ${a} < ${value(limit)})`;
+  });
 
 /** A counter that is absent or zero (nothing counted). */
-export function absentOrZero(attribute: string): Condition {
-  const id = uid();
-  return { expression: `attribute_not_exists(#z${id}) OR #z${id} = :z${id}`, names: { [`#z${id}`]: attribute }, values: { [`:z${id}`]: 0 } };
-}
+export const absentOrZero = (attribute: string): Condition =>
+  fragment((name, value) => {
+    const a = name(attribute);
+    return `attribute_not_exists(${a}) OR ${a} = ${value(0)}`;
+  });
 
 /** A present attribute below the limit: unlike belowLimit, a missing item or attribute fails it. */
-export function presentBelow(attribute: string, limit: number): Condition {
-  const id = uid();
-  return { expression: `#b${id} < :b${id}`, names: { [`#b${id}`]: attribute }, values: { [`:b${id}`]: limit } };
-}
+export const presentBelow = (attribute: string, limit: number): Condition => fragment((name, value) => `${name(attribute)} < ${value(limit)}`);
 
 /** A present attribute at or above the limit: a missing item or attribute fails it. */
-export function presentAtLeast(attribute: string, limit: number): Condition {
-  const id = uid();
-  return { expression: `#g${id} >= :g${id}`, names: { [`#g${id}`]: attribute }, values: { [`:g${id}`]: limit } };
-}
+export const presentAtLeast = (attribute: string, limit: number): Condition => fragment((name, value) => `${name(attribute)} >= ${value(limit)}`);
 
-export function attributeEquals(attribute: string, value: string | number | boolean): Condition {
-  const id = uid();
-  return { expression: `#q${id} = :q${id}`, names: { [`#q${id}`]: attribute }, values: { [`:q${id}`]: value } };
-}
+export const attributeEquals = (attribute: string, expected: string | number | boolean): Condition =>
+  fragment((name, value) => `${name(attribute)} = ${value(expected)}`);
 
 /** A nested attribute (a map member) equal to the value; `orAbsent` also accepts it missing (a default). */
-export function memberEquals(path: readonly string[], value: string | number | boolean, orAbsent = false): Condition {
-  const id = uid();
-  const names = Object.fromEntries(path.map((p, i) => [`#m${id}_${i}`, p]));
-  const ref = Object.keys(names).join('.');
-  return {
-    expression: orAbsent ? `attribute_not_exists(${ref}) OR ${ref} = :m${id}` : `${ref} = :m${id}`,
-    names,
-    values: { [`:m${id}`]: value },
-  };
-}
+export const memberEquals = (path: readonly string[], expected: string | number | boolean, orAbsent = false): Condition =>
+  fragment((name, value) => {
+    const ref = path.map(name).join('.');
+    return orAbsent ? `attribute_not_exists(${ref}) OR ${ref} = ${value(expected)}` : `${ref} = ${value(expected)}`;
+  });
+
+/** A nested attribute (a map member) equal to one of the values. */
+export const memberOneOf = (path: readonly string[], expected: readonly (string | number | boolean)[]): Condition =>
+  fragment((name, value) => {
+    const ref = path.map(name).join('.');
+    return expected.map((v) => `${ref} = ${value(v)}`).join(' OR ');
+  });
 
 /** A list or set attribute that holds every one of the values (permissions still granted). */
-export function containsAll(attribute: string, values: readonly string[]): Condition {
-  const id = uid();
-  return {
-    expression: values.map((_, i) => `contains(#c${id}, :c${id}_${i})`).join(' AND '),
-    names: { [`#c${id}`]: attribute },
-    values: Object.fromEntries(values.map((v, i) => [`:c${id}_${i}`, v])),
-  };
-}
+export const containsAll = (attribute: string, members: readonly string[]): Condition =>
+  fragment((name, value) => {
+    const a = name(attribute);
+    return members.map((m) => `contains(${a}, ${value(m)})`).join(' AND ');
+  });
 
 /** A string attribute (such as an ISO timestamp) that sorts after the value. */
-export function attributeAfter(attribute: string, value: string): Condition {
-  const id = uid();
-  return { expression: `#t${id} > :t${id}`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
-}
+export const attributeAfter = (attribute: string, bound: string): Condition => fragment((name, value) => `${name(attribute)} > ${value(bound)}`);
 
 /** A string attribute (an ISO timestamp) that is absent or sorts before the value. */
-export function absentOrBefore(attribute: string, value: string): Condition {
-  const id = uid();
-  return { expression: `attribute_not_exists(#t${id}) OR #t${id} < :t${id}`, names: { [`#t${id}`]: attribute }, values: { [`:t${id}`]: value } };
-}
+export const absentOrBefore = (attribute: string, bound: string): Condition =>
+  fragment((name, value) => {
+    const a = name(attribute);
+    return `attribute_not_exists(${a}) OR ${a} < ${value(bound)}`;
+  });
 
 /** A claim item (slug, short code, logical key) still held by this owner. */
 export const ownedBy = (attribute: string, ownerId: string): Condition => attributeEquals(attribute, ownerId);
 
 /** An item that is absent or whose `expires_at` (epoch seconds) has passed. */
-export function absentOrExpired(nowSeconds: number): Condition {
-  const id = uid();
-  return {
-    expression: `(attribute_not_exists(#pk${id}) OR #e${id} < :n${id})`,
-    names: { [`#pk${id}`]: 'PK', [`#e${id}`]: 'expires_at' },
-    values: { [`:n${id}`]: nowSeconds },
-  };
-}
+export const absentOrExpired = (nowSeconds: number): Condition =>
+  fragment((name, value) => `(attribute_not_exists(${name('PK')}) OR ${name('expires_at')} < ${value(nowSeconds)})`);
 
 /** A lease attribute (ISO timestamp) that is absent or has run out by `nowIso`. */
-export function leaseFree(attribute: string, nowIso: string): Condition {
-  const id = uid();
-  return {
-    expression: `attribute_not_exists(#l${id}) OR #l${id} < :l${id}`,
-    names: { [`#l${id}`]: attribute },
-    values: { [`:l${id}`]: nowIso },
-  };
-}
+export const leaseFree = (attribute: string, nowIso: string): Condition =>
+  fragment((name, value) => {
+    const a = name(attribute);
+    return `attribute_not_exists(${a}) OR ${a} < ${value(nowIso)}`;
+  });
 
-export function and(...parts: Condition[]): Condition {
-  return {
-    expression: parts.map((p) => `(${p.expression})`).join(' AND '),
-    names: Object.assign({}, ...parts.map((p) => p.names)),
-    values: Object.assign({}, ...parts.map((p) => p.values)),
-  };
-}
+/** The conjunction, each part's placeholders renumbered after those of the parts before it. */
+export const and = (...parts: Condition[]): Condition =>
+  fragment((name, value) =>
+    parts
+      .map((p) => {
+        const renamed: Record<string, string> = {};
+        for (const [placeholder, attribute] of Object.entries(p.names)) renamed[placeholder] = name(attribute);
+        for (const [placeholder, v] of Object.entries(p.values)) renamed[placeholder] = value(v);
+        return `(${p.expression.replace(PLACEHOLDER, (placeholder) => renamed[placeholder]!)})`;
+      })
+      .join(' AND '),
+  );
 
 /** The request fields of a condition; DynamoDB rejects an empty ExpressionAttributeValues map. */
 export interface ConditionFields {
@@ -140,15 +134,14 @@ export function conditionFields(c: Condition | undefined): ConditionFields {
   };
 }
 
-/** `SET a = :a, ...` for plain attribute assignments, with placeholders unique to this fragment. */
+/** `SET a = :a, ...` for plain attribute assignments, with `#set`/`:set` placeholders numbered in field order. */
 export function setFields(fields: Record<string, unknown>): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
-  const id = uid();
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const parts = Object.entries(fields).map(([k, v], i) => {
-    names[`#s${id}_${i}`] = k;
-    values[`:s${id}_${i}`] = v;
-    return `#s${id}_${i} = :s${id}_${i}`;
+    names[`#set${i}`] = k;
+    values[`:set${i}`] = v;
+    return `#set${i} = :set${i}`;
   });
   return { expression: `SET ${parts.join(', ')}`, names, values };
 }

@@ -1,6 +1,6 @@
 import type { StoredDocument, StoredGeneration, StoredOutput } from '../domain/documents.js';
 import { conflict } from '../errors.js';
-import { attributeEquals, itemAbsent, leaseFree, versionIs, type Condition } from './conditions.js';
+import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, memberOneOf, versionIs, type Condition } from './conditions.js';
 import { keys, prefixes, withoutKeys } from './keys.js';
 import type { Collection, Item } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -55,14 +55,8 @@ export function startGenerationWrites(next: StoredDocument, previousVersion: num
 export const leaseIsMine = (generationId: string): Condition => attributeEquals('generation_id', generationId);
 
 /** The row's generation is this one and in one of the expected states: a job never touches a generation that moved on. */
-function generationIn(generationId: string, expected: readonly StoredGeneration['status'][]): Condition {
-  const statuses = expected.map((_, i) => `#g.#gs = :gs${i}`).join(' OR ');
-  return {
-    expression: `#g.#gid = :gid AND (${statuses})`,
-    names: { '#g': 'generation', '#gid': 'id', '#gs': 'status' },
-    values: { ':gid': generationId, ...Object.fromEntries(expected.map((status, i) => [`:gs${i}`, status])) },
-  };
-}
+const generationIn = (generationId: string, expected: readonly StoredGeneration['status'][]): Condition =>
+  and(memberEquals(['generation', 'id'], generationId), memberOneOf(['generation', 'status'], expected));
 
 export function generationUpdate(
   projectId: string,
