@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { putAll } from '../store/batch.js';
+import { type Release, toRelease } from '../store/catalogue-releases.js';
 import { itemAbsent } from '../store/conditions.js';
 import { keys, prefixes, withoutKeys } from '../store/keys.js';
-import { getOne, queryAll, type Item } from '../store/read.js';
+import { getOne, queryAll } from '../store/read.js';
 import { putItem } from '../store/update.js';
 import { CatalogueError, type CatalogueEntry, type ParsedRelease } from '../domain/oscal.js';
 
-export interface Release {
-  id: string;
-  version: string;
-  title: string;
-  published: string | null;
-  entries: number;
-  controls: number;
-  principles: number;
-  status: 'importing' | 'complete';
-  /** SHA-256 of the parsed entries: a second import of the version must bring the same content. */
-  digest: string;
-  sample: boolean;
-  imported_at: string;
-}
-
-const toRelease = (item: Item): Release => withoutKeys(item) as unknown as Release;
+export type { Release };
 
 /** The release ULID of a version: the one it was first imported as, or a new one claimed now. */
 async function releaseIdOf(version: string, now: Date): Promise<string> {
