@@ -10,8 +10,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { settings } from '../config.js';
-import { ddb, tableName } from '../store/client.js';
+import { ddb, dynamoDbEndpoint, tableName } from '../store/client.js';
 import { relayRecords } from './dispatch.js';
 
 /** Where each shard was read up to: its last sequence number handed to the dispatcher. */
@@ -32,11 +31,7 @@ export interface StreamReader {
 }
 
 function streamsClient(): DynamoDBStreamsClient {
-  const { DYNAMODB_ENDPOINT, AWS_REGION } = settings();
-  return new DynamoDBStreamsClient({
-    region: AWS_REGION,
-    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  return new DynamoDBStreamsClient(dynamoDbEndpoint());
 }
 
 function savedPosition(file: string | undefined, stream: string): Position {
