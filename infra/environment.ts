@@ -18,6 +18,7 @@ const NOT_TUNABLE: ReadonlySet<SettingName> = new Set<SettingName>([
   'MALWARE_SCANNER',
   'AWS_REGION',
   'DYNAMODB_ENDPOINT',
+  'DYNAMODB_LOCAL_DATABASE',
   'S3_ENDPOINT',
   'SQS_ENDPOINT',
   'PORT',

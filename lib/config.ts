@@ -51,6 +51,13 @@ export const SETTINGS = {
   },
   TOKEN_HASH_SECRET_ARN: { schema: z.string().optional(), doc: 'Secrets Manager ARN of the token-hash secret (AWS only).' },
   DYNAMODB_ENDPOINT: { schema: z.string().url().optional(), doc: 'DynamoDB endpoint override (set by the local runtime).' },
+  DYNAMODB_LOCAL_DATABASE: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9]{1,64}$/, 'must be 1 to 64 letters and digits')
+      .default('local'),
+    doc: "The access key presented to DynamoDB Local, which names the database it works in when DynamoDB Local runs without -sharedDb (as the tests' does: each test file has a database of its own, so that reading one file's stream does not wade through every other file's records).",
+  },
   S3_ENDPOINT: { schema: z.string().url().optional(), doc: 'S3 endpoint override (set by the local runtime).' },
   SQS_ENDPOINT: { schema: z.string().url().optional(), doc: 'SQS endpoint override (set by the local runtime).' },
   AWS_REGION: { schema: z.string().default('ap-southeast-2'), doc: 'AWS region.' },

@@ -9,7 +9,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { settings } from '../config.js';
+import { dynamoDbEndpoint } from '../store/client.js';
 import { tableStreamArn } from '../store/schema.js';
 import { relayRecords } from './dispatch.js';
 
@@ -31,11 +31,7 @@ export interface StreamReader {
 }
 
 function streamsClient(): DynamoDBStreamsClient {
-  const { DYNAMODB_ENDPOINT, AWS_REGION } = settings();
-  return new DynamoDBStreamsClient({
-    region: AWS_REGION,
-    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  return new DynamoDBStreamsClient(dynamoDbEndpoint());
 }
 
 function savedPosition(file: string | undefined, stream: string): Position {

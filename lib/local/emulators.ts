@@ -73,7 +73,11 @@ function killChildrenOnExit(): void {
   });
 }
 
-export async function startDynamoDbLocal(options: { dataDir?: string; port?: number }): Promise<Emulator> {
+/**
+ * Starts DynamoDB Local. With `databasePerCredential`, each access key works in a database of its
+ * own (DYNAMODB_LOCAL_DATABASE); otherwise every key shares one, as the local runtime's data expects.
+ */
+export async function startDynamoDbLocal(options: { dataDir?: string; port?: number; databasePerCredential?: boolean }): Promise<Emulator> {
   const problem = javaProblem();
   if (problem) throw new Error(problem);
   const require = createRequire(import.meta.url);
@@ -91,7 +95,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
       '-port',
       String(port),
       '-disableTelemetry',
-      '-sharedDb',
+      ...(options.databasePerCredential ? [] : ['-sharedDb']),
       ...storage,
     ],
     // DynamoDB Local writes a metadata file into its working directory.

@@ -58,11 +58,18 @@ function capacityOf(command: string, consumed: Capacity | Capacity[] | undefined
   return { rcu, wcu };
 }
 
-function createClient(): DynamoDBDocumentClient {
-  const { DYNAMODB_ENDPOINT, AWS_REGION } = settings();
-  const base = new DynamoDBClient({
+/** Where this process's DynamoDB clients connect: AWS's regional endpoint, or DynamoDB Local's database for DYNAMODB_LOCAL_DATABASE. */
+export function dynamoDbEndpoint() {
+  const { DYNAMODB_ENDPOINT, DYNAMODB_LOCAL_DATABASE, AWS_REGION } = settings();
+  return {
     region: AWS_REGION,
-    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: DYNAMODB_LOCAL_DATABASE, secretAccessKey: 'local' } } : {}),
+  };
+}
+
+function createClient(): DynamoDBDocumentClient {
+  const base = new DynamoDBClient({
+    ...dynamoDbEndpoint(),
     maxAttempts: 4,
   });
   base.middlewareStack.add(

@@ -25,7 +25,7 @@ export default async function setup(root: TestProject): Promise<(() => Promise<v
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dir = mkdtempSync(join(tmpdir(), 'aop-s3-'));
   const started: Emulator[] = [];
-  const dynamodb = await startDynamoDbLocal({});
+  const dynamodb = await startDynamoDbLocal({ databasePerCredential: true });
   started.push(dynamodb);
   const s3 = await startS3({ dataDir: dir });
   started.push(s3);

@@ -15,6 +15,8 @@ export async function useTestServices(overrides: Record<string, string> = {}): P
   const tableName = `t-${ulid().toLowerCase()}`;
   process.env.BUCKET_NAME = `b-${ulid().toLowerCase()}`;
   const secret = randomBytes(32).toString('hex');
+  // A database of its own in the shared DynamoDB Local: DynamoDB Local reads a stream in time that grows with every record of its database.
+  process.env.DYNAMODB_LOCAL_DATABASE = tableName.replace(/[^a-z0-9]/g, '');
   useLocalServices({ dynamodb: inject('dynamodbEndpoint'), s3: inject('s3Endpoint'), sqs: inject('sqsEndpoint'), secret, tableName });
   await ensureTable();
   await ensureBucket();
