@@ -21,7 +21,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
+import { queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
 import { activeFunctions, type FunctionName } from '../lib/operations/registry.js';
 import { API_PREFIX } from '../lib/domain/api-paths.js';
 import { AppFunction } from './app-function.js';

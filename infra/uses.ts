@@ -1,4 +1,4 @@
-import type { QueueName } from '../lib/jobs/queues.js';
+import type { QueueName } from '../lib/queues/queues.js';
 import { operationsServedBy, type FunctionName } from '../lib/operations/registry.js';
 
 export interface GroupUses {

@@ -7,7 +7,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { QUEUES, queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { MalwareProtection } from './malware-protection.js';

@@ -5,7 +5,7 @@ import type { AccessScope } from '../store/identity.js';
 import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { ApiError } from '../errors.js';
-import { sendJob } from '../jobs/sqs.js';
+import { sendJob } from '../queues/sqs.js';
 import { typeMismatch, type TypeMismatch } from './detect.js';
 import { extensionFits, PROFILES, type ProfileId } from './profiles.js';
 import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';

@@ -1,7 +1,7 @@
 import { logger } from '../log.js';
 import { quietSince } from '../store/conditions.js';
 import { finishImportRun, RunMovedOn, runningImportsStartedBefore } from '../store/imports.js';
-import { QUEUES } from './queues.js';
+import { QUEUES } from '../queues/queues.js';
 
 /**
  * A run no delivery has worked on for the import queue's whole redrive window has had its message

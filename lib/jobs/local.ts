@@ -1,8 +1,8 @@
 import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../log.js';
-import { QUEUES, queueUrlVariable, type QueueName } from './queues.js';
-import { sqs } from './sqs.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../queues/queues.js';
+import { sqs } from '../queues/sqs.js';
 
 /**
  * The local stand-in for Lambda's SQS event source mapping: queues with their dead-letter queues

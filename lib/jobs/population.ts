@@ -14,7 +14,7 @@ import { gsi1, keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
-import { QUEUES } from './queues.js';
+import { QUEUES } from '../queues/queues.js';
 import { providerEffectsOf } from './provider-effects.js';
 import { RetrySoon } from './worker.js';
 

@@ -13,8 +13,8 @@ import {
   removePurgeMarker,
 } from '../store/provider-purge.js';
 import { getMany } from '../store/read.js';
-import { QUEUES } from './queues.js';
-import { sendJob } from './sqs.js';
+import { QUEUES } from '../queues/queues.js';
+import { sendJob } from '../queues/sqs.js';
 
 /** Deletes are independent and unconditional: a few requests in flight keep a large provider within one delivery. */
 const CONCURRENCY = 8;

@@ -3,7 +3,7 @@ import type { AccessScope } from '../store/identity.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
 import { logger } from '../log.js';
-import { sendJob } from './sqs.js';
+import { sendJob } from '../queues/sqs.js';
 
 /** Whose projects a recalculation covers: an organisation's, a system's, or one project. */
 export type RecalculationSubject = { organisation_id: string } | { system_id: string } | { project_id: string };

@@ -17,7 +17,7 @@ import { getOne, queryAll, type Item } from '../store/read.js';
 import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
 import { factsFor, fillMissingControls } from './population.js';
 import { providerEffectsOf } from './provider-effects.js';
-import { sendJob } from './sqs.js';
+import { sendJob } from '../queues/sqs.js';
 import { RetrySoon } from './worker.js';
 
 const CONCURRENCY = 8;

@@ -2,8 +2,8 @@ import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
-import { QUEUES, queueUrl, type QueueName } from './queues.js';
-import { sqs } from './sqs.js';
+import { QUEUES, queueUrl, type QueueName } from '../queues/queues.js';
+import { sqs } from '../queues/sqs.js';
 
 /** A job that cannot run yet but soon will: its message comes back after `seconds`, not the full visibility timeout. */
 export class RetrySoon extends Error {

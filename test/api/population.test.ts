@@ -104,8 +104,8 @@ describe('population', () => {
     const p = await world.project();
     const started = await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} });
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    const { sqs } = await import('../../lib/queues/sqs.js');
+    const { queueUrl } = await import('../../lib/queues/queues.js');
     // The job went to the dead-letter queue: nothing will run it.
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('populate'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('populate'), ReceiptHandle: m.ReceiptHandle! }));
@@ -200,8 +200,8 @@ describe('population', () => {
     await api.request('PATCH', scope, { token: world.op.org, headers: { 'If-Match': etag }, body: { data: { email_services: 'no' } } });
     // The job is lost: take it off the queue unprocessed.
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    const { sqs } = await import('../../lib/queues/sqs.js');
+    const { queueUrl } = await import('../../lib/queues/queues.js');
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('recalculate'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('recalculate'), ReceiptHandle: m.ReceiptHandle! }));
     await api.drainJobs();

@@ -302,8 +302,8 @@ describe('the sweep of abandoned import runs', () => {
     const started = await post(file.id, 'use-as-ccm', file.etag);
     expect(started.status).toBe(202);
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    const { sqs } = await import('../../lib/queues/sqs.js');
+    const { queueUrl } = await import('../../lib/queues/queues.js');
     // The job went to the dead-letter queue: nothing will run it.
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('import'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('import'), ReceiptHandle: m.ReceiptHandle! }));

@@ -7,7 +7,7 @@ import { createAssembly } from '../../infra/assembly.js';
 import { tunableSettingNames } from '../../infra/environment.js';
 import { usesOf } from '../../infra/uses.js';
 import { SETTINGS } from '../../lib/config.js';
-import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/queues/queues.js';
 import { activeFunctions } from '../../lib/operations/registry.js';
 import { actionsIn, idOf, logicalIdOf, NO_BUNDLING, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppFunction } from '../../infra/app-function.js';
 import { SCANNED_AREAS, SCAN_RESULT_DETAIL_TYPE } from '../../infra/malware-protection.js';
 import { AREAS } from '../../lib/files/storage.js';
-import { QUEUES, type QueueName } from '../../lib/jobs/queues.js';
+import { QUEUES, type QueueName } from '../../lib/queues/queues.js';
 import { actionsIn, idOf, logicalIdOf, resourcesIn, resourcesOf, statementsOf, synthesize, type Statement, type Synthesized } from './fixture.js';
 
 const queueEntries = Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][];

@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lib/domain/', 'lib/config.ts', 'lib/log.ts'],
   ['lib/store/'],
   // Data migrations run from the operator CLI and from the local runtime's start, off the request path.
-  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/migrations/', 'lib/render/', 'lib/repositories/'],
+  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/migrations/', 'lib/queues/', 'lib/render/', 'lib/repositories/'],
   ['lib/operations/'],
   // The console is a front door of its own beside the API's pipeline.
   ['lib/http/', 'lib/console/'],

@@ -13,7 +13,7 @@ import {
 } from '../../domain/documents.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { conflict } from '../../errors.js';
-import { sendJob } from '../../jobs/sqs.js';
+import { sendJob } from '../../queues/sqs.js';
 import { documentsCollection, startGenerationWrites, toDocument } from '../../store/documents.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';

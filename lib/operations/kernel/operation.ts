@@ -5,7 +5,7 @@ import type { TokenClaims } from '../../auth/tokens.js';
 import type { Key } from '../../store/keys.js';
 import type { Collection, Item } from '../../store/read.js';
 import type { WriteItem } from '../../store/transact.js';
-import type { QueueName } from '../../jobs/queues.js';
+import type { QueueName } from '../../queues/queues.js';
 
 /** The Lambda functions of DESIGN.md section 2, one per operation group. */
 export const GROUPS = [

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { type ImportKind, type ImportRun, importRunView, newImportRun } from '../../domain/imports/run.js';
 import { ArtefactDetail, artefactView, type StoredArtefact } from '../../domain/provider-artefacts.js';
 import { conflict, validationFailed } from '../../errors.js';
-import { sendJob } from '../../jobs/sqs.js';
+import { sendJob } from '../../queues/sqs.js';
 import { attributeEquals } from '../../store/conditions.js';
 import { startImportWrites } from '../../store/imports.js';
 import { keys } from '../../store/keys.js';

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import type { StoredProject } from '../../domain/projects.js';
 import { requireVersion } from '../kernel/etag.js';
 import { conflict } from '../../errors.js';
-import { sendJob } from '../../jobs/sqs.js';
+import { sendJob } from '../../queues/sqs.js';
 import { keys } from '../../store/keys.js';
 import { startRunWrites } from '../../store/population.js';
 import type { Item } from '../../store/read.js';
