@@ -3,7 +3,7 @@ import { stillAuthorised } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
-import { RetrySoon } from '../jobs/worker.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 import { ddb, tableName } from '../store/client.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { keys, type Key } from '../store/keys.js';

@@ -14,7 +14,7 @@ import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
-import { RetrySoon } from './worker.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 
 /** The job is queued before its generation commits; a generation this young may still arrive. */
 const RECORD_GRACE_MS = 60_000;

@@ -4,7 +4,7 @@ import { importRun } from '../store/imports.js';
 import { toArtefact } from '../store/provider-artefacts.js';
 import { getOne } from '../store/read.js';
 import { type ArtefactSource, importAssertions, type ImportMessage } from './imports.js';
-import { RetrySoon } from './worker.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 
 /** The run is queued before its transaction commits: a run this young may still arrive. */
 const RECORD_GRACE_MS = 60_000;

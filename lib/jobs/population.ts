@@ -16,7 +16,7 @@ import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.j
 import { commit } from '../store/transact.js';
 import { QUEUES } from '../queues/queues.js';
 import { providerEffectsOf } from './provider-effects.js';
-import { RetrySoon } from './worker.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 
 /** Controls written between progress reports and authorisation checkpoints. */
 const CHUNK = 200;
