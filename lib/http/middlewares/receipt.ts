@@ -1,11 +1,9 @@
 import { keys } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { canonicalHash, idempotencyDigest, matchReceipt, type ReceiptScope } from '../../store/receipts.js';
-import { conflict } from '../../errors.js';
+import { receiptConflict } from '../../operations/kernel/unit-of-work.js';
 import { header } from '../event.js';
 import { matched, type Middleware } from '../state.js';
-
-export const receiptConflict = () => conflict('idempotency_key_reused', 'This Idempotency-Key was used with another credential, operation, target or payload.');
 
 /**
  * Step 9: a receipt read in the authentication round trip either replays (same credential,
