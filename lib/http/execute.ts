@@ -1,7 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { FileAnswer } from '../operations/kernel/operation.js';
 import { perform, type Outcome } from '../operations/kernel/unit-of-work.js';
-import { header } from './event.js';
 import { matched, type PipelineRequest } from './state.js';
 import { fileHeaders } from './file-headers.js';
 import { withStream } from './streaming.js';
@@ -19,7 +18,7 @@ export async function execute(request: PipelineRequest): Promise<APIGatewayProxy
     caller: state.caller!,
     input: state.input!,
     page: state.page,
-    ifMatch: header(event, 'if-match'),
+    ifMatch: state.ifMatch,
     items: state.items ?? new Map(),
     prefetchable: state.prefetchable ?? new Set(),
     collections: state.collections ?? new Map(),

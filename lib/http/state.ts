@@ -34,6 +34,8 @@ export interface PipelineState {
   caller?: Caller;
   input?: { params: unknown; query: unknown; body: unknown };
   page: Page;
+  /** The If-Match header as the client sent it, read by the preconditions step. */
+  ifMatch?: string;
   receipt?: { scope: ReceiptScope; keyDigest: string };
   replay?: StoredResponse;
   responseHeaders: Record<string, string>;
