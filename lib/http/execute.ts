@@ -1,22 +1,22 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { FileAnswer } from '../operations/kernel/operation.js';
 import { perform, type Outcome } from '../operations/kernel/unit-of-work.js';
-import { matched, type PipelineRequest } from './state.js';
+import { established, matched, type PipelineRequest } from './state.js';
 import { fileHeaders } from './file-headers.js';
 import { withStream } from './streaming.js';
 
 /** Steps 9 and 10: hands what the request established to its operation's unit of work, and answers what it returns. */
 export async function execute(request: PipelineRequest): Promise<APIGatewayProxyResult> {
-  const op = matched(request);
+  const { operation, caller, input } = established(request);
   const { state, event } = request;
   const outcome = await perform({
-    operation: op,
+    operation,
     requestId: state.requestId,
     startedAt: state.startedAt,
     method: event.httpMethod,
     ip: state.ip,
-    caller: state.caller!,
-    input: state.input!,
+    caller,
+    input,
     page: state.page,
     ifMatch: state.ifMatch,
     items: state.items ?? new Map(),

@@ -44,7 +44,11 @@ export function createApiHandler(operations: readonly AnyOperation[]): ApiHandle
   const remember: Middleware = { before: (request) => void requests.set(request.event, request) };
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>();
   for (const step of [remember, ...pipelineSteps(operations)]) handler.use(step as never);
-  handler.handler(async (event) => execute(requests.get(event)!));
+  handler.handler(async (event) => {
+    const request = requests.get(event);
+    if (!request) throw new Error('the pipeline did not see this event');
+    return execute(request);
+  });
   // Until routing names the function, nothing should be issued: what is, is recorded as unrouted.
   return (event, context) => runAsFunction('http/unrouted', () => (handler as unknown as ApiHandler)(event, context));
 }
