@@ -25,7 +25,7 @@ import { benchProviderSelection, formatProviderSelection } from './provider-sele
 import { localTokenSecret, useLocalServices } from '../lib/local/environment.js';
 import { createLocalServer } from '../lib/local/server.js';
 import { resetDdbClient } from '../lib/store/client.js';
-import { resetSqsClient } from '../lib/jobs/sqs.js';
+import { resetSqsClient } from '../lib/queues/sqs.js';
 import { ensureTable } from '../lib/store/schema.js';
 import { TraceRecorder } from './recorder.js';
 import { formatJson, formatTable, summarise } from './stats.js';

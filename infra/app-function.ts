@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
+import { queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
 import { lambdaBundling } from './bundling.js';
 import { permissionsOfCommands, type ResourceRef } from './grants.js';
 import { readManifest, REGENERATE_HINT } from './recorded-commands.js';

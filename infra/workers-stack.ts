@@ -9,7 +9,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { streamFilterPatterns } from '../lib/jobs/job-records.js';
-import { QUEUES, queueUrlVariable, type QueueName } from '../lib/jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
 import { SWEEP_INTERVAL_SECONDS } from '../lib/jobs/recovery.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';

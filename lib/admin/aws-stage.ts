@@ -1,6 +1,6 @@
 import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
 import { resetSettings, SETTINGS } from '../config.js';
-import { QUEUES, queueUrlVariable, type QueueName } from '../jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../queues/queues.js';
 import { DATA_STACK_SETTINGS, isStageName, notAStageName, outputKeyOf, stackName, type StackPart } from '../stages.js';
 
 /** A stage the CLI cannot use as asked (malformed, not deployed, an older version): the operator's to fix, exit code 2. */

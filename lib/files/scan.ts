@@ -3,7 +3,7 @@ import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
 import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../jobs/recovery.js';
-import { sendJob } from '../jobs/sqs.js';
+import { sendJob } from '../queues/sqs.js';
 import { deleteAll } from '../store/batch.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { gsi1, keys, type Key } from '../store/keys.js';

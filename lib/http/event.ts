@@ -1,4 +1,7 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+
+/** A function's handler behind API Gateway's Lambda proxy integration: the pipeline's, and the meta function's. */
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** Header lookup is case-insensitive (RFC 9110 5.1); API Gateway passes names as the client sent them. */
 export function header(event: APIGatewayProxyEvent, name: string): string | undefined {

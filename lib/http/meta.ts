@@ -5,7 +5,7 @@ import { createRouter, OPENAPI_OPERATION_ID, OPENAPI_PATH, type ApiDescription }
 import { methodNotAllowed, notFound } from '../errors.js';
 import { errorMapper } from './middlewares/error-mapper.js';
 import { responseHeaders } from './middlewares/response-headers.js';
-import type { ApiHandler } from './pipeline.js';
+import type { ApiHandler } from './event.js';
 import type { Middleware } from './state.js';
 
 /** Runs only when the handler answered, which on this function is the document alone. */

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { attributeTo, runAsFunction } from '../command-recording.js';
 import type { AnyOperation } from '../operations/kernel/operation.js';
 import { functionOf } from '../operations/kernel/function-of.js';
@@ -14,10 +14,9 @@ import { receipt } from './middlewares/receipt.js';
 import { responseHeaders } from './middlewares/response-headers.js';
 import { route } from './middlewares/route.js';
 import { validate } from './middlewares/validate.js';
+import type { ApiHandler } from './event.js';
 import { execute } from './execute.js';
 import { matched, type Middleware, type PipelineRequest } from './state.js';
-
-export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** The steps of DESIGN.md section 4, in order. */
 export function pipelineSteps(operations: readonly AnyOperation[]): Middleware[] {
@@ -45,7 +44,11 @@ export function createApiHandler(operations: readonly AnyOperation[]): ApiHandle
   const remember: Middleware = { before: (request) => void requests.set(request.event, request) };
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>();
   for (const step of [remember, ...pipelineSteps(operations)]) handler.use(step as never);
-  handler.handler(async (event) => execute(requests.get(event)!));
+  handler.handler(async (event) => {
+    const request = requests.get(event);
+    if (!request) throw new Error('the pipeline did not see this event');
+    return execute(request);
+  });
   // Until routing names the function, nothing should be issued: what is, is recorded as unrouted.
   return (event, context) => runAsFunction('http/unrouted', () => (handler as unknown as ApiHandler)(event, context));
 }

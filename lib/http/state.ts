@@ -32,8 +32,10 @@ export interface PipelineState {
   /** When the caller budgets were counted before authentication; taken back if it fails. */
   callerCountedAt?: Date;
   caller?: Caller;
-  input?: { params: unknown; query: unknown; body: unknown };
+  input?: Established['input'];
   page: Page;
+  /** The If-Match header as the client sent it, read by the preconditions step. */
+  ifMatch?: string;
   receipt?: { scope: ReceiptScope; keyDigest: string };
   replay?: StoredResponse;
   responseHeaders: Record<string, string>;
@@ -45,6 +47,20 @@ export interface Middleware {
   before?: (request: PipelineRequest) => Promise<void> | void;
   after?: (request: PipelineRequest) => Promise<void> | void;
   onError?: (request: PipelineRequest) => Promise<void> | void;
+}
+
+/** What the steps before the handler established: its operation, the authorised caller and the validated input. */
+export interface Established {
+  operation: AnyOperation;
+  caller: Caller;
+  input: { params: unknown; query: unknown; body: unknown };
+}
+
+/** For the receipt step and the handler, which run after authorisation and validation. */
+export function established(request: PipelineRequest): Established {
+  const { caller, input } = request.state;
+  if (!caller || !input) throw new Error('pipeline step ran before authorisation and validation');
+  return { operation: matched(request), caller, input };
 }
 
 /** The operation matched by the router step; every later step may rely on it. */

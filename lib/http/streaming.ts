@@ -2,7 +2,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '../log.js';
-import type { ApiHandler } from './pipeline.js';
+import type { ApiHandler } from './event.js';
 
 /**
  * The part of Lambda's Node.js runtime that streams responses (the `awslambda` global). API

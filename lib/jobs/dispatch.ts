@@ -3,7 +3,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { type Image, jobStartedBy } from './job-records.js';
-import { sendJob } from './sqs.js';
+import { sendJob } from '../queues/sqs.js';
 
 type StreamImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;
 

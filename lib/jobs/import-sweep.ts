@@ -1,7 +1,7 @@
 import { logger } from '../log.js';
 import { finishImportRun, markImportRequeued, RunMovedOn, runningImportsStartedBefore } from '../store/imports.js';
 import { LEASE_SECONDS, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from './recovery.js';
-import { sendJob } from './sqs.js';
+import { sendJob } from '../queues/sqs.js';
 
 /**
  * Running import runs whose worker stopped renewing its lease (every committed batch renews it)

@@ -12,7 +12,7 @@ import { and, attributeEquals, itemAbsent, versionIs } from '../store/conditions
 import { finishImportRun, importRun, progressWrite, RunMovedOn, takeImportLease, updateImportRun } from '../store/imports.js';
 import { commit } from '../store/transact.js';
 import { leaseUntil } from './recovery.js';
-import { RetrySoon } from './worker.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 
 /**
  * What the import job needs of an artefact: its identity and its released file (scanned clean).

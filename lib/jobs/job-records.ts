@@ -1,4 +1,4 @@
-import type { QueueName } from './queues.js';
+import type { QueueName } from '../queues/queues.js';
 
 /** An item of the table as the stream carries it, unmarshalled. */
 export type Image = Record<string, unknown>;

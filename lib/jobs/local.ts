@@ -3,8 +3,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../log.js';
 import { onTableWrite } from '../store/client.js';
 import { openStream } from './local-stream.js';
-import { QUEUES, queueUrlVariable, type QueueName } from './queues.js';
-import { sqs } from './sqs.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../queues/queues.js';
+import { sqs } from '../queues/sqs.js';
 
 /**
  * The local stand-in for Lambda's SQS event source mapping: queues with their dead-letter queues

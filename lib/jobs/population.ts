@@ -17,8 +17,8 @@ import { commit } from '../store/transact.js';
 import { ulid } from 'ulid';
 import { providerEffectsOf } from './provider-effects.js';
 import { leaseUntil, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from './recovery.js';
-import { sendJob } from './sqs.js';
-import { RetrySoon } from './worker.js';
+import { sendJob } from '../queues/sqs.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 
 /** Controls written between progress reports and authorisation checkpoints. */
 const CHUNK = 200;

@@ -16,7 +16,7 @@ import {
 } from '../store/provider-purge.js';
 import { getMany } from '../store/read.js';
 import { LEASE_SECONDS, leaseUntil, requeueFields, stalled, stillStalled } from './recovery.js';
-import { sendJob } from './sqs.js';
+import { sendJob } from '../queues/sqs.js';
 
 /** Deletes are independent and unconditional: a few requests in flight keep a large provider within one delivery. */
 const CONCURRENCY = 8;

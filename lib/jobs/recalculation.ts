@@ -16,8 +16,8 @@ import { markerKey, type RecalculationSubject } from './recalculation-requests.j
 import { factsFor, fillMissingControls } from './population.js';
 import { providerEffectsOf } from './provider-effects.js';
 import { leaseUntil, requeueFields, stalled, stillStalled } from './recovery.js';
-import { sendJob } from './sqs.js';
-import { RetrySoon } from './worker.js';
+import { sendJob } from '../queues/sqs.js';
+import { RetrySoon } from '../queues/retry-soon.js';
 
 const CONCURRENCY = 8;
 

@@ -2,20 +2,9 @@ import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
-import { QUEUES, queueUrl, type QueueName } from './queues.js';
-import { sqs } from './sqs.js';
-
-/** A job that cannot run yet but soon will: its message comes back after `seconds`, not the full visibility timeout. */
-export class RetrySoon extends Error {
-  override readonly name = 'RetrySoon';
-
-  constructor(
-    message: string,
-    readonly seconds: number,
-  ) {
-    super(message);
-  }
-}
+import { QUEUES, queueUrl, type QueueName } from '../queues/queues.js';
+import { RetrySoon } from '../queues/retry-soon.js';
+import { sqs } from '../queues/sqs.js';
 
 /**
  * Runs one job per SQS record and reports failures item by item (ReportBatchItemFailures), so

@@ -5,7 +5,7 @@ import { resetSettings } from '../config.js';
 import { resetTokenHashSecret } from '../auth/secret.js';
 import { resetDdbClient } from '../store/client.js';
 import { resetS3Client } from '../files/s3.js';
-import { resetSqsClient } from '../jobs/sqs.js';
+import { resetSqsClient } from '../queues/sqs.js';
 
 /** Where a running `npm start` says its emulators are, so that the operator CLI can share them. */
 export interface RuntimeInfo {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ulid } from 'ulid';
 import { createMetaHandler } from '../http/meta.js';
-import type { ApiHandler } from '../http/pipeline.js';
+import type { ApiHandler } from '../http/event.js';
 import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
 import { describeApi } from '../operations/kernel/api-description.js';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../operations/registry.js';

@@ -219,8 +219,8 @@ describe('population', () => {
     // The job is lost: dispatched, then taken off the queue unprocessed.
     await api.dispatchJobs();
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    const { sqs } = await import('../../lib/queues/sqs.js');
+    const { queueUrl } = await import('../../lib/queues/queues.js');
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('recalculate'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('recalculate'), ReceiptHandle: m.ReceiptHandle! }));
     await api.drainJobs();

@@ -131,8 +131,8 @@ describe('the sweep', () => {
     const { release } = await assertedDraft(provider.id);
     await remove(releaseUrl(provider.id, release.id));
     const { DeleteMessageCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-    const { sqs } = await import('../../lib/jobs/sqs.js');
-    const { queueUrl } = await import('../../lib/jobs/queues.js');
+    const { sqs } = await import('../../lib/queues/sqs.js');
+    const { queueUrl } = await import('../../lib/queues/queues.js');
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('purge'), MaxNumberOfMessages: 10 }));
     for (const m of received.Messages ?? []) await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl('purge'), ReceiptHandle: m.ReceiptHandle! }));
     const { sweep } = await import('../../lib/jobs/sweep.js');

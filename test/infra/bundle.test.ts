@@ -5,8 +5,8 @@ import type { APIGatewayProxyResult, SQSBatchResponse, SQSEvent } from 'aws-lamb
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_RESULT_DETAIL_TYPE } from '../../infra/malware-protection.js';
-import { queueUrl } from '../../lib/jobs/queues.js';
-import { sqs } from '../../lib/jobs/sqs.js';
+import { queueUrl } from '../../lib/queues/queues.js';
+import { sqs } from '../../lib/queues/sqs.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { buildBundles, gatewayEvent as event, type Bundles } from '../support/bundles.js';
 import { form, png } from '../support/files.js';

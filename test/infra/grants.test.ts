@@ -4,7 +4,7 @@ import type { AppFunction } from '../../infra/app-function.js';
 import { permissionsOfCommands, resourceKey, type ResourceRef } from '../../infra/grants.js';
 import { readManifest } from '../../infra/recorded-commands.js';
 import { usesOf } from '../../infra/uses.js';
-import { QUEUES, type QueueName } from '../../lib/jobs/queues.js';
+import { QUEUES, type QueueName } from '../../lib/queues/queues.js';
 import { activeFunctions } from '../../lib/operations/registry.js';
 import { actionsIn, idOf, resourcesIn, statementsOf, synthesize, type Statement, type Synthesized } from './fixture.js';
 

@@ -3,7 +3,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAssembly } from '../../infra/assembly.js';
 import { publicEndpoint } from '../../infra/stage.js';
-import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/queues/queues.js';
 import { DATA_STACK_SETTINGS, outputKeyOf } from '../../lib/stages.js';
 import { idOf, NO_BUNDLING, resourcesOf, synthesize, textOf, type Synthesized } from './fixture.js';
 

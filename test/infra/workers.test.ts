@@ -5,7 +5,7 @@ import { AREAS } from '../../lib/files/storage.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DISPATCH } from '../../infra/workers-stack.js';
 import { JOB_RECORDS } from '../../lib/jobs/job-records.js';
-import { QUEUES, type QueueName } from '../../lib/jobs/queues.js';
+import { QUEUES, type QueueName } from '../../lib/queues/queues.js';
 import { actionsIn, idOf, logicalIdOf, resourcesIn, resourcesOf, statementsOf, synthesize, textOf, type Statement, type Synthesized } from './fixture.js';
 
 const queueEntries = Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][];

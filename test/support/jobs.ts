@@ -1,6 +1,6 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { queueUrl, type QueueName } from '../../lib/jobs/queues.js';
-import { sqs } from '../../lib/jobs/sqs.js';
+import { queueUrl, type QueueName } from '../../lib/queues/queues.js';
+import { sqs } from '../../lib/queues/sqs.js';
 
 /** Takes every message off a job queue, as a crash or the dead-letter queue would, and returns their bodies (a test may then run the job itself). */
 export async function takeJobs(queue: QueueName): Promise<Record<string, string>[]> {

@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lib/domain/', 'lib/config.ts', 'lib/log.ts'],
   ['lib/store/'],
   // Data migrations run from the operator CLI and from the local runtime's start, off the request path.
-  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/migrations/', 'lib/render/', 'lib/repositories/'],
+  ['lib/auth/', 'lib/catalogue/', 'lib/files/', 'lib/jobs/', 'lib/migrations/', 'lib/queues/', 'lib/render/', 'lib/repositories/'],
   ['lib/operations/'],
   // The console is a front door of its own beside the API's pipeline.
   ['lib/http/', 'lib/console/'],
@@ -62,6 +62,68 @@ const FILES = [...sources('lib'), ...sources('functions')];
  * table commands and stay with the jobs that consume them.
  */
 const TABLE_CLIENTS = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
+/** lib/<folder> or functions/<folder>; a module directly in lib/ is a node of its own. */
+const folderOf = (file: string) => file.split('/').slice(0, 2).join('/');
+
+/** The import graph with each module replaced by `node` of it; imports within a node are left out. */
+function graphOf(files: readonly string[], node: (file: string) => string | undefined): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = node(file);
+    if (from === undefined) continue;
+    for (const target of importsOf(file)) {
+      const to = node(target);
+      if (to === undefined || to === from) continue;
+      graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  return graph;
+}
+
+/**
+ * One cycle through each strongly connected component of the graph (Tarjan), named node by node
+ * as `a -> b -> a`, so that a failure says which imports to break.
+ */
+function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) ?? 0);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component = stack.splice(stack.indexOf(node));
+    if (component.length > 1) components.push(component);
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = component.toSorted()[0] ?? '';
+    // Breadth first from the start back to it, inside the component: the shortest such cycle.
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    while (queue.length) {
+      const node = queue.shift() ?? '';
+      for (const next of graph.get(node) ?? []) {
+        if (!members.has(next) || cameFrom.has(next)) continue;
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+      if (cameFrom.has(start)) break;
+    }
+    const path = [start];
+    for (let node = cameFrom.get(start); node !== undefined && node !== start; node = cameFrom.get(node)) path.unshift(node);
+    return [start, ...path].join(' -> ');
+  });
+}
 
 describe('architecture', () => {
   it('places every module of lib/ and functions/ in a layer', () => {
@@ -84,6 +146,26 @@ describe('architecture', () => {
 
   it('sees the table clients the store imports', () => {
     expect(specifiersOf('lib/store/client.ts')).toEqual(expect.arrayContaining(TABLE_CLIENTS));
+  });
+
+  it('has no import cycle between folders of lib/ and functions/', () => {
+    expect(cyclesOf(graphOf(FILES, folderOf))).toEqual([]);
+  });
+
+  it('has no import cycle between the modules of lib/http', () => {
+    expect(cyclesOf(graphOf(FILES, (file) => (file.startsWith('lib/http/') ? file : undefined)))).toEqual([]);
+  });
+
+  it('names the cycles it is meant to refuse', () => {
+    const graph = new Map([
+      ['lib/files', new Set(['lib/jobs', 'lib/store'])],
+      ['lib/jobs', new Set(['lib/queues'])],
+      ['lib/queues', new Set(['lib/files'])],
+      ['lib/http/a.ts', new Set(['lib/http/b.ts'])],
+      ['lib/http/b.ts', new Set(['lib/http/a.ts'])],
+    ]);
+    expect(cyclesOf(graph).toSorted()).toEqual(['lib/files -> lib/jobs -> lib/queues -> lib/files', 'lib/http/a.ts -> lib/http/b.ts -> lib/http/a.ts']);
+    expect(graphOf(['lib/files/scan.ts'], folderOf).get('lib/files')).toContain('lib/queues');
   });
 
   it('finds the upward imports it is meant to refuse', () => {

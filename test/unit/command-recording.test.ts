@@ -9,7 +9,7 @@ import {
   sortedManifest,
   startRecording,
 } from '../../lib/command-recording.js';
-import { describeSqs } from '../../lib/jobs/sqs.js';
+import { describeSqs } from '../../lib/queues/sqs.js';
 
 describe('describing commands', () => {
   afterEach(() => {

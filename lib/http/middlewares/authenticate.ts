@@ -1,29 +1,43 @@
 import { storedCredentialValid } from '../../auth/issuance.js';
-import { tokenMatches } from '../../auth/tokens.js';
+import { tokenMatches, type TokenClaims } from '../../auth/tokens.js';
 import { tokenHashSecret } from '../../auth/secret.js';
-import { asToken, asUser, recordTokenUse, tokenUseIsStale, type TokenRecord } from '../../store/identity.js';
+import { asToken, asUser, recordTokenUse, tokenUseIsStale, type TokenRecord, type UserRecord } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { countHits } from '../../store/rate-limits.js';
 import { callerHits, takeBackCallerHits, withLimit } from '../budgets.js';
 import { unauthorized } from '../../errors.js';
 import { confirmLive, forgetLive } from '../live-credentials.js';
-import { matched, type Middleware, type PipelineRequest } from '../state.js';
+import { matched, type Middleware, type PipelineRequest, type PipelineState } from '../state.js';
 
-/** The stored token and its expiry when the credential authenticates; undefined for any failure. */
-async function verify(request: PipelineRequest): Promise<{ token: TokenRecord; expiresAt: number } | undefined> {
-  const { state } = request;
+/** What a credential's claims name among the request's items: its stored token and actor, not yet verified. */
+export interface Principal {
+  claims: TokenClaims;
+  token: TokenRecord;
+  user: UserRecord;
+}
+
+export function principalOf(state: PipelineState): Principal | undefined {
   const claims = state.claims;
-  if (!state.token || !claims) return undefined;
+  if (!claims) return undefined;
   const item = (k: Key) => state.items?.get(keyString(k));
   const token = asToken(item(keys.token(claims.tokenId)));
-  if (!token || !tokenMatches(state.token, token.secret_hash, await tokenHashSecret())) return undefined;
+  const user = asUser(item(keys.user(claims.userId)));
+  return token && user ? { claims, token, user } : undefined;
+}
+
+/** The principal and its token's expiry when the credential authenticates; undefined for any failure. */
+async function verify(request: PipelineRequest): Promise<{ principal: Principal; expiresAt: number } | undefined> {
+  const { state } = request;
+  const principal = principalOf(state);
+  if (!state.token || !principal) return undefined;
+  const { token, user } = principal;
+  if (!tokenMatches(state.token, token.secret_hash, await tokenHashSecret())) return undefined;
   const expiresAt = Date.parse(token.expires_at);
   if (expiresAt <= state.startedAt.getTime()) return undefined;
   if (!storedCredentialValid(token)) return undefined;
-  const user = asUser(item(keys.user(claims.userId)));
-  if (user?.status !== 'active' || token.user_id !== user.id) return undefined;
-  return { token, expiresAt };
+  if (user.status !== 'active' || token.user_id !== user.id) return undefined;
+  return { principal, expiresAt };
 }
 
 /**
@@ -45,14 +59,15 @@ export function authenticate(): Middleware {
         await takeBackCallerHits(state, mode);
         throw unauthorized();
       }
-      confirmLive(claims!.tokenId, verified.expiresAt, state.startedAt.getTime());
+      const { claims: verifiedClaims, token } = verified.principal;
+      confirmLive(verifiedClaims.tokenId, verified.expiresAt, state.startedAt.getTime());
       // The console shows when a token was last used; written once an hour at most, beside the budgets.
-      const use = tokenUseIsStale(verified.token, state.startedAt) ? recordTokenUse(verified.token.id, state.startedAt) : undefined;
+      const use = tokenUseIsStale(token, state.startedAt) ? recordTokenUse(token.id, state.startedAt) : undefined;
       if (state.callerCountedAt) {
         await use;
         return;
       }
-      const [counts] = await Promise.all([Promise.all(callerHits(mode, claims!).map((hit) => countHits(hit, state.startedAt))), use]);
+      const [counts] = await Promise.all([Promise.all(callerHits(mode, verifiedClaims).map((hit) => countHits(hit, state.startedAt))), use]);
       state.callerCountedAt = state.startedAt;
       state.budgets = [...(state.budgets ?? []), ...counts.flat().map(withLimit)];
     },

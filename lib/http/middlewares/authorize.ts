@@ -1,10 +1,9 @@
 import { effectivePermissions, satisfies } from '../../auth/authority.js';
 import type { CredentialType } from '../../domain/permissions.js';
-import { asToken, asUser } from '../../store/identity.js';
-import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { matched, type Middleware } from '../state.js';
+import { principalOf } from './authenticate.js';
 import { claimedAccessKey } from './load.js';
 
 /**
@@ -16,10 +15,9 @@ export function authorize(): Middleware {
     before: (request) => {
       const op = matched(request);
       const { state } = request;
-      const claims = state.claims!;
-      const item = (k: Key) => state.items?.get(keyString(k));
-      const token = asToken(item(keys.token(claims.tokenId)))!;
-      const user = asUser(item(keys.user(claims.userId)))!;
+      const principal = principalOf(state);
+      if (!principal) throw new Error('pipeline step ran before authentication');
+      const { claims, token, user } = principal;
       const type: CredentialType = token.type;
 
       // Shared names never widen a route boundary (Authentication, boundary rule 1).
@@ -28,7 +26,7 @@ export function authorize(): Middleware {
       if (type === 'organisation' && params.organisation !== undefined && params.organisation !== token.organisation_id) throw notFound();
       if (type === 'project' && params.project !== undefined && params.project !== token.project_id) throw notFound();
 
-      const access = item(claimedAccessKey(claims));
+      const access = state.items?.get(keyString(claimedAccessKey(claims)));
       if (!access && type !== 'administration') throw notFound();
       const live = (access?.permissions as string[] | undefined) ?? [];
       const permissions = effectivePermissions(type, token.abilities, live);

@@ -1,11 +1,10 @@
 import { keys } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { canonicalHash, idempotencyDigest, matchReceipt, type ReceiptScope } from '../../store/receipts.js';
-import { conflict } from '../../errors.js';
+import { receiptConflict } from '../../operations/kernel/unit-of-work.js';
 import { header } from '../event.js';
-import { matched, type Middleware } from '../state.js';
-
-export const receiptConflict = () => conflict('idempotency_key_reused', 'This Idempotency-Key was used with another credential, operation, target or payload.');
+import { established, type Middleware } from '../state.js';
+import { validIdempotencyKey } from './load.js';
 
 /**
  * Step 9: a receipt read in the authentication round trip either replays (same credential,
@@ -15,12 +14,13 @@ export const receiptConflict = () => conflict('idempotency_key_reused', 'This Id
 export function receipt(): Middleware {
   return {
     before: (request) => {
-      const op = matched(request);
-      if (!op.idempotencyKey) return;
+      const { operation: op, caller, input } = established(request);
+      const idempotencyKey = header(request.event, 'idempotency-key');
+      // The preconditions step refused an operation's request without a valid key.
+      if (!op.idempotencyKey || !validIdempotencyKey(idempotencyKey)) return;
       const { state } = request;
-      const caller = state.caller!;
-      const keyDigest = idempotencyDigest(header(request.event, 'idempotency-key')!);
-      const params = (state.input?.params ?? {}) as Record<string, string>;
+      const keyDigest = idempotencyDigest(idempotencyKey);
+      const params = (input.params ?? {}) as Record<string, string>;
       const scope: ReceiptScope = {
         userId: caller.userId,
         tokenId: caller.tokenId,
@@ -31,7 +31,7 @@ export function receipt(): Middleware {
             .sort()
             .map((k) => `${k}=${params[k]}`),
         ].join('|'),
-        payloadHash: canonicalHash(state.input?.body ?? null),
+        payloadHash: canonicalHash(input.body ?? null),
       };
       state.receipt = { scope, keyDigest };
       const match = matchReceipt(state.items?.get(keyString(keys.receipt(caller.userId, keyDigest))), scope, Math.floor(state.startedAt.getTime() / 1000));

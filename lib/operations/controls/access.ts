@@ -6,7 +6,7 @@ import type { StoredControl } from '../../domain/controls.js';
 import { evidenceView, type StoredEvidence } from '../../domain/evidence.js';
 import { workflowSettingsOf, type StoredProject } from '../../domain/projects.js';
 import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Transition } from '../../domain/workflow.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor } from '../kernel/etag.js';
 import { visibleGuidance } from '../../domain/provider-effects.js';
 import { ApiError, forbidden, notFound, validationFailed } from '../../errors.js';
 import { and, attributeEquals, memberEquals } from '../../store/conditions.js';
@@ -91,10 +91,9 @@ function viewOf(caller: Caller, project: StoredProject, control: StoredControl, 
 /** An evidence item's own ETag (seed: separate from the control ETag). */
 export const evidenceEtag = (e: StoredEvidence) => etagFor('evidence', e.id, e.version);
 
-/** If-Match must name the control's current version in this caller's current view; otherwise 412. */
-export function requireCurrent(ctx: OperationContext, project: StoredProject, control: StoredControl, evidence: ControlEvidence): void {
-  requireVersion(ctx.ifMatch, ETAG_KIND, control.id, control.version, viewOf(ctx.caller, project, control, evidence));
-}
+/** The control's ETag names the caller's current view of it, which its evidence and the project's state shape. */
+export const controlEtag = (caller: Caller, project: StoredProject, control: StoredControl, evidence: ControlEvidence) =>
+  etagFor(ETAG_KIND, control.id, control.version, viewOf(caller, project, control, evidence));
 
 export function detail(ctx: OperationContext, project: StoredProject, control: StoredControl, evidence: ControlEvidence) {
   const { transitions, actions } = allowances(ctx.caller, project, control);
@@ -106,7 +105,7 @@ export function detail(ctx: OperationContext, project: StoredProject, control: S
       allowedTransitions: transitions.map((t) => ({ id: t.id, to_state: t.to, comment: t.comment })),
       evidence: evidence.items.map((e) => evidenceView(e, evidenceEtag(e))),
     }),
-    etag: etagFor(ETAG_KIND, control.id, control.version, viewOf(ctx.caller, project, control, evidence)),
+    etag: controlEtag(ctx.caller, project, control, evidence),
   };
 }
 

@@ -27,13 +27,14 @@ import {
   controlPrefetch,
   controlWrites,
   detail,
-  requireCurrent,
+  controlEtag,
   requireEditable,
   seesAssessment,
 } from './access.js';
 import { transitionControl } from './transitions.js';
 import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 /* Reads. */
 
@@ -174,7 +175,7 @@ export const updateControlImplementation = operation({
         assessed.map((p) => ({ pointer: `/${p}`, code: 'assessment_property', detail: 'is an assessment conclusion: write it with PATCH …/assessment' })),
       );
     }
-    requireCurrent(ctx, project, control, evidence);
+    requireIfMatch(ctx.ifMatch, controlEtag(ctx.caller, project, control, evidence));
     requireEditable(project, control, 'implementation');
     const at = ctx.now.toISOString();
     const { next, errors } = applyImplementation(control, body, { userId: ctx.caller.userId, at });
@@ -209,7 +210,7 @@ export const updateControlAssessment = operation({
   prefetchCollections: controlCollections,
   handle: async (ctx, { params, body }) => {
     const { project, control, evidence } = controlOf(ctx, params);
-    requireCurrent(ctx, project, control, evidence);
+    requireIfMatch(ctx.ifMatch, controlEtag(ctx.caller, project, control, evidence));
     requireEditable(project, control, 'assessment');
     const { next, errors } = applyAssessment(control, body);
     if (errors.length) throw validationFailed(errors);

@@ -20,12 +20,13 @@ import {
   controlPrefetch,
   controlWrites,
   detail,
-  requireCurrent,
+  controlEtag,
   transitionNotAvailable,
 } from './access.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { approvalTaskChange } from '../tasks/approvals.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 /* POST …/transitions: the configured workflow's transitions, their gates and the one conditional write. */
 
@@ -111,7 +112,7 @@ export const transitionControl = operation({
   prefetchCollections: controlCollections,
   handle: async (ctx, { params, body }) => {
     const { project, control, evidence } = controlOf(ctx, params);
-    requireCurrent(ctx, project, control, evidence);
+    requireIfMatch(ctx.ifMatch, controlEtag(ctx.caller, project, control, evidence));
     const transition = allowances(ctx.caller, project, control).transitions.find((t) => t.id === body.transition);
     if (!transition) throw transitionNotAvailable(body.transition);
     const comment = body.comment?.trim() ?? '';

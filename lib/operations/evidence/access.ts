@@ -20,7 +20,6 @@ import {
   projectStillAllows,
   stateAllows,
 } from '../controls/access.js';
-import { requireVersion } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 
 /**
@@ -51,9 +50,6 @@ export function evidenceOf(ctx: OperationContext, params: EvidenceParams): Evide
   if (!item) throw notFound();
   return { ...found, item };
 }
-
-/** If-Match names the item's ETag (not the control's); 412 when stale. */
-export const requireItemCurrent = (ctx: OperationContext, item: StoredEvidence) => requireVersion(ctx.ifMatch, 'evidence', item.id, item.version);
 
 /** Evidence changes are implementation edits: an editable project and a control whose state takes them (403). */
 export function requireEvidenceEditable({ project, control }: Pick<EvidenceContext, 'project' | 'control'>): void {

@@ -5,7 +5,7 @@ import { deleteObject } from '../../files/storage.js';
 import { cancelUploadWrite } from '../../files/uploads.js';
 import { evidenceCreateWrites, evidenceDeleteWrites, evidenceReplaceWrites } from '../../store/evidence.js';
 import { NoQuery } from '../kernel/common.js';
-import { ControlParams } from '../controls/access.js';
+import { ControlParams, evidenceEtag } from '../controls/access.js';
 import {
   EVIDENCE_AUTHORITY,
   EVIDENCE_PATH,
@@ -18,9 +18,9 @@ import {
   evidenceStillEditable,
   newEvidence,
   requireEvidenceEditable,
-  requireItemCurrent,
 } from './access.js';
 import { operation } from './declare.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 /* Evidence items of a control: references, reads, metadata edits and deletion (seed, controls and evidence table). */
 
@@ -98,7 +98,7 @@ export const updateEvidence = operation({
   prefetchCollections: evidenceCollections,
   handle: async (ctx, { params, body }) => {
     const found = evidenceOf(ctx, params);
-    requireItemCurrent(ctx, found.item);
+    requireIfMatch(ctx.ifMatch, evidenceEtag(found.item));
     requireEvidenceEditable(found);
     const merged = metadataOf({ ...metadataOf(found.item), ...body, title: body.title ?? found.item.title });
     const errors = metadataErrors(merged, found.item.kind);
@@ -140,7 +140,7 @@ export const deleteEvidence = operation({
   prefetchCollections: evidenceCollections,
   handle: async (ctx, { params }) => {
     const found = evidenceOf(ctx, params);
-    requireItemCurrent(ctx, found.item);
+    requireIfMatch(ctx.ifMatch, evidenceEtag(found.item));
     requireEvidenceEditable(found);
     const sharing = found.evidence.items.filter((e) => e.id !== found.item.id && e.upload_id !== undefined && e.upload_id === found.item.upload_id);
     if (found.item.file_status === 'quarantine' && sharing.length) {

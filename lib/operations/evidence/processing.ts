@@ -16,11 +16,12 @@ import {
   evidenceResult,
   evidenceStillEditable,
   requireEvidenceEditable,
-  requireItemCurrent,
 } from './access.js';
 import { evidenceUpload } from './uploads.js';
 import { operation } from './declare.js';
 import { uploadBody, uploadDescription } from '../kernel/upload-form.js';
+import { requireIfMatch } from '../kernel/etag.js';
+import { evidenceEtag } from '../controls/access.js';
 
 /*
  * The file of an uploaded item, changed: replaced by a new file (a new item; the old one retires)
@@ -63,7 +64,7 @@ export const replaceEvidence = operation({
     const old = found.item;
     if (old.kind !== 'upload') throw conflict('evidence_not_a_file', 'Only uploaded evidence has a file to replace.');
     if (statusOf(old) === 'pending') throw conflict('evidence_processing', 'The file is still being processed: wait for it, or cancel its processing first.');
-    requireItemCurrent(ctx, old);
+    requireIfMatch(ctx.ifMatch, evidenceEtag(old));
     requireEvidenceEditable(found);
     const { file, upload_session, description } = body;
     const metadata = { ...metadataOf(old), ...(description === undefined ? {} : { description }) };
@@ -102,7 +103,7 @@ export const cancelEvidenceProcessing = operation({
     const found = evidenceOf(ctx, params);
     const item = found.item;
     if (item.kind !== 'upload' || !item.upload_id || statusOf(item) !== 'pending') throw notProcessing();
-    requireItemCurrent(ctx, item);
+    requireIfMatch(ctx.ifMatch, evidenceEtag(item));
     requireEvidenceEditable(found);
     const next: StoredEvidence = {
       ...item,

@@ -9,7 +9,7 @@ import {
   type ContextData,
   type ContextDefinition,
 } from '../../domain/context.js';
-import { etagFor, requireVersion } from './etag.js';
+import { etagFor, requireIfMatch } from './etag.js';
 import { notFound } from '../../errors.js';
 import type { Key } from '../../store/keys.js';
 import { recalculationMarker, type RecalculationSubject } from '../../jobs/recalculation-requests.js';
@@ -101,7 +101,7 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     prefetch,
     handle: async (ctx, { params, body }) => {
       const { version, data } = read(ctx, params);
-      requireVersion(ctx.ifMatch, kind, ownerId(params), version);
+      requireIfMatch(ctx.ifMatch, etagFor(kind, ownerId(params), version));
       const patch = body.data as Record<string, string | null | undefined>;
       const changed = changedFields(data, patch);
       const next: ContextData = { ...data };

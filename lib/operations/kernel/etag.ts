@@ -14,21 +14,21 @@ function digest(kind: string, id: string, version: number, view: string): string
   return createHash('sha256').update(`${kind}\n${id}\n${version}\n${view}`).digest('hex').slice(0, 20);
 }
 
-/** The version an If-Match names, when it is this resource's ETag for this view; else undefined. */
-export function versionFromIfMatch(ifMatch: string, kind: string, id: string, view = ''): number | undefined {
-  const m = /^"(\d{1,15})-([0-9a-f]{20})"$/.exec(ifMatch.trim());
-  if (!m) return undefined;
-  const version = Number(m[1]);
-  return digest(kind, id, version, view) === m[2] ? version : undefined;
-}
+const STRONG_ETAG = /^"(\d{1,15})-([0-9a-f]{20})"$/;
 
 /** The version inside an ETag this module made (for re-deriving it for another view). */
 export function etagVersion(etag: string): number | undefined {
-  const m = /^"(\d{1,15})-[0-9a-f]{20}"$/.exec(etag);
+  const m = STRONG_ETAG.exec(etag);
   return m ? Number(m[1]) : undefined;
 }
 
-/** If-Match must name the current version of this resource in the caller's view; otherwise 412. */
-export function requireVersion(ifMatch: string | undefined, kind: string, id: string, current: number, view = ''): void {
-  if (versionFromIfMatch(ifMatch ?? '', kind, id, view) !== current) throw preconditionFailed();
+/**
+ * The If-Match reader: the header must name `current`, the resource's ETag in the caller's view
+ * (etagFor, or the operation's builder around it); otherwise 412. Compared as version and digest,
+ * so a version written with leading zeros names the same ETag.
+ */
+export function requireIfMatch(ifMatch: string | undefined, current: string): void {
+  const named = STRONG_ETAG.exec((ifMatch ?? '').trim());
+  const own = STRONG_ETAG.exec(current);
+  if (!named || !own || Number(named[1]) !== Number(own[1]) || named[2] !== own[2]) throw preconditionFailed();
 }

@@ -16,7 +16,7 @@ import { keys } from '../../store/keys.js';
 import { assembled, rereadWorkingCopy, workingCopyKeys, workingCopySummaries, writeWorkingCopy } from '../../store/library.js';
 import { isActiveMember } from '../../store/members.js';
 import { NoQuery, Ulid } from '../kernel/common.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import type { StoredProject } from '../../domain/projects.js';
@@ -111,7 +111,7 @@ export const updateLibraryItem = operation({
   handle: async (ctx, { params, body }) => {
     const { project, definition, current } = await itemOf(ctx, params);
     requireEditable(project);
-    requireVersion(ctx.ifMatch, ETAG_KIND, `${current.project_id}/${current.definition_id}`, current.version);
+    requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, `${current.project_id}/${current.definition_id}`, current.version));
     const merged = { ...current, ...body };
     const errors = workingCopyErrors(body, merged);
     const owner = body.owner_user_id;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { acceptUpload, ownerShows } from '../../files/accept.js';
 import { consumeSessionWrite } from '../../files/sessions.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
@@ -88,7 +88,7 @@ export const uploadOrganisationLogo = operation({
   prefetch,
   handle: async (ctx, { params, body }) => {
     const { version } = currentLogo(ctx, params.organisation);
-    requireVersion(ctx.ifMatch, ETAG_KIND, params.organisation, version);
+    requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, params.organisation, version));
     const { file, session } = await formFile(ctx, body, 'organisation-logo', { organisationId: params.organisation });
     const { upload, writes } = await acceptUpload({
       profile: 'organisation-logo',

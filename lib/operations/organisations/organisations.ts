@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../../config.js';
 import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../../domain/organisations.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict, forbidden, notFound, RetryableConflict } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import {
@@ -149,7 +149,7 @@ export const updateOrganisation = operation({
   prefetch: ({ organisation }) => [keys.organisation(organisation)],
   handle: async (ctx, { params, body }) => {
     const current = readableOrganisation(ctx, params.organisation);
-    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
+    requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, current.id, current.version));
     const next: StoredOrganisation = { ...current, ...applyOrganisationPatch(publicView(current), body, ctx.now), version: current.version + 1 };
     return {
       data: publicView(next),

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { toProvider, toRelease } from '../../store/providers.js';
 import { Ulid } from '../kernel/common.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 
 export const PROVIDERS_PATH = '/external-providers';
@@ -22,13 +22,10 @@ const RELEASE_KIND = 'assurance-release';
 /** The provider's ETag names its release count too: the representation shows it, and deletion depends on it. */
 const providerView = (p: StoredProvider) => `releases:${p.release_count}`;
 export const providerEtag = (p: StoredProvider) => etagFor(PROVIDER_KIND, p.id, p.version, providerView(p));
-export const requireProviderEtag = (ctx: OperationContext, p: StoredProvider) => requireVersion(ctx.ifMatch, PROVIDER_KIND, p.id, p.version, providerView(p));
 
 /** A release's ETag names its counts beside its revision: an import that moves them makes an older ETag stale. */
 const releaseRepresentation = (r: StoredRelease) => JSON.stringify(releaseView(r).counts);
 export const releaseEtag = (r: StoredRelease) => etagFor(RELEASE_KIND, r.id, r.revision, releaseRepresentation(r));
-export const requireReleaseEtag = (ctx: OperationContext, r: StoredRelease) =>
-  requireVersion(ctx.ifMatch, RELEASE_KIND, r.id, r.revision, releaseRepresentation(r));
 
 export const providerPrefetch = (p: { provider: string }) => [keys.externalProvider(p.provider)];
 export const releasePrefetch = (p: ReleaseParams) => [keys.externalProvider(p.provider), keys.assuranceRelease(p.provider, p.package)];

@@ -7,7 +7,7 @@ import { toImportRun } from '../../store/imports.js';
 import { keys } from '../../store/keys.js';
 import { toArtefact } from '../../store/provider-artefacts.js';
 import { Ulid } from '../kernel/common.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { PROVIDER_PATH, ProviderParams, providerOf } from './access.js';
 
@@ -26,8 +26,6 @@ const KIND = 'provider-artefact';
  */
 const runView = (run: ImportRun | undefined) => (run ? `import ${run.run_id} ${run.revision}` : 'no import');
 export const artefactEtag = (a: StoredArtefact, run: ImportRun | undefined) => etagFor(KIND, a.id, a.version, runView(run));
-export const requireArtefactEtag = (ctx: OperationContext, a: StoredArtefact, run: ImportRun | undefined) =>
-  requireVersion(ctx.ifMatch, KIND, a.id, a.version, runView(run));
 
 export const artefactPrefetch = (p: ArtefactParams) => [keys.externalProvider(p.provider), keys.providerArtefact(p.provider, p.artefact)];
 /** For the operations that show the artefact's import run or take its ETag. */

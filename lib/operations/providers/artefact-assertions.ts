@@ -15,7 +15,8 @@ import { NoQuery, PageQuery } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { releasePublished, requireDraft } from './access.js';
-import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactImportPrefetch, artefactOf, importRunOf, requireArtefactEtag } from './artefact-access.js';
+import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactImportPrefetch, artefactOf, importRunOf } from './artefact-access.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 /**
  * Assertions confirmed per transaction: each is its put and its control's index item, beside the
@@ -111,7 +112,7 @@ export const confirmExactAssertions = operation({
     if (release) requireDraft(release);
     const run = importRunOf(ctx, params);
     if (run?.status === 'running') throw conflict('import_running', 'An import of this artefact is running; confirm once it has ended.');
-    requireArtefactEtag(ctx, artefact, run);
+    requireIfMatch(ctx.ifMatch, artefactEtag(artefact, run));
     const exact = (await artefactAssertions(artefact)).filter((a) => a.exact && a.status === 'pending');
     const unchanged: WriteItem = {
       kind: 'check',

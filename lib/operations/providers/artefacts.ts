@@ -21,21 +21,12 @@ import { ismVersionOf } from './releases.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { ProviderParams, providerOf, providerPrefetch, releasePublished, requireDraft } from './access.js';
-import {
-  ARTEFACT_PATH,
-  ArtefactParams,
-  ARTEFACTS_PATH,
-  artefactEtag,
-  artefactImportPrefetch,
-  artefactOf,
-  HIERARCHY,
-  importRunOf,
-  requireArtefactEtag,
-} from './artefact-access.js';
+import { ARTEFACT_PATH, ArtefactParams, ARTEFACTS_PATH, artefactEtag, artefactImportPrefetch, artefactOf, HIERARCHY, importRunOf } from './artefact-access.js';
 import { createProviderArtefactUploadSession, formArtefact, newArtefact } from './artefact-files.js';
 import { artefactDetail, importArtefact, useArtefactAsCcm } from './imports.js';
 import { uploadBody } from '../kernel/upload-form.js';
 import { urlOf } from '../kernel/router.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 export const restrictedUploadDenied = () =>
   forbidden('permission_denied', 'Restricted artefacts are uploaded and linked with upload-restricted-provider-artefacts.');
@@ -174,7 +165,7 @@ export const deleteProviderArtefact = operation({
       if (release) requireDraft(toRelease(release));
     }
     const run = importRunOf(ctx, params);
-    requireArtefactEtag(ctx, artefact, run);
+    requireIfMatch(ctx.ifMatch, artefactEtag(artefact, run));
     return {
       data: { id: artefact.id, deleted: true as const },
       writes: [...deleteArtefactWrites(artefact, releasePublished, ctx.now), runAsRead(params.provider, artefact.id, run, preconditionFailed)],

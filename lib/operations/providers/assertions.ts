@@ -7,7 +7,7 @@ import { keys, withoutKeys } from '../../store/keys.js';
 import { toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { NoQuery } from '../kernel/common.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { PROVIDER_PATH, ProviderParams, providerOf, releasePublished, requireDraft } from './access.js';
@@ -96,7 +96,7 @@ function review(status: 'confirmed' | 'rejected') {
     handle: async (ctx, { params }) => {
       const { assertion, release } = await assertionOf(ctx, params);
       requireDraft(release);
-      requireVersion(ctx.ifMatch, ASSERTION_KIND, assertion.id, assertion.version, assertion.status);
+      requireIfMatch(ctx.ifMatch, etagFor(ASSERTION_KIND, assertion.id, assertion.version, assertion.status));
       const next: StoredAssertion = {
         ...assertion,
         status,

@@ -13,16 +13,8 @@ import { NoQuery } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { releasePublished, requireDraft } from './access.js';
-import {
-  ARTEFACT_PATH,
-  ArtefactParams,
-  artefactEtag,
-  artefactImportPrefetch,
-  artefactOf,
-  HIERARCHY,
-  importRunOf,
-  requireArtefactEtag,
-} from './artefact-access.js';
+import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactImportPrefetch, artefactOf, HIERARCHY, importRunOf } from './artefact-access.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The detected types each import reads: a matrix is a workbook or CSV, a structured document JSON. */
@@ -57,7 +49,7 @@ async function importable(ctx: OperationContext, artefact: StoredArtefact, kind:
   }
   const current = importRunOf(ctx, { provider: artefact.provider_id, artefact: artefact.id });
   if (current?.status === 'running') throw conflict('import_running', 'An import of this artefact is running; poll the artefact until it ends.');
-  requireArtefactEtag(ctx, artefact, current);
+  requireIfMatch(ctx.ifMatch, artefactEtag(artefact, current));
   return { release, current };
 }
 

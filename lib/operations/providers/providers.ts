@@ -7,8 +7,9 @@ import { purgeMarkerWrite } from '../../store/provider-purge.js';
 import { allReleases, createProviderWrites, deleteProviderWrites, PROVIDER_COUNTER, providersPage, updateProviderWrite } from '../../store/providers.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
-import { PROVIDER_PATH, PROVIDERS_PATH, ProviderParams, providerEtag, providerOf, providerPrefetch, requireProviderEtag } from './access.js';
+import { PROVIDER_PATH, PROVIDERS_PATH, ProviderParams, providerEtag, providerOf, providerPrefetch } from './access.js';
 import { urlOf } from '../kernel/router.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 
@@ -116,7 +117,7 @@ export const updateExternalProvider = operation({
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
     const current = providerOf(ctx, params.provider);
-    requireProviderEtag(ctx, current);
+    requireIfMatch(ctx.ifMatch, providerEtag(current));
     const fields = { ...body, updated_at: ctx.now.toISOString() };
     const next: StoredProvider = { ...current, ...fields, version: current.version + 1 };
     return {
@@ -155,7 +156,7 @@ export const deleteExternalProvider = operation({
     if (provider.release_count > 0 && !ctx.caller.permissions.has('publish-provider-assurance-packages')) {
       throw forbidden('permission_denied', 'Deleting a provider that has assurance releases needs publish-provider-assurance-packages.');
     }
-    requireProviderEtag(ctx, provider);
+    requireIfMatch(ctx.ifMatch, providerEtag(provider));
     if (Number(ctx.prefetched(keys.externalProvider(provider.id))?.artefact_count ?? 0) > 0) throw providerHasArtefacts();
     const releases = provider.release_count > 0 ? await allReleases(provider.id) : [];
     return {

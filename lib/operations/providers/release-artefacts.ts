@@ -6,10 +6,11 @@ import { createArtefactsWrites } from '../../store/provider-artefacts.js';
 import type { WriteItem } from '../../store/transact.js';
 import { NoQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
-import { ReleaseParams, releaseOf, releasePrefetch, releasePublished, RELEASE_PATH, requireDraft, requireReleaseEtag } from './access.js';
+import { ReleaseParams, releaseOf, releasePrefetch, releasePublished, RELEASE_PATH, requireDraft, releaseEtag } from './access.js';
 import { HIERARCHY } from './artefact-access.js';
 import { fileArtefact, requireWithinLimit } from './artefact-files.js';
 import { restrictedUploadDenied } from './artefacts.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 /**
  * Files read at once. Each is read whole to be hashed (its quarantine copy is made inside S3), so
@@ -49,7 +50,7 @@ export const uploadReleaseArtefacts = operation({
   handle: async (ctx, { params, body }) => {
     const release = releaseOf(ctx, params);
     requireDraft(release);
-    requireReleaseEtag(ctx, release);
+    requireIfMatch(ctx.ifMatch, releaseEtag(release));
     if (body.files.some((f) => f.restricted) && !canUploadRestricted(ctx.caller.permissions)) throw restrictedUploadDenied();
     const scope = { providerId: release.provider_id };
     const one = async (i: number) => {

@@ -34,8 +34,8 @@ import {
   RELEASE_PATH,
   RELEASES_PATH,
   requireDraft,
-  requireReleaseEtag,
 } from './access.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 /** Seed: release configuration needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
@@ -160,7 +160,7 @@ export const updateAssuranceRelease = operation({
   handle: async (ctx, { params, body }) => {
     const current = releaseOf(ctx, params);
     requireDraft(current);
-    requireReleaseEtag(ctx, current);
+    requireIfMatch(ctx.ifMatch, releaseEtag(current));
     const fields: Record<string, unknown> = { ...body, updated_at: ctx.now.toISOString() };
     const next: StoredRelease = { ...current, ...fields, revision: current.revision + 1 };
     const dates = releaseDateErrors(next, new Set(Object.keys(body)));
@@ -200,7 +200,7 @@ export const deleteAssuranceRelease = operation({
   handle: async (ctx, { params }) => {
     const current = releaseOf(ctx, params);
     requireDraft(current);
-    requireReleaseEtag(ctx, current);
+    requireIfMatch(ctx.ifMatch, releaseEtag(current));
     // Checked again by the write, whose condition names the artefact count the ETag named.
     if (current.artefacts > 0) throw conflict('release_has_artefacts', 'Delete the artefacts of the release first.');
     const subject = { provider_id: current.provider_id, release_id: current.id };
@@ -234,7 +234,7 @@ export const publishAssuranceRelease = operation({
   handle: async (ctx, { params }) => {
     const current = releaseOf(ctx, params);
     requireDraft(current);
-    requireReleaseEtag(ctx, current);
+    requireIfMatch(ctx.ifMatch, releaseEtag(current));
     const missing = publicationErrors(current);
     if (missing.length) throw validationFailed(missing, 'The release is not ready to be published.');
     const next = publishedRelease(current, ctx.caller.userId, ctx.now);

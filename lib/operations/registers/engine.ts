@@ -22,7 +22,7 @@ import { bodyErrors, singleLine } from '../../domain/validation.js';
 import { notFound, validationFailed } from '../../errors.js';
 import type { Item } from '../../store/read.js';
 import { createRowWrites, missingReferences, rowKey, toRow, updateRowWrites, type ReferenceHome, type RowScope } from '../../store/registers.js';
-import { etagFor, etagVersion, requireVersion } from '../kernel/etag.js';
+import { etagFor, etagVersion, requireIfMatch } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 
 /**
@@ -128,7 +128,7 @@ export async function createRow(
 export async function updateRow(ctx: OperationContext, place: RowPlace, current: ReturnType<typeof toRow>, body: { data: Record<string, unknown> }) {
   const { definition: d, scope, authority } = place;
   // A stale ETag answers 412 before the body costs a reference-resolving read.
-  requireVersion(ctx.ifMatch, ETAG_KIND, current.row.id, current.row.version, rowViewName(d, authority));
+  requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, current.row.id, current.row.version, rowViewName(d, authority)));
   const input = await validInput(place, body, 'update');
   const data = mergeRowData(current.row.data, input);
   const next: StoredRegisterRow = { ...current.row, data, updated_at: ctx.now.toISOString(), version: current.row.version + 1 };

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { acceptUpload, ownerShows } from '../../files/accept.js';
 import { consumeSessionWrite } from '../../files/sessions.js';
-import { requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { replaceVersioned } from '../../store/versioned.js';
@@ -117,7 +117,7 @@ export const uploadNetworkDiagram = operation({
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
     const current = ctx.prefetched(keys.projectDiagram(project.id));
-    requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, current));
+    requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, current)));
     requireEditable(project);
     const { file, session } = await formFile(ctx, body, 'network-diagram', { organisationId: params.organisation });
     const { upload, writes } = await acceptUpload({

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
 import type { StoredProject } from '../../domain/projects.js';
-import { requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { startRunWrites } from '../../store/population.js';
@@ -108,7 +108,7 @@ export const startPopulation = operation({
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
     const diagram = ctx.prefetched(keys.projectDiagram(project.id));
-    requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
+    requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram)));
     requireEditable(project);
     const current = ctx.prefetched(keys.projectPopulation(project.id));
     const status = project.population_status;

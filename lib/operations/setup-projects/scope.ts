@@ -8,7 +8,7 @@ import {
   type ProviderSelection,
   type StoredProject,
 } from '../../domain/projects.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { validationFailed } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { selectionDeltas } from '../../domain/providers.js';
@@ -112,7 +112,7 @@ export const updateSetupProjectScope = operation({
     const project = setupProjectOf(ctx, params);
     const current = ctx.prefetched(keys.projectScope(project.id));
     const version = scopeVersion(ctx, project);
-    requireVersion(ctx.ifMatch, SCOPE_KIND, project.id, version);
+    requireIfMatch(ctx.ifMatch, etagFor(SCOPE_KIND, project.id, version));
     requireEditable(project);
     const previous = (current?.provider_selections as ProviderSelection[] | undefined) ?? [];
     const selected = body.provider_selections ? await selectionWrites(previous, body.provider_selections) : [];
@@ -194,7 +194,7 @@ export const updateSetupProjectEngagement = operation({
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
     const e = engagementOf(ctx, project.id);
-    requireVersion(ctx.ifMatch, ENGAGEMENT_KIND, project.id, e.version);
+    requireIfMatch(ctx.ifMatch, etagFor(ENGAGEMENT_KIND, project.id, e.version));
     requireEditable(project);
     const data: Record<string, unknown> = { ...(e.data ?? {}), ...body };
     for (const [k, v] of Object.entries(body)) if (v === null) delete data[k];

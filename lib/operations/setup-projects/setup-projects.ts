@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ulid } from 'ulid';
 import { getOne } from '../../store/read.js';
 import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../../domain/projects.js';
-import { requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { createProjectWrites, projectItem, projectsPage } from '../../store/projects.js';
@@ -156,7 +156,7 @@ export const updateSetupProject = operation({
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
     const diagram = ctx.prefetched(keys.projectDiagram(project.id));
-    requireVersion(ctx.ifMatch, SETUP_ETAG_KIND, project.id, setupVersion(project, diagram));
+    requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram)));
     requireEditable(project);
     const { project_edit_reason: reason, ...changes } = body;
     const targetChanged = changes.essential_eight_target !== undefined && changes.essential_eight_target !== project.essential_eight_target;

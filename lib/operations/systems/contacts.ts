@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../../domain/contacts.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
 import { activeContact, contactsPage, createContactWrites, updateContactWrites } from '../../store/contacts.js';
 import { keys } from '../../store/keys.js';
@@ -131,7 +131,7 @@ export const updateContact = operation({
   prefetch: ({ organisation, system, contact }) => [keys.system(organisation, system), keys.contact(system, contact)],
   handle: async (ctx, { params, body }) => {
     const current = contactOf(ctx, params);
-    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
+    requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, current.id, current.version));
     const next: StoredContact = { ...current, ...body, updated_at: ctx.now.toISOString(), version: current.version + 1 };
     return { data: contactView(next), etag: etagOf(next), writes: updateContactWrites(current, next) };
   },

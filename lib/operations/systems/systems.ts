@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ulid } from 'ulid';
 import { settings } from '../../config.js';
 import { CreateSystem, System, systemView, UpdateSystem, type StoredSystem } from '../../domain/systems.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { createSystemWrites, systemsPage, updateSystemWrites } from '../../store/systems.js';
@@ -122,7 +122,7 @@ export const updateSystem = operation({
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params, body }) => {
     const current = systemOf(ctx, params.organisation, params.system);
-    requireVersion(ctx.ifMatch, ETAG_KIND, current.id, current.version);
+    requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, current.id, current.version));
     const next: StoredSystem = { ...current, ...body, updated_at: ctx.now.toISOString(), version: current.version + 1 };
     return { data: systemView(next, true), etag: etagOf(next), writes: updateSystemWrites(current, next, codeTaken) };
   },

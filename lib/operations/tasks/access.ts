@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { hiddenFields, taskView, type StoredTask } from '../../domain/tasks.js';
-import { etagFor, requireVersion } from '../kernel/etag.js';
+import { etagFor } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { isAvailableTask, taskKeys, toTask } from '../../store/tasks.js';
@@ -21,10 +21,6 @@ const ETAG_KIND = 'task';
 /** The ETag names the fields the caller's view leaves out, so that views that differ never share one. */
 const viewName = (task: StoredTask, caller: Caller) => hiddenFields(task, caller.permissions).join(',');
 export const taskEtag = (task: StoredTask, caller: Caller) => etagFor(ETAG_KIND, task.id, task.version, viewName(task, caller));
-
-/** If-Match must name the task's current version in this caller's view; otherwise 412. */
-export const requireCurrentTask = (ctx: OperationContext, task: StoredTask) =>
-  requireVersion(ctx.ifMatch, ETAG_KIND, task.id, task.version, viewName(task, ctx.caller));
 
 export const taskPrefetch = (p: TaskParams) => [keys.project(p.project), taskKeys.task(p.project, p.task)];
 

@@ -6,8 +6,9 @@ import { NoQuery, PageQuery } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams, projectStillEditable } from '../projects/access.js';
-import { changeableTask, detail, requireCurrentTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './access.js';
+import { changeableTask, detail, taskEtag, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './access.js';
 import { taskCommentOperations } from './comments.js';
+import { requireIfMatch } from '../kernel/etag.js';
 
 const ListQuery = PageQuery.extend({
   'filter[status]': z.enum(TASK_STATUSES).optional().meta({ description: 'Only open or only closed tasks.' }),
@@ -86,7 +87,7 @@ function assignment(id: 'claimTask' | 'releaseTask', action: 'claim' | 'release'
     prefetch: taskPrefetch,
     handle: async (ctx: OperationContext, { params }) => {
       const current = changeableTask(ctx, params);
-      requireCurrentTask(ctx, current);
+      requireIfMatch(ctx.ifMatch, taskEtag(current, ctx.caller));
       const next: StoredTask | undefined = rule(current, ctx.caller.userId, ctx.caller.permissions.has('manage-tasks'));
       const auditTarget = { project: params.project, task: current.id };
       const editable = projectStillEditable(params.project);

@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { awsStageSettings, AwsStageError, useAwsStage } from '../../../lib/admin/aws-stage.js';
 import { resetSettings, settings } from '../../../lib/config.js';
-import { QUEUES, queueUrlVariable, type QueueName } from '../../../lib/jobs/queues.js';
+import { QUEUES, queueUrlVariable, type QueueName } from '../../../lib/queues/queues.js';
 
 const REGION = 'ap-southeast-2';
 const cloudFormation = mockClient(CloudFormationClient);

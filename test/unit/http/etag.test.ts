@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagFor, versionFromIfMatch } from '../../../lib/operations/kernel/etag.js';
+import { etagFor, requireIfMatch } from '../../../lib/operations/kernel/etag.js';
 
 describe('etag', () => {
   it('is a strong, quoted validator', () => {
@@ -10,17 +10,19 @@ describe('etag', () => {
     expect(etagFor('control', 'A', 1, 'full')).not.toBe(etagFor('control', 'A', 1, 'redacted'));
   });
 
-  it('gives back the version it names for the same resource and view', () => {
-    expect(versionFromIfMatch(etagFor('organisation', 'A', 7), 'organisation', 'A')).toBe(7);
+  it('lets an If-Match through that names the current ETag', () => {
+    expect(() => requireIfMatch(` ${etagFor('organisation', 'A', 7)} `, etagFor('organisation', 'A', 7))).not.toThrow();
   });
 
   it.each([
     ['another resource', etagFor('organisation', 'B', 7)],
     ['another view', etagFor('organisation', 'A', 7, 'redacted')],
+    ['an earlier version', etagFor('organisation', 'A', 6)],
     ['a weak validator', `W/${etagFor('organisation', 'A', 7)}`],
     ['a wildcard', '*'],
     ['garbage', 'nonsense'],
-  ])('validates nothing for %s', (_label, value) => {
-    expect(versionFromIfMatch(value, 'organisation', 'A')).toBeUndefined();
+    ['no header', undefined],
+  ])('answers 412 for %s', (_label, value) => {
+    expect(() => requireIfMatch(value, etagFor('organisation', 'A', 7))).toThrow(expect.objectContaining({ status: 412 }));
   });
 });

@@ -5,8 +5,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchStream } from '../../../lib/jobs/dispatch.js';
 import { jobStartedBy } from '../../../lib/jobs/job-records.js';
-import { queueUrlVariable } from '../../../lib/jobs/queues.js';
-import { resetSqsClient } from '../../../lib/jobs/sqs.js';
+import { queueUrlVariable } from '../../../lib/queues/queues.js';
+import { resetSqsClient } from '../../../lib/queues/sqs.js';
 
 const run = (runId: string, status: string, extra: Record<string, unknown> = {}) => ({
   PK: 'PROJECT#P1',

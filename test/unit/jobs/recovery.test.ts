@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUEUES } from '../../../lib/jobs/queues.js';
+import { QUEUES } from '../../../lib/queues/queues.js';
 import { LEASE_SECONDS, SWEEP_INTERVAL_SECONDS, stalled } from '../../../lib/jobs/recovery.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000);

@@ -5,7 +5,7 @@ import { QUEUES, queueUrl, queueUrlVariable, type QueueName } from './queues.js'
 
 let client: SQSClient | undefined;
 
-/** An SQS command on the job queue (lib/jobs/queues.ts) whose URL it names. */
+/** An SQS command on the job queue (lib/queues/queues.ts) whose URL it names. */
 export const describeSqs: Describe = (command, input) => {
   const url = String(input.QueueUrl ?? '');
   const queue = (Object.keys(QUEUES) as QueueName[]).find((name) => process.env[queueUrlVariable(name)] === url);
