@@ -94,3 +94,17 @@ export function counts(controls: DocumentModel['controls'], key: (c: DocumentCon
   for (const control of controls) tally.set(key(control), (tally.get(key(control)) ?? 0) + 1);
   return [...tally.entries()].sort((a, b) => b[1] - a[1]);
 }
+
+/** A signature block: one row per role and name, with room to sign and date by hand. */
+export function signatures(w: PdfLayout, people: [role: string, name: string][]): void {
+  table(
+    w,
+    [
+      { header: 'Role', share: 0.24, font: 'bold' },
+      { header: 'Name', share: 0.3 },
+      { header: 'Signature', share: 0.26 },
+      { header: 'Date', share: 0.2 },
+    ],
+    people.map(([role, name]) => [role, name, '', '']),
+  );
+}

@@ -14,6 +14,12 @@ const PAD = 3.5;
 const SIZE = 8;
 
 /**
+ * The share of the text width a date column takes: the longest date (28 September 2026) on one
+ * line at the table's size. Dates are joined by no-break spaces, so a narrower column cuts one mid-word.
+ */
+export const DATE_SHARE = 0.185;
+
+/**
  * The lines `text` takes in `width` points in the document's current font. Words longer than a
  * line (hashes, identifiers, URLs) are cut where they overflow instead of running out of the cell.
  */
