@@ -19,6 +19,13 @@ export function formatDate(iso: string): string {
   return [day, MONTHS[month - 1], year].join(NBSP);
 }
 
+/** The ISM's month of last update (Dec-25) as December 2025; anything else as given. */
+export function formatMonth(updated: string): string {
+  const match = /^([A-Z][a-z]{2})-(\d{2})$/.exec(updated);
+  const month = match ? MONTHS.find((m) => m.startsWith(match[1]!)) : undefined;
+  return match && month ? [month, `20${match[2]}`].join(NBSP) : updated;
+}
+
 export function formatTimestamp(iso: string): string {
   return [formatDate(iso), iso.slice(11, 16), 'UTC'].join(NBSP);
 }

@@ -13,7 +13,18 @@ const WATERMARK = /D\s*R\s*A\s*F\s*T/;
 
 /** The sections each template lists in its contents, whatever the model. */
 const SECTIONS: Record<keyof typeof PDF_RENDERERS, string[]> = {
-  ssp: ['System and project', 'Scope', 'Network diagram', 'Implementation summary', 'Controls not applicable'],
+  ssp: [
+    'Document control',
+    'Version history',
+    'Approval',
+    'System and project',
+    'Roles and contacts',
+    'Network diagram',
+    'Inherited and common controls',
+    'Related plans',
+    'Implementation summary',
+    'Controls not applicable',
+  ],
   'e8-assessment': ['Assessment context', 'Maturity summary', 'Maturity by strategy', 'Patch applications', 'Regular backups', 'Findings'],
   'security-assessment-report': [
     'Executive summary',
