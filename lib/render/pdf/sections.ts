@@ -13,6 +13,10 @@ export function valueText(value: unknown): string {
       .map(([k, v]) => `${humanise(k)}: ${valueText(v)}`)
       .join('; ');
   }
+  // A stored ISO date reads like every other date of the document.
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
+  // An option's code (initial, no, cloud_hosted) reads as its words.
+  if (typeof value === 'string' && /^[a-z][a-z0-9_]*$/.test(value)) return humanise(value);
   return String(value);
 }
 

@@ -21,8 +21,10 @@ export const sspRenderer: Renderer = pdfRenderer(async (w) => {
   overview(w);
   rolesAndContacts(w);
   systemDescription(w);
-  w.heading(2, 'Network diagram');
   const diagram = model.images.diagram;
+  // The heading stays on the diagram's page rather than alone at the foot of the one before.
+  if (diagram?.width && diagram.height) w.ensure(Math.min(520, (w.width * diagram.height) / diagram.width) + 48);
+  w.heading(2, 'Network diagram');
   if (diagram) w.image(diagram.bytes, w.width, 520, diagram, `Network diagram of ${model.system.name}`);
   else w.paragraph(`No network diagram is registered for this system. ${placeholder('the network diagram')}`, 'italic', 9, { colour: COLOURS.muted });
   inherited(w, applicable);
@@ -150,7 +152,7 @@ function rolesAndContacts(w: PdfLayout): void {
       { header: 'Organisation', share: 0.22 },
       { header: 'Contact', share: 0.34 },
     ],
-    model.contacts.map((c) => [c.name, c.role ?? '—', c.organisation_name ?? '—', [c.email, c.phone].filter(Boolean).join(', ') || '—']),
+    model.contacts.map((c) => [c.name, c.role ?? '—', c.organisation_name ?? '—', [c.email, c.phone].filter(Boolean).join('\n') || '—']),
   );
 }
 

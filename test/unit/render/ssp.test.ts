@@ -62,7 +62,7 @@ describe('System Security Plan', () => {
   });
 
   it("names the system's active contacts with their roles", () => {
-    expect(sectionFrom('Roles and contacts')).toContain('Casey Owner System owner Department of Examples casey.owner@example.gov.au, 02 6000 0000');
+    expect(sectionFrom('Roles and contacts')).toContain('Casey Owner System owner Department of Examples casey.owner@example.gov.au 02 6000 0000');
   });
 
   it('describes purpose, users, interfaces and data flows from the context, with marked placeholders where nothing holds them', () => {
