@@ -84,6 +84,7 @@ export interface DocumentVersion {
 }
 
 export interface DocumentContact {
+  id: string;
   name: string;
   role: string | null;
   email: string | null;

@@ -193,7 +193,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     contacts: contactItems
       .map(toContact)
       .filter((c) => c.status === 'active')
-      .map(({ name, role, email, phone, organisation_name }): DocumentContact => ({ name, role, email, phone, organisation_name }))
+      .map(({ id, name, role, email, phone, organisation_name }): DocumentContact => ({ id, name, role, email, phone, organisation_name }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     related_plans: LIBRARY_DEFINITIONS.flatMap((d): DocumentPlan[] => {
       const copy = plans.get(d.id);

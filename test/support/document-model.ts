@@ -203,8 +203,15 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       },
     ],
     contacts: [
-      { name: 'Casey Owner', role: 'System owner', email: 'casey.owner@example.gov.au', phone: '02 6000 0000', organisation_name: 'Department of Examples' },
-      { name: 'Sam Operator', role: 'System administrator', email: null, phone: null, organisation_name: 'Example Cloud' },
+      {
+        id: '01JCONTACT0000000000000001',
+        name: 'Casey Owner',
+        role: 'System owner',
+        email: 'casey.owner@example.gov.au',
+        phone: '02 6000 0000',
+        organisation_name: 'Department of Examples',
+      },
+      { id: '01JCONTACT0000000000000000', name: 'Sam Operator', role: 'System administrator', email: null, phone: null, organisation_name: 'Example Cloud' },
     ],
     related_plans: [
       {

@@ -1,4 +1,5 @@
-import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
+import type { DocumentControl } from '../../domain/document-model.js';
+import { exclusionReason } from '../exclusion.js';
 import { labelOf, OUTCOME_LABELS, STATUS_LABELS } from '../labels.js';
 import type { Renderer } from '../renderer.js';
 import { pdfRenderer } from './document.js';
@@ -64,18 +65,14 @@ export const sspRenderer: Renderer = pdfRenderer(async (w) => {
         { header: 'Basis', share: 0.2 },
         { header: 'Reason', share: 0.66 },
       ],
-      excluded.map((c) => [c.label, humanise(c.applicability_origin), exclusionReason(c, model)]),
+      excluded.map((c) => [
+        c.label,
+        humanise(c.applicability_origin),
+        exclusionReason(c, model.marking.name) ?? placeholder('the reason this control is excluded'),
+      ]),
     );
   }
 });
-
-/** The recorded reason, else the rule that excluded the control: the recommendation's reasons, or the classification's baseline. */
-export function exclusionReason(c: DocumentControl, model: DocumentModel): string {
-  if (c.applicability_comment) return c.applicability_comment;
-  if (c.recommendation?.value === 'n' && c.recommendation.reasons.length) return `Recommended exclusion: ${c.recommendation.reasons.join(' ')}`;
-  if (c.applicability_origin === 'classification_exclusion') return `Not in the ISM's baseline for ${model.marking.name}.`;
-  return placeholder('the reason this control is excluded');
-}
 
 /** Who is responsible for a control: its provider guidance's split, a common control, or the system owner. */
 export function responsibilityOf(c: DocumentControl): string {

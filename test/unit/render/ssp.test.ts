@@ -115,7 +115,7 @@ describe('System Security Plan', () => {
     const hidden = await text('notes-hidden', documentModel({ limit: LIMIT, showImplementationNotes: false }));
     expect(shown).toContain('Implementation notes: Proposed outcome');
     expect(hidden).not.toContain('Implementation notes');
-  });
+  }, 30_000);
 
   it('draws the logo on the title page and the network diagram, and no other image', async () => {
     const pdf = await renderTo(sspRenderer, documentModel({ limit: 20 }), dir, 'images');
@@ -149,5 +149,5 @@ describe('System Security Plan', () => {
     await sspRenderer.render(documentModel({ limit: LIMIT }), out);
     expect(out.writableFinished).toBe(true);
     expect(writes.length).toBeGreaterThan(10);
-  });
+  }, 30_000);
 });
