@@ -1,7 +1,7 @@
 import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
 import { formatDate, humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
-import { table } from './table.js';
+import { type Column, table } from './table.js';
 
 /** A stored value as a reader would write it: lists joined, nested records as "key: value". */
 export function valueText(value: unknown): string {
@@ -111,4 +111,10 @@ export function signatures(w: PdfLayout, people: [role: string, name: string][])
     ],
     people.map(([role, name]) => [role, name, '', '']),
   );
+}
+
+/** A table of `rows`, or the sentence `empty` when there are none. */
+export function tableOr(w: PdfLayout, empty: string, columns: Column[], rows: string[][]): void {
+  if (rows.length) table(w, columns, rows);
+  else w.paragraph(empty);
 }

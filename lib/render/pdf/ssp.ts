@@ -6,7 +6,7 @@ import { pdfRenderer } from './document.js';
 import { formatDate, formatMonth, humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
 import { placeholder, topicOf } from './report-links.js';
-import { byPath, counts, groupHeadings, overview, recordTable, signatures } from './sections.js';
+import { byPath, counts, groupHeadings, overview, recordTable, signatures, tableOr } from './sections.js';
 import { DATE_SHARE, table } from './table.js';
 
 /**
@@ -56,22 +56,20 @@ export const sspRenderer: Renderer = pdfRenderer(async (w) => {
 
   const excluded = model.controls.filter((c) => c.applicability === 'n');
   w.heading(1, 'Controls not applicable');
-  if (!excluded.length) w.paragraph('Every control of the project applies to the system.');
-  else {
-    table(
-      w,
-      [
-        { header: 'Control', share: 0.14, font: 'bold' },
-        { header: 'Basis', share: 0.2 },
-        { header: 'Reason', share: 0.66 },
-      ],
-      excluded.map((c) => [
-        c.label,
-        humanise(c.applicability_origin),
-        exclusionReason(c, model.marking.name) ?? placeholder('the reason this control is excluded'),
-      ]),
-    );
-  }
+  tableOr(
+    w,
+    'Every control of the project applies to the system.',
+    [
+      { header: 'Control', share: 0.14, font: 'bold' },
+      { header: 'Basis', share: 0.2 },
+      { header: 'Reason', share: 0.66 },
+    ],
+    excluded.map((c) => [
+      c.label,
+      humanise(c.applicability_origin),
+      exclusionReason(c, model.marking.name) ?? placeholder('the reason this control is excluded'),
+    ]),
+  );
 });
 
 /** Who is responsible for a control: its provider guidance's split, a common control, or the system owner. */
@@ -217,12 +215,9 @@ function inherited(w: PdfLayout, applicable: DocumentControl[]): void {
   }
   w.heading(2, 'Common controls');
   const common = applicable.filter((c) => c.assessment.outcome === 'common_control' || c.implementation_status === 'ec');
-  if (!common.length) {
-    w.paragraph('No applicable control is a common control.');
-    return;
-  }
-  table(
+  tableOr(
     w,
+    'No applicable control is a common control.',
     [
       { header: 'Control', share: 0.13, font: 'bold' },
       { header: 'Topic', share: 0.52 },
