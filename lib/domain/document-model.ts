@@ -63,6 +63,42 @@ export interface DocumentModel {
   poam: DocumentPoamRow[];
   /** The rows of the project's risk register, oldest first. */
   risks: DocumentRiskRow[];
+  /** The last completed output of each document the project has generated before this one, oldest first. */
+  versions: DocumentVersion[];
+  /** The system's active contacts, by name. */
+  contacts: DocumentContact[];
+  /** The project's working copies of the library's plans and procedures that have been written, in library order. */
+  related_plans: DocumentPlan[];
+}
+
+/** A document output the project holds: which document, when, by whom, and its approval. */
+export interface DocumentVersion {
+  key: DocumentKey;
+  title: string;
+  generation_id: string;
+  output: 'draft' | 'final';
+  generated_at: string;
+  generated_by: Person;
+  approved_by: Person | null;
+  approved_at: string | null;
+}
+
+export interface DocumentContact {
+  id: string;
+  name: string;
+  role: string | null;
+  email: string | null;
+  phone: string | null;
+  organisation_name: string | null;
+}
+
+export interface DocumentPlan {
+  key: string;
+  title: string;
+  kind: 'policy' | 'procedure';
+  date_live: string | null;
+  review_due: string | null;
+  updated_at: string | null;
 }
 
 /** A contact a register row names, with the contact's name when it still exists. */
@@ -166,6 +202,11 @@ export interface DocumentControl extends Pick<StoredControl, (typeof DOCUMENT_CO
   };
   evidence: DocumentEvidence[];
   provider_guidance: { provider_id: string; release_id: string; responsibility: Responsibility; guidance: string }[];
+  /** The catalogue entry's revision and the day the ISM last updated it, when the catalogue records them. */
+  revision: number | null;
+  updated: string | null;
+  /** What the applicability rules recommended and why (the rules' reasons); null where no rule spoke. */
+  recommendation: { value: 'y' | 'n'; reasons: string[] } | null;
 }
 
 export interface DocumentEvidence {

@@ -6,7 +6,10 @@ import {
   type DocumentEvidence,
   type DocumentImage,
   type DocumentModel,
+  type DocumentContact,
   type DocumentContactRef,
+  type DocumentPlan,
+  type DocumentVersion,
   type DocumentPoamRow,
   type DocumentProviderRelease,
   type DocumentRegister,
@@ -15,6 +18,12 @@ import {
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
 import { statusOf, type StoredEvidence } from '../domain/evidence.js';
 import { citationOf } from '../domain/evidence-capture.js';
+import { LIBRARY_DEFINITIONS } from '../domain/library-definitions.js';
+import type { CatalogueEntry } from '../domain/oscal.js';
+import { releaseEntries } from '../catalogue/store.js';
+import { toContact } from '../store/contacts.js';
+import { documentsCollection, toDocument } from '../store/documents.js';
+import { workingCopySummaries } from '../store/library.js';
 import type { StoredProject } from '../domain/projects.js';
 import type { RowData } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../domain/registers.js';
@@ -77,7 +86,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     countersKey({ owner: 'organisation', organisationId: project.organisation_id }),
   ];
   const projectPk = keys.project(project.id).PK;
-  const [found, controlItems, evidenceItems, poamRows, riskRows] = await Promise.all([
+  const [found, controlItems, evidenceItems, poamRows, riskRows, entries, documentItems, contactItems, plans] = await Promise.all([
     getMany(wanted),
     queryAll(
       { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': prefixes.control } },
@@ -86,7 +95,18 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': 'EVIDENCE#' } }, EVIDENCE_CAP),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.poam),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.riskRegister),
+    releaseEntries(project.ism_release_id),
+    queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': projectPk, ':p': documentsCollection(project.id).prefix },
+    }),
+    queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': keys.contact(project.system_id, '').PK, ':p': prefixes.contact },
+    }),
+    workingCopySummaries(project.id),
   ]);
+  const catalogue = new Map(entries.map((e) => [e.id, e]));
   const item = (i: number) => found.get(keyString(wanted[i]!));
   const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
   const evidenceByControl = new Map<string, StoredEvidence[]>();
@@ -159,13 +179,41 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     engagement: Object.fromEntries(
       ENGAGEMENT_FIELDS.map((f) => [f, ((engagement?.data as Record<string, unknown> | undefined)?.[f] as string | null | undefined) ?? null]),
     ),
-    controls: controls.map((c) => controlOf(c, evidenceByControl.get(c.id) ?? [], g.options)),
+    controls: controls.map((c) => controlOf(c, evidenceByControl.get(c.id) ?? [], g.options, catalogue.get(c.catalogue_id))),
     registers,
     images: { logo: logoImage, diagram: diagramImage },
     public_url: g.public_url ?? publicUrl(),
     provider_releases: providerReleases,
     poam: poamRows.map(({ row }) => poamOf(row, contacts)),
     risks: riskRows.map(({ row }) => riskOf(row, contacts)),
+    versions: documentItems
+      .map(toDocument)
+      .flatMap((d) => (d.output && d.output.generation_id !== g.id ? [versionOf(d)] : []))
+      .sort((a, b) => a.generated_at.localeCompare(b.generated_at)),
+    contacts: contactItems
+      .map(toContact)
+      .filter((c) => c.status === 'active')
+      .map(({ id, name, role, email, phone, organisation_name }): DocumentContact => ({ id, name, role, email, phone, organisation_name }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    related_plans: LIBRARY_DEFINITIONS.flatMap((d): DocumentPlan[] => {
+      const copy = plans.get(d.id);
+      return copy ? [{ key: d.key, title: d.title, kind: d.kind, date_live: copy.date_live, review_due: copy.review_due, updated_at: copy.updated_at }] : [];
+    }),
+  };
+}
+
+/** A document's last completed output as a version of it. */
+function versionOf(d: StoredDocument): DocumentVersion {
+  const o = d.output!;
+  return {
+    key: d.document_key,
+    title: CATALOGUE[d.document_key].title,
+    generation_id: o.generation_id,
+    output: o.output,
+    generated_at: o.generated_at,
+    generated_by: { id: o.generated_by, name: o.generated_by_name },
+    approved_by: o.approved_by ? { id: o.approved_by, name: o.approved_by_name ?? '' } : null,
+    approved_at: o.approved_at,
   };
 }
 
@@ -248,7 +296,12 @@ const riskOf = (r: Row, names: Map<string, string>): DocumentRiskRow => ({
   review_due: text(r.data, 'review_due'),
 });
 
-function controlOf(c: StoredControl, evidence: StoredEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
+function controlOf(
+  c: StoredControl,
+  evidence: StoredEvidence[],
+  options: { show_implementation_notes: boolean; show_assessor_notes: boolean },
+  entry: CatalogueEntry | undefined,
+) {
   return {
     ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
     implementation_notes: options.show_implementation_notes
@@ -273,5 +326,8 @@ function controlOf(c: StoredControl, evidence: StoredEvidence[], options: { show
         ? []
         : [{ provider_id: g.provider_id, release_id: g.release_id, responsibility: g.responsibility, guidance: g.guidance }],
     ),
+    revision: entry?.revision ?? null,
+    updated: entry?.updated ?? null,
+    recommendation: c.recommendation ? { value: c.recommendation.value, reasons: c.recommendation.reasons } : null,
   };
 }

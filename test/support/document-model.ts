@@ -42,6 +42,7 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
   const chosen = o.limit === undefined ? entries : entries.slice(0, o.limit);
   const controls: DocumentControl[] = chosen.map((e, i) => {
     const applicable = i % 17 !== 5;
+    const recommended = i % 34 === 22;
     const status = applicable ? STATUSES[i % STATUSES.length]! : null;
     const outcome = applicable ? OUTCOMES[i % OUTCOMES.length]! : null;
     const failing = outcome === 'ineffective' || outcome === 'no_visibility' || outcome === 'not_implemented';
@@ -57,8 +58,9 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       classifications: e.classifications,
       essential_eight: e.essential_eight,
       applicability: applicable ? 'y' : 'n',
-      applicability_origin: i % 3 === 0 ? 'explicit_user_choice' : 'default_inclusion',
-      applicability_comment: applicable ? null : 'The system has no wireless networks, so this control does not apply.',
+      // Every other exclusion was left to the recommendation, without a comment of its own.
+      applicability_origin: recommended ? 'initial_recommendation' : i % 3 === 0 ? 'explicit_user_choice' : 'default_inclusion',
+      applicability_comment: applicable || recommended ? null : 'The system has no wireless networks, so this control does not apply.',
       implementation_status: status,
       implementation_summary: status ? `Implemented through the managed platform for ${e.label}.` : null,
       implementation_description: status
@@ -88,6 +90,9 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
               },
             ]
           : [],
+      revision: e.revision,
+      updated: e.updated,
+      recommendation: recommended ? { value: 'n', reasons: ['The scope has no wireless networks.'] } : null,
     };
   });
   const poamStatuses = ['open', 'in_progress', 'completed', 'cancelled'] as const;
@@ -175,6 +180,49 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
     ],
     poam,
     risks: risksOf(poam, controls),
+    versions: [
+      {
+        key: 'ssp',
+        title: 'System Security Plan',
+        generation_id: '01JGENERATION0000000000000A',
+        output: 'final',
+        generated_at: '2026-09-14T03:00:00.000Z',
+        generated_by: person,
+        approved_by: { id: '01JUSER0000000000000000001', name: 'Jordan Owner' },
+        approved_at: '2026-09-15T00:00:00.000Z',
+      },
+      {
+        key: 'security-assessment-report',
+        title: 'Security Assessment Report',
+        generation_id: '01JGENERATION0000000000000B',
+        output: 'draft',
+        generated_at: '2026-11-01T03:00:00.000Z',
+        generated_by: person,
+        approved_by: null,
+        approved_at: null,
+      },
+    ],
+    contacts: [
+      {
+        id: '01JCONTACT0000000000000001',
+        name: 'Casey Owner',
+        role: 'System owner',
+        email: 'casey.owner@example.gov.au',
+        phone: '02 6000 0000',
+        organisation_name: 'Department of Examples',
+      },
+      { id: '01JCONTACT0000000000000000', name: 'Sam Operator', role: 'System administrator', email: null, phone: null, organisation_name: 'Example Cloud' },
+    ],
+    related_plans: [
+      {
+        key: 'incident-response-plan',
+        title: 'Incident response plan',
+        kind: 'procedure',
+        date_live: '2026-03-01',
+        review_due: '2027-03-01',
+        updated_at: '2026-10-02T00:00:00.000Z',
+      },
+    ],
     images:
       o.images === false
         ? { logo: null, diagram: null }

@@ -33,6 +33,12 @@ export async function pageCount(pdf: string): Promise<number> {
   return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1]);
 }
 
+/** Whether pdfinfo reports the PDF tagged (a structure tree a screen reader reads). */
+export async function isTagged(pdf: string): Promise<boolean> {
+  const stdout = await run('pdfinfo', [pdf]);
+  return /^Tagged:\s+yes$/m.test(stdout);
+}
+
 /** The text of each page, in content order (pdftotext -raw), so that rotated text stays in one place. */
 export async function pageTexts(pdf: string, layout = false): Promise<string[]> {
   const stdout = await run('pdftotext', [layout ? '-layout' : '-raw', pdf, '-']);

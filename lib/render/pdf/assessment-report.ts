@@ -18,8 +18,8 @@ import {
   tally,
   topicOf,
 } from './report-links.js';
-import { byPath, recordTable } from './sections.js';
-import { table } from './table.js';
+import { byPath, recordTable, signatures } from './sections.js';
+import { DATE_SHARE, table } from './table.js';
 
 /**
  * Security assessment report, in the shape of an IRAP report to the authorising officer: executive
@@ -204,7 +204,7 @@ function findingBlock(w: PdfLayout, control: DocumentControl, linked: Linked): v
   w.ensure(w.lineHeight('bold', 10) * 2 + w.lineHeight('regular', 9.5) * 4);
   w.gap(3);
   w.font('bold', 10, COLOURS.accent);
-  doc.text(`${control.label} · ${topicOf(control)}`, w.left, doc.y, { width: w.width });
+  w.tag('H3', () => doc.text(`${control.label} · ${topicOf(control)}`, w.left, doc.y, { width: w.width }));
   doc.x = w.left;
   w.gap(2);
   w.paragraph(control.statement, 'italic', 8.5, { colour: COLOURS.muted, after: 3 });
@@ -224,12 +224,12 @@ function findingBlock(w: PdfLayout, control: DocumentControl, linked: Linked): v
     table(
       w,
       [
-        { header: 'Risk', share: 0.12, font: 'bold' },
-        { header: 'Title', share: 0.34 },
-        { header: 'Residual', share: 0.12 },
-        { header: 'Owner', share: 0.2 },
-        { header: 'Status', share: 0.1 },
-        { header: 'Review due', share: 0.12 },
+        { header: 'Risk', share: 0.09, font: 'bold' },
+        { header: 'Title', share: 0.3 },
+        { header: 'Residual', share: 0.11 },
+        { header: 'Owner', share: 0.17 },
+        { header: 'Status', share: 0.145 },
+        { header: 'Review due', share: DATE_SHARE },
       ],
       linked.risks.map((r) => [
         r.risk_id,
@@ -245,11 +245,11 @@ function findingBlock(w: PdfLayout, control: DocumentControl, linked: Linked): v
     table(
       w,
       [
-        { header: 'POA&M', share: 0.12, font: 'bold' },
-        { header: 'Milestone', share: 0.36 },
+        { header: 'POA&M', share: 0.1, font: 'bold' },
+        { header: 'Milestone', share: 0.34 },
         { header: 'Responsible', share: 0.2 },
-        { header: 'Status', share: 0.14 },
-        { header: 'Due', share: 0.18 },
+        { header: 'Status', share: 0.175 },
+        { header: 'Due', share: DATE_SHARE },
       ],
       linked.poam.map((p) => [
         p.item_id,
@@ -314,11 +314,11 @@ function evidenceCited(w: PdfLayout, applicable: DocumentControl[]): void {
   table(
     w,
     [
-      { header: 'Control', share: 0.11, font: 'bold' },
+      { header: 'Control', share: 0.1, font: 'bold' },
       { header: 'Outcome', share: 0.12 },
-      { header: 'Evidence', share: 0.27 },
-      { header: 'Collected', share: 0.12 },
-      { header: 'Citation', share: 0.38 },
+      { header: 'Evidence', share: 0.24 },
+      { header: 'Collected', share: DATE_SHARE },
+      { header: 'Citation', share: 0.355 },
     ],
     concluded.flatMap(evidenceRows),
   );
@@ -378,18 +378,9 @@ function signOff(w: PdfLayout): void {
       ? `Approved for release by ${model.document.approved_by.name} on ${formatDate(model.document.approved_at)}.`
       : 'Draft: this report is not approved for release.',
   );
-  table(
-    w,
-    [
-      { header: 'Role', share: 0.24, font: 'bold' },
-      { header: 'Name', share: 0.3 },
-      { header: 'Signature', share: 0.26 },
-      { header: 'Date', share: 0.2 },
-    ],
-    [
-      ['Lead assessor', engagement(model, 'lead_assessor_name') ?? placeholder('name'), '', ''],
-      ['System owner', placeholder('name'), '', ''],
-      ['Authorising officer', placeholder('name'), '', ''],
-    ],
-  );
+  signatures(w, [
+    ['Lead assessor', engagement(model, 'lead_assessor_name') ?? placeholder('name')],
+    ['System owner', placeholder('name')],
+    ['Authorising officer', placeholder('name')],
+  ]);
 }

@@ -59,15 +59,15 @@ function titlePage(w: PdfLayout): void {
   w.addPage();
   doc.y = 110;
   const logo = model.images.logo;
-  if (logo) w.image(logo.bytes, 200, 90, logo);
+  if (logo) w.image(logo.bytes, 200, 90, logo, `Logo of ${model.organisation.name}`);
   doc.y = Math.max(doc.y + 20, 230);
   w.font('bold', 26, COLOURS.accent);
-  doc.text(model.document.title, w.left, doc.y, { width: w.width, align: 'center' });
+  w.tag('H1', () => doc.text(model.document.title, w.left, doc.y, { width: w.width, align: 'center' }));
   w.gap(10);
   w.font('regular', 14);
-  doc.text(model.organisation.name, w.left, doc.y, { width: w.width, align: 'center' });
+  w.tag('P', () => doc.text(model.organisation.name, w.left, doc.y, { width: w.width, align: 'center' }));
   w.font('regular', 12, COLOURS.muted);
-  doc.text(`${model.system.name} (${model.system.short_code}) · ${model.project.name}`, w.left, doc.y, { width: w.width, align: 'center' });
+  w.tag('P', () => doc.text(`${model.system.name} (${model.system.short_code}) · ${model.project.name}`, w.left, doc.y, { width: w.width, align: 'center' }));
   w.gap(36);
   const { document } = model;
   const rows: string[][] = [
@@ -99,27 +99,37 @@ function contents(w: PdfLayout, entries: Heading[]): void {
   w.addPage();
   if (pagination) doc.outline.addItem('Contents');
   w.font('bold', 17, COLOURS.accent);
-  doc.text('Contents', w.left, doc.y, { width: w.width });
+  w.tag('H1', () => doc.text('Contents', w.left, doc.y, { width: w.width }));
   w.gap(10);
+  w.group('TOC', () => {
+    for (const entry of entries) contentsEntry(w, entry);
+  });
+  doc.x = w.left;
+}
+
+/** One entry of the contents, a link to its heading with the page it starts on, as a TOCI of the TOC. */
+function contentsEntry(w: PdfLayout, entry: Heading): void {
+  const { doc, pagination } = w;
   const numberWidth = 36;
-  for (const entry of entries) {
-    const indent = (entry.level - 1) * 14;
-    const font = entry.level === 1 ? 'bold' : 'regular';
-    const size = entry.level === 1 ? 10 : 9;
+  const indent = (entry.level - 1) * 14;
+  const font = entry.level === 1 ? 'bold' : 'regular';
+  const size = entry.level === 1 ? 10 : 9;
+  w.font(font, size);
+  const lines = wrap(doc, entry.title, w.width - indent - numberWidth - 8);
+  const lineHeight = doc.currentLineHeight(true) + 1;
+  if (entry.level === 1) w.ensure(lineHeight * (lines.length + 1) + 4);
+  if (entry.level === 1) w.gap(4);
+  const page = pagination?.headingPages[Number(entry.dest.slice(1))];
+  const item = w.element('TOCI');
+  lines.forEach((line, i) => {
+    w.ensure(lineHeight);
+    const y = doc.y;
     w.font(font, size);
-    const lines = wrap(doc, entry.title, w.width - indent - numberWidth - 8);
-    const lineHeight = doc.currentLineHeight(true) + 1;
-    if (entry.level === 1) w.ensure(lineHeight * (lines.length + 1) + 4);
-    if (entry.level === 1) w.gap(4);
-    const page = pagination?.headingPages[Number(entry.dest.slice(1))];
-    lines.forEach((line, i) => {
-      w.ensure(lineHeight);
-      const y = doc.y;
-      w.font(font, size);
+    item.add(() => {
       doc.text(line, w.left + indent, y, { lineBreak: false, goTo: entry.dest });
       if (i === lines.length - 1 && page !== undefined) w.fixed(String(page), w.left + w.width - numberWidth, y, numberWidth, 'right');
-      doc.y = y + lineHeight;
     });
-  }
-  doc.x = w.left;
+    doc.y = y + lineHeight;
+  });
+  item.end();
 }

@@ -1,4 +1,4 @@
-import PDFDocument, { type OutlineItem } from 'pdfkit';
+import PDFDocument, { type OutlineItem, type StructureElement, type StructureOptions } from 'pdfkit';
 import type { DocumentModel } from '../../domain/document-model.js';
 import { type FontName, fontBytes } from './fonts.js';
 import { plain } from './format.js';
@@ -35,6 +35,8 @@ export class PdfLayout {
   pageNumber = 0;
   private current: { font: FontName; size: number; colour: string } = { font: 'regular', size: 10, colour: COLOURS.text };
   private readonly outlines: OutlineItem[] = [];
+  /** The open structure elements of the tagged PDF, the document's root first: what is drawn now is tagged in the last. */
+  private readonly parents: StructureElement[];
 
   constructor(
     readonly model: DocumentModel,
@@ -46,6 +48,10 @@ export class PdfLayout {
       font: null,
       autoFirstPage: false,
       compress: pagination !== null,
+      // Tagged, with a language and the title shown in the window bar: what PDF/UA asks first, so that
+      // a screen reader reads headings, tables and figures rather than a stream of glyphs.
+      pdfVersion: '1.7',
+      tagged: true,
       lang: 'en-AU',
       displayTitle: true,
       info: {
@@ -58,20 +64,67 @@ export class PdfLayout {
       },
     });
     for (const [name, bytes] of Object.entries(fontBytes())) this.doc.registerFont(name, bytes);
-    this.doc.on('pageAdded', () => this.isolated(() => this.chrome()));
+    const root = this.doc.struct('Document');
+    this.doc.addStructure(root);
+    this.parents = [root];
+    this.doc.on('pageAdded', () => this.isolated(() => this.artifact('Pagination', () => this.chrome())));
     // The watermark goes over a page once its content is drawn, so that no image or shading hides it;
     // pdfkit breaks pages on its own inside flowing text, so its addPage is where a page ends.
     const addPage = this.doc.addPage.bind(this.doc);
     this.doc.addPage = (options) => {
-      if (this.pageNumber > 0) this.isolated(() => this.watermark());
+      if (this.pageNumber > 0) this.isolated(() => this.artifact('Pagination', () => this.watermark()));
       return addPage(options);
     };
   }
 
   /** Ends the last page; the document is complete once pdfkit has written it out. */
   end(): void {
-    if (this.pageNumber > 0) this.watermark();
+    if (this.pageNumber > 0) this.artifact('Pagination', () => this.watermark());
     this.doc.end();
+  }
+
+  /**
+   * Draws `draw` as the content of one new structure element (a paragraph, a heading, a figure)
+   * under the open one; content that flows onto the next page stays in the same element.
+   */
+  tag(type: string, draw: () => void, options: StructureOptions = {}): void {
+    this.parent.add(this.doc.struct(type, options, draw));
+  }
+
+  /** An element (a table, a row, a cell) attached under the open one, for the caller to fill and end. */
+  element(type: string, options: StructureOptions = {}): StructureElement {
+    const element = this.doc.struct(type, options);
+    this.parent.add(element);
+    return element;
+  }
+
+  /** A grouping element (a table, a table of contents) that everything `draw` tags goes into. */
+  group(type: string, draw: () => void): void {
+    const element = this.element(type);
+    this.parents.push(element);
+    try {
+      draw();
+    } finally {
+      this.parents.pop();
+      element.end();
+    }
+  }
+
+  /**
+   * Draws what is not content (page furniture, rules, shading, a repeated table header) as an
+   * artifact that a screen reader skips. Any content sequence still open on the page is closed
+   * around it and reopened after, so that the artifact never sits inside tagged content.
+   */
+  artifact(type: 'Pagination' | 'Layout', draw: () => void): void {
+    const open = this.doc.endPageMarkings(this.doc.page);
+    this.doc.markContent('Artifact', { type });
+    draw();
+    this.doc.endMarkedContent();
+    this.doc.initPageMarkings(open);
+  }
+
+  private get parent(): StructureElement {
+    return this.parents.at(-1) as StructureElement;
   }
 
   get width(): number {
@@ -119,20 +172,27 @@ export class PdfLayout {
   /** A thin rule across the text width, between one control's block and the next. */
   separator(before: number): void {
     this.gap(before);
-    this.doc
-      .lineWidth(0.3)
-      .strokeColor(COLOURS.rule)
-      .moveTo(this.left, this.doc.y)
-      .lineTo(this.left + this.width, this.doc.y)
-      .stroke();
+    this.rule(0.3);
     this.gap(2);
+  }
+
+  /** A rule across the text width at the current position, drawn as an artifact. */
+  rule(lineWidth: number): void {
+    this.artifact('Layout', () =>
+      this.doc
+        .lineWidth(lineWidth)
+        .strokeColor(COLOURS.rule)
+        .moveTo(this.left, this.doc.y)
+        .lineTo(this.left + this.width, this.doc.y)
+        .stroke(),
+    );
   }
 
   /** Flowing text from the left margin (or `indent`), breaking onto new pages as needed. */
   paragraph(text: string, font: FontName = 'regular', size = 9.5, options: { colour?: string; indent?: number; after?: number } = {}): void {
     const indent = options.indent ?? 0;
     this.font(font, size, options.colour);
-    this.doc.text(plain(text), this.left + indent, this.doc.y, { width: this.width - indent, lineGap: 1.5 });
+    this.tag('P', () => this.doc.text(plain(text), this.left + indent, this.doc.y, { width: this.width - indent, lineGap: 1.5 }));
     this.doc.x = this.left;
     this.gap(options.after ?? 4);
   }
@@ -141,10 +201,12 @@ export class PdfLayout {
   field(label: string, value: string, options: { indent?: number; size?: number } = {}): void {
     const indent = options.indent ?? 0;
     const size = options.size ?? 9.5;
-    this.font('bold', size);
-    this.doc.text(`${label}: `, this.left + indent, this.doc.y, { width: this.width - indent, continued: true, lineGap: 1.5 });
-    this.font('regular', size);
-    this.doc.text(plain(value), { width: this.width - indent, lineGap: 1.5 });
+    this.tag('P', () => {
+      this.font('bold', size);
+      this.doc.text(`${label}: `, this.left + indent, this.doc.y, { width: this.width - indent, continued: true, lineGap: 1.5 });
+      this.font('regular', size);
+      this.doc.text(plain(value), { width: this.width - indent, lineGap: 1.5 });
+    });
     this.doc.x = this.left;
     this.gap(3);
   }
@@ -170,17 +232,24 @@ export class PdfLayout {
     }
     this.gap(level === 1 ? 0 : 6);
     this.font('bold', size, COLOURS.accent);
-    this.doc.text(title, this.left, this.doc.y, { width: this.width });
+    this.tag(`H${level}`, () => this.doc.text(title, this.left, this.doc.y, { width: this.width }));
     this.doc.x = this.left;
     this.gap(level === 1 ? 8 : 4);
   }
 
-  image(bytes: Uint8Array, maxWidth: number, maxHeight: number, intrinsic: { width: number | null; height: number | null }): void {
+  /** An image centred on the text width, tagged as a figure whose alternative text is `alt`. */
+  image(bytes: Uint8Array, maxWidth: number, maxHeight: number, intrinsic: { width: number | null; height: number | null }, alt = 'Image'): void {
     const ratio = intrinsic.width && intrinsic.height ? intrinsic.height / intrinsic.width : maxHeight / maxWidth;
     const width = Math.min(maxWidth, maxHeight / ratio);
     const height = width * ratio;
     this.ensure(height + 8);
-    this.doc.image(Buffer.from(bytes), this.left + (this.width - width) / 2, this.doc.y, { fit: [width, height] });
+    const x = this.left + (this.width - width) / 2;
+    const y = this.doc.y;
+    this.tag('Figure', () => this.doc.image(Buffer.from(bytes), x, y, { fit: [width, height] }), {
+      alt,
+      bbox: [x, y, x + width, y + height],
+      placement: 'Block',
+    });
     this.doc.y += height + 8;
     this.doc.x = this.left;
   }

@@ -13,6 +13,7 @@ declare module 'pdfkit' {
   }
 
   export interface PDFPage {
+    markings: Marking[];
     width: number;
     height: number;
     margins: PageMargins;
@@ -42,6 +43,28 @@ declare module 'pdfkit' {
     valign?: 'top' | 'center' | 'bottom';
   }
 
+  /** A node of the tagged PDF's structure tree; a function child is content drawn and marked for it at once. */
+  export interface StructureElement {
+    add(child: StructureElement | (() => void)): this;
+    end(): void;
+  }
+
+  export interface StructureOptions {
+    alt?: string;
+    lang?: string;
+    title?: string;
+    actual?: string;
+    /** The area a figure takes, [left, top, right, bottom] in page points from the top left. */
+    bbox?: [number, number, number, number];
+    placement?: 'Block' | 'Inline';
+    scope?: 'Row' | 'Column' | 'Both';
+  }
+
+  /** An open marked-content sequence of the current page, as pdfkit carries it across a page break. */
+  export interface Marking {
+    tag: string;
+  }
+
   export interface OutlineItem {
     addItem(title: string, options?: { expanded?: boolean }): OutlineItem;
   }
@@ -56,6 +79,8 @@ declare module 'pdfkit' {
     compress?: boolean;
     lang?: string;
     displayTitle?: boolean;
+    /** Marks the PDF as tagged (MarkInfo) and gives it a structure tree root. */
+    tagged?: boolean;
     pdfVersion?: '1.3' | '1.4' | '1.5' | '1.6' | '1.7';
     info?: { Title?: string; Author?: string; Subject?: string; Keywords?: string; CreationDate?: Date; Creator?: string; Producer?: string };
   }
@@ -90,6 +115,12 @@ declare module 'pdfkit' {
     restore(): this;
     rotate(angle: number, options?: { origin?: [number, number] }): this;
     addNamedDestination(name: string): void;
+    struct(type: string, options?: StructureOptions, children?: () => void): StructureElement;
+    addStructure(element: StructureElement): this;
+    markContent(tag: string, options?: { type?: 'Pagination' | 'Layout' | 'Page' | 'Background' } | null): this;
+    endMarkedContent(): this;
+    endPageMarkings(page: PDFPage): Marking[];
+    initPageMarkings(markings: Marking[]): void;
     end(): void;
   }
 

@@ -1,7 +1,7 @@
 import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
 import { formatDate, humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
-import { table } from './table.js';
+import { type Column, table } from './table.js';
 
 /** A stored value as a reader would write it: lists joined, nested records as "key: value". */
 export function valueText(value: unknown): string {
@@ -13,6 +13,10 @@ export function valueText(value: unknown): string {
       .map(([k, v]) => `${humanise(k)}: ${valueText(v)}`)
       .join('; ');
   }
+  // A stored ISO date reads like every other date of the document.
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
+  // An option's code (initial, no, cloud_hosted) reads as its words.
+  if (typeof value === 'string' && /^[a-z][a-z0-9_]*$/.test(value)) return humanise(value);
   return String(value);
 }
 
@@ -93,4 +97,24 @@ export function counts(controls: DocumentModel['controls'], key: (c: DocumentCon
   const tally = new Map<string, number>();
   for (const control of controls) tally.set(key(control), (tally.get(key(control)) ?? 0) + 1);
   return [...tally.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+/** A signature block: one row per role and name, with room to sign and date by hand. */
+export function signatures(w: PdfLayout, people: [role: string, name: string][]): void {
+  table(
+    w,
+    [
+      { header: 'Role', share: 0.24, font: 'bold' },
+      { header: 'Name', share: 0.3 },
+      { header: 'Signature', share: 0.26 },
+      { header: 'Date', share: 0.2 },
+    ],
+    people.map(([role, name]) => [role, name, '', '']),
+  );
+}
+
+/** A table of `rows`, or the sentence `empty` when there are none. */
+export function tableOr(w: PdfLayout, empty: string, columns: Column[], rows: string[][]): void {
+  if (rows.length) table(w, columns, rows);
+  else w.paragraph(empty);
 }

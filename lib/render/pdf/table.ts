@@ -1,4 +1,4 @@
-import type PDFDocument from 'pdfkit';
+import type { default as PDFDocument, StructureElement } from 'pdfkit';
 import type { FontName } from './fonts.js';
 import { plain } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
@@ -12,6 +12,12 @@ export interface Column {
 
 const PAD = 3.5;
 const SIZE = 8;
+
+/**
+ * The share of the text width a date column takes: the longest date (28 September 2026) on one
+ * line at the table's size. Dates are joined by no-break spaces, so a narrower column cuts one mid-word.
+ */
+export const DATE_SHARE = 0.185;
 
 /**
  * The lines `text` takes in `width` points in the document's current font. Words longer than a
@@ -44,13 +50,20 @@ export function wrap(doc: PDFDocument, text: string, width: number): string[] {
 /**
  * A table whose header row repeats on every page it spans. A row that fits on a page is never
  * split: it moves to the next page whole. A row taller than a page continues line by line on
- * the next, under the repeated header.
+ * the next, under the repeated header. Tagged as a table: the first header row as column
+ * headers, each row's cells as data cells (a row split over pages stays one row), the repeated
+ * headers, rules and shading as artifacts.
  */
 export function table(w: PdfLayout, columns: Column[], rows: string[][], options: { header?: boolean } = {}): void {
+  w.group('Table', () => body(w, columns, rows, options.header ?? true));
+  w.font('regular', 9.5);
+  w.gap(8);
+}
+
+function body(w: PdfLayout, columns: Column[], rows: string[][], showHeader: boolean): void {
   const { doc } = w;
   const widths = columns.map((c) => c.share * w.width);
   const lineHeight = w.lineHeight('regular', SIZE);
-  const showHeader = options.header ?? true;
   const headerLines = showHeader
     ? cellLines(
         w,
@@ -58,14 +71,22 @@ export function table(w: PdfLayout, columns: Column[], rows: string[][], options
         widths,
       )
     : [];
-  const headerHeight = showHeader ? Math.max(...headerLines.map((l) => l.length)) * lineHeight + 2 * PAD : 0;
+  const headerCount = Math.max(0, ...headerLines.map((l) => l.length));
+  const headerHeight = showHeader ? headerCount * lineHeight + 2 * PAD : 0;
 
+  let headerTagged = false;
   const drawHeader = () => {
     if (!showHeader) return;
-    doc.rect(w.left, doc.y, w.width, headerHeight).fill(COLOURS.shade);
-    drawCells(w, headerLines, widths, 'bold', 0, Math.max(...headerLines.map((l) => l.length)), lineHeight);
+    w.artifact('Layout', () => doc.rect(w.left, doc.y, w.width, headerHeight).fill(COLOURS.shade));
+    if (headerTagged) w.artifact('Pagination', () => drawCells(w, headerLines, widths, 'bold', 0, headerCount, lineHeight));
+    else {
+      const { cells, end } = row(w, headerLines.length, 'TH');
+      drawCells(w, headerLines, widths, 'bold', 0, headerCount, lineHeight, undefined, (i, draw) => cells[i]?.add(draw));
+      end();
+      headerTagged = true;
+    }
     doc.y += headerHeight;
-    rule(w);
+    w.rule(0.4);
   };
 
   const first = rows[0] ? cellLines(w, cellsOf(columns, rows[0]), widths) : [];
@@ -73,8 +94,8 @@ export function table(w: PdfLayout, columns: Column[], rows: string[][], options
   w.ensure(headerHeight + firstHeight);
   drawHeader();
 
-  for (const row of rows) {
-    const lines = cellLines(w, cellsOf(columns, row), widths);
+  for (const values of rows) {
+    const lines = cellLines(w, cellsOf(columns, values), widths);
     const count = Math.max(1, ...lines.map((l) => l.length));
     const height = count * lineHeight + 2 * PAD;
     const pageRoom = w.bottom - doc.page.margins.top - headerHeight;
@@ -82,6 +103,7 @@ export function table(w: PdfLayout, columns: Column[], rows: string[][], options
       w.addPage();
       drawHeader();
     }
+    const { cells, end } = row(w, lines.length, 'TD');
     let from = 0;
     while (from < count) {
       let fit = Math.floor((w.remaining - 2 * PAD) / lineHeight);
@@ -91,19 +113,32 @@ export function table(w: PdfLayout, columns: Column[], rows: string[][], options
         fit = Math.floor((w.remaining - 2 * PAD) / lineHeight);
       }
       const to = Math.min(count, from + fit);
-      drawCells(w, lines, widths, null, from, to, lineHeight, columns);
+      drawCells(w, lines, widths, null, from, to, lineHeight, columns, (i, draw) => cells[i]?.add(draw));
       doc.y += (to - from) * lineHeight + 2 * PAD;
-      rule(w);
+      w.rule(0.4);
       from = to;
       if (from < count) {
         w.addPage();
         drawHeader();
       }
     }
+    end();
   }
   doc.x = w.left;
-  w.font('regular', 9.5);
-  w.gap(8);
+}
+
+/**
+ * A row element of the open table with `count` cell elements of `type`, for the parts of the row to
+ * fill; `end` closes it once they have (ending a row ends its cells).
+ */
+function row(w: PdfLayout, count: number, type: 'TH' | 'TD'): { cells: StructureElement[]; end: () => void } {
+  const tr = w.element('TR');
+  const cells = Array.from({ length: count }, () => {
+    const cell = w.doc.struct(type, type === 'TH' ? { scope: 'Column' } : {});
+    tr.add(cell);
+    return cell;
+  });
+  return { cells, end: () => tr.end() };
 }
 
 function cellsOf(columns: Column[], row: string[]): { text: string; font: FontName }[] {
@@ -117,6 +152,7 @@ function cellLines(w: PdfLayout, cells: { text: string; font: FontName }[], widt
   });
 }
 
+/** Draws lines `from` to `to` of each cell; `mark` tags each cell's drawing (an artifact draws them bare). */
 function drawCells(
   w: PdfLayout,
   lines: string[][],
@@ -126,24 +162,22 @@ function drawCells(
   to: number,
   lineHeight: number,
   columns?: Column[],
+  mark: (cell: number, draw: () => void) => void = (_cell, draw) => draw(),
 ): void {
   const { doc } = w;
   const start = doc.y;
   const top = start + PAD;
   let x = w.left;
   lines.forEach((cell, i) => {
+    const left = x;
     w.font(font ?? columns?.[i]?.font ?? 'regular', SIZE);
-    for (let l = from; l < Math.min(to, cell.length); l++) doc.text(cell[l] ?? '', x + PAD, top + (l - from) * lineHeight, { lineBreak: false });
+    const last = Math.min(to, cell.length);
+    if (from < last) {
+      mark(i, () => {
+        for (let l = from; l < last; l++) doc.text(cell[l] ?? '', left + PAD, top + (l - from) * lineHeight, { lineBreak: false });
+      });
+    }
     x += widths[i] ?? 0;
   });
   doc.y = start;
-}
-
-function rule(w: PdfLayout): void {
-  w.doc
-    .lineWidth(0.4)
-    .strokeColor(COLOURS.rule)
-    .moveTo(w.left, w.doc.y)
-    .lineTo(w.left + w.width, w.doc.y)
-    .stroke();
 }

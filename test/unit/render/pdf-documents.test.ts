@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentKey } from '../../../lib/domain/documents.js';
 import { PDF_RENDERERS } from '../../../lib/render/pdf/index.js';
 import { documentModel } from '../../support/document-model.js';
-import { fonts, inkInBody, pageCount, pageTexts, rasterise, renderTo } from '../../support/pdf.js';
+import { fonts, inkInBody, isTagged, pageCount, pageTexts, rasterise, renderTo } from '../../support/pdf.js';
 
 /** Enough controls for several guidelines and pages, few enough to render in a moment. */
 const LIMIT = 150;
@@ -13,7 +13,18 @@ const WATERMARK = /D\s*R\s*A\s*F\s*T/;
 
 /** The sections each template lists in its contents, whatever the model. */
 const SECTIONS: Record<keyof typeof PDF_RENDERERS, string[]> = {
-  ssp: ['System and project', 'Scope', 'Network diagram', 'Implementation summary', 'Controls not applicable'],
+  ssp: [
+    'Document control',
+    'Version history',
+    'Approval',
+    'System and project',
+    'Roles and contacts',
+    'Network diagram',
+    'Inherited and common controls',
+    'Related plans',
+    'Implementation summary',
+    'Controls not applicable',
+  ],
   'e8-assessment': ['Assessment context', 'Maturity summary', 'Maturity by strategy', 'Patch applications', 'Regular backups', 'Findings'],
   'security-assessment-report': [
     'Executive summary',
@@ -57,6 +68,14 @@ describe.each(Object.entries(PDF_RENDERERS) as [keyof typeof PDF_RENDERERS, (typ
     expect(texts.filter((text, i) => text.includes(`Page ${i + 1} of ${pages}`))).toHaveLength(pages);
   });
 
+  it('is tagged, draft and final, with its language set', async () => {
+    expect(await isTagged(draft)).toBe(true);
+    expect(await isTagged(final)).toBe(true);
+    const bytes = await readFile(final, 'latin1');
+    expect(bytes).toContain('/Lang (en-AU)');
+    expect(bytes).toContain('/StructTreeRoot');
+  });
+
   it('renders its first three pages with content between header and footer', async () => {
     const pngs = await rasterise(draft, await mkdtemp(join(dir, `${key}-png-`)), 1, 3);
     expect(pngs).toHaveLength(3);
@@ -83,7 +102,7 @@ describe.each(Object.entries(PDF_RENDERERS) as [keyof typeof PDF_RENDERERS, (typ
   it('carries no watermark in final output, and names the approver and time on the title page', async () => {
     const texts = await pageTexts(final);
     expect(texts.some((t) => WATERMARK.test(t))).toBe(false);
-    expect(texts[0]).toMatch(/Approved 25 November 2026 01:02 UTC by Alex Assessor/);
+    expect(texts[0]).toMatch(/Approved 25\sNovember\s2026\s01:02\sUTC by Alex Assessor/);
   });
 
   it('lists its sections in the contents with the page each starts on', async () => {

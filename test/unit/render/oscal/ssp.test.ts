@@ -190,6 +190,44 @@ describe('OSCAL System Security Plan', () => {
     expect(metadata.props).toContainEqual({ name: 'document-output', value: 'final', ns: 'https://assess.example.gov.au/ns/oscal' });
   });
 
+  it('carries the earlier outputs of the plan as revisions, this generation last', async () => {
+    const earlier = { ...model.versions[0]!, key: 'oscal-ssp' as const };
+    const revisions = (await renderJson(oscalSspRenderer, { ...model, versions: [earlier] }))['system-security-plan'].metadata.revisions;
+    expect(revisions.map((r: { version: string }) => r.version)).toEqual([earlier.generation_id, model.document.generation_id]);
+    expect(revisions[0].remarks).toBe('Approved by Jordan Owner on 2026-09-15.');
+  });
+
+  it("names the system's contacts as parties of a system-contact role, with their email, telephone and recorded role", () => {
+    const casey = plan.metadata.parties.find((p: { name: string }) => p.name === 'Casey Owner');
+    expect(casey['email-addresses']).toEqual(['casey.owner@example.gov.au']);
+    expect(casey['telephone-numbers']).toEqual([{ number: '02 6000 0000' }]);
+    expect(casey.props.map((p: { name: string; value: string }) => [p.name, p.value])).toEqual([['contact-role', 'System owner']]);
+    const role = plan.metadata['responsible-parties'].find((r: { 'role-id': string }) => r['role-id'] === 'system-contact');
+    expect(role['party-uuids']).toContain(casey.uuid);
+  });
+
+  it("gives each requirement the control's ISM revision and last update", () => {
+    const control = model.controls.find((c) => c.revision !== null)!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === control.catalogue_id,
+    );
+    const props = Object.fromEntries(requirement.props.map((p: { name: string; value: string }) => [p.name, p.value]));
+    expect([props['ism-revision'], props['ism-updated']]).toEqual([String(control.revision), control.updated]);
+  });
+
+  it('states the recommendation that excluded a control no comment justifies', () => {
+    const control = model.controls.find((c) => c.applicability === 'n' && !c.applicability_comment)!;
+    const requirement = plan['control-implementation']['implemented-requirements'].find(
+      (r: { 'control-id': string }) => r['control-id'] === control.catalogue_id,
+    );
+    expect(requirement['by-components'][0]['implementation-status'].remarks).toBe('Recommended exclusion: The scope has no wireless networks.');
+  });
+
+  it('names the related plans the project records as back-matter resources of their kind', () => {
+    const resource = plan['back-matter'].resources.find((r: { title: string }) => r.title === 'Incident response plan');
+    expect(resource.props).toEqual([{ name: 'type', value: 'procedure' }]);
+  });
+
   it('gives the same document for the same generation', async () => {
     expect(await renderJson(oscalSspRenderer, model)).toEqual(ssp);
   });
