@@ -1,8 +1,10 @@
+import { releaseEntries } from '../catalogue/store.js';
 import { publicUrl } from '../config.js';
 import { CLASSIFICATIONS } from '../domain/classifications.js';
 import type { StoredControl } from '../domain/controls.js';
 import {
   DOCUMENT_CONTROL_FIELDS,
+  type DocumentControl,
   type DocumentEvidence,
   type DocumentImage,
   type DocumentModel,
@@ -13,6 +15,7 @@ import {
   type DocumentRiskRow,
 } from '../domain/document-model.js';
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
+import type { CatalogueEntry } from '../domain/oscal.js';
 import { statusOf, type StoredEvidence } from '../domain/evidence.js';
 import { citationOf } from '../domain/evidence-capture.js';
 import type { StoredProject } from '../domain/projects.js';
@@ -77,7 +80,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     countersKey({ owner: 'organisation', organisationId: project.organisation_id }),
   ];
   const projectPk = keys.project(project.id).PK;
-  const [found, controlItems, evidenceItems, poamRows, riskRows] = await Promise.all([
+  const [found, controlItems, evidenceItems, poamRows, riskRows, entries] = await Promise.all([
     getMany(wanted),
     queryAll(
       { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': prefixes.control } },
@@ -86,7 +89,9 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': 'EVIDENCE#' } }, EVIDENCE_CAP),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.poam),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.riskRegister),
+    releaseEntries(project.ism_release_id),
   ]);
+  const catalogue = new Map(entries.map((e) => [e.id, e]));
   const item = (i: number) => found.get(keyString(wanted[i]!));
   const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
   const evidenceByControl = new Map<string, StoredEvidence[]>();
@@ -159,7 +164,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     engagement: Object.fromEntries(
       ENGAGEMENT_FIELDS.map((f) => [f, ((engagement?.data as Record<string, unknown> | undefined)?.[f] as string | null | undefined) ?? null]),
     ),
-    controls: controls.map((c) => controlOf(c, evidenceByControl.get(c.id) ?? [], g.options)),
+    controls: controls.map((c) => controlOf(c, catalogue.get(c.catalogue_id), evidenceByControl.get(c.id) ?? [], g.options)),
     registers,
     images: { logo: logoImage, diagram: diagramImage },
     public_url: g.public_url ?? publicUrl(),
@@ -248,9 +253,17 @@ const riskOf = (r: Row, names: Map<string, string>): DocumentRiskRow => ({
   review_due: text(r.data, 'review_due'),
 });
 
-function controlOf(c: StoredControl, evidence: StoredEvidence[], options: { show_implementation_notes: boolean; show_assessor_notes: boolean }) {
+function controlOf(
+  c: StoredControl,
+  entry: CatalogueEntry | undefined,
+  evidence: StoredEvidence[],
+  options: { show_implementation_notes: boolean; show_assessor_notes: boolean },
+): DocumentControl {
   return {
     ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
+    // The catalogue's own revision and last change of the control's text (a release never changes).
+    revision: entry?.revision ?? null,
+    updated: entry?.updated ?? null,
     implementation_notes: options.show_implementation_notes
       ? {
           proposed_outcome: c.overall_proposed_outcome ?? null,

@@ -56,6 +56,8 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       position: e.position,
       classifications: e.classifications,
       essential_eight: e.essential_eight,
+      revision: e.revision,
+      updated: e.updated,
       applicability: applicable ? 'y' : 'n',
       applicability_origin: i % 3 === 0 ? 'explicit_user_choice' : 'default_inclusion',
       applicability_comment: applicable ? null : 'The system has no wireless networks, so this control does not apply.',
