@@ -43,4 +43,24 @@ export const WORKFLOW_LABELS: Record<string, string> = {
   assessed: 'Assessed',
 };
 
+/** Essential Eight maturity levels as the maturity model writes them. */
+export const MATURITY_LABELS: Record<'ML0' | 'ML1' | 'ML2' | 'ML3', string> = {
+  ML0: 'Maturity Level Zero',
+  ML1: 'Maturity Level One',
+  ML2: 'Maturity Level Two',
+  ML3: 'Maturity Level Three',
+};
+
+/** What the assessment shows of a maturity level, and of a target. */
+export const LEVEL_STATUS_LABELS: Record<'achieved' | 'not_achieved' | 'not_determined', string> = {
+  achieved: 'Achieved',
+  not_achieved: 'Not achieved',
+  not_determined: 'Not determined',
+};
+
+export const TARGET_STATUS_LABELS: Record<'met' | 'not_met' | 'not_determined', string> = { met: 'Met', not_met: 'Not met', not_determined: 'Not determined' };
+
+/** The Process Guide's evidence grades. */
+export const GRADE_LABELS: Record<'excellent' | 'good' | 'fair' | 'poor', string> = { excellent: 'Excellent', good: 'Good', fair: 'Fair', poor: 'Poor' };
+
 export const labelOf = (labels: Readonly<Record<string, string>>, code: string | null): string => (code === null ? '' : (labels[code] ?? code));

@@ -14,7 +14,16 @@ const WATERMARK = /D\s*R\s*A\s*F\s*T/;
 /** The sections each template lists in its contents, whatever the model. */
 const SECTIONS: Record<keyof typeof PDF_RENDERERS, string[]> = {
   ssp: ['System and project', 'Scope', 'Network diagram', 'Implementation summary', 'Controls not applicable'],
-  'e8-assessment': ['Assessment context', 'Maturity summary', 'Maturity by strategy', 'Patch applications', 'Regular backups', 'Findings'],
+  'e8-assessment': [
+    'Assessment coverage',
+    'Maturity summary',
+    'Assessment context',
+    'Methodology',
+    'Maturity by strategy',
+    'Patch applications',
+    'Regular backups',
+    'Findings',
+  ],
   'security-assessment-report': [
     'Executive summary',
     'Recommendation to the authorising officer',
