@@ -13,13 +13,23 @@ import {
   strategiesOf,
   targetStatus,
 } from '../../domain/essential-eight.js';
-import { GRADE_LABELS, LEVEL_STATUS_LABELS, labelOf, MATURITY_LABELS, ORIGIN_LABELS, OUTCOME_LABELS, STATUS_LABELS, TARGET_STATUS_LABELS } from '../labels.js';
+import {
+  GRADE_LABELS,
+  LEVEL_STATUS_LABELS,
+  labelOf,
+  MATURITY_LABELS,
+  ORIGIN_LABELS,
+  OUTCOME_LABELS,
+  STATUS_LABELS,
+  TARGET_STATUS_LABELS,
+  topicOf,
+} from '../labels.js';
 import type { Renderer } from '../renderer.js';
 import { pdfRenderer } from './document.js';
 import { bySeverity, citedEvidence, finding, isFinding } from './findings.js';
 import { humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
-import { type Linked, linkedRows, placeholder, recommendationOf, topicOf } from './report-links.js';
+import { type Linked, linkedRows, placeholder, recommendationOf } from './report-links.js';
 import { overview, recordTable } from './sections.js';
 import { table } from './table.js';
 
