@@ -79,7 +79,8 @@ export interface E8Control {
 
 /**
  * What the assessment shows of one level of one strategy: achieved when every applicable control
- * it requires is assessed effective; not achieved once one of them is concluded otherwise; not
+ * it requires is assessed effective (or met by a common control, whose effectiveness the assessor
+ * concluded where it is provided); not achieved once one of them is concluded otherwise; not
  * determined while, short of that, some are not assessed. Missing conclusions never count as a
  * failure: a level without them is not determined, not achieved.
  */
@@ -91,8 +92,9 @@ export interface LevelResult {
   required: number;
   /** Those with a conclusion (an outcome other than not assessed). */
   assessed: number;
+  /** Those assessed effective or met by a common control. */
   effective: number;
-  /** Ids of the required controls not assessed effective. */
+  /** Ids of the required controls not assessed effective (nor met by a common control). */
   blockers: string[];
   status: LevelStatus;
 }
@@ -112,10 +114,11 @@ export interface StrategyMaturity {
   heldBackBy: string[];
 }
 
+const isMet = (c: E8Control): boolean => c.assessment.outcome === 'effective' || c.assessment.outcome === 'common_control';
 const isAssessed = (c: E8Control): boolean => c.assessment.outcome !== null && c.assessment.outcome !== 'not_assessed';
 
 function statusOf(required: readonly E8Control[]): LevelStatus {
-  if (required.some((c) => isAssessed(c) && c.assessment.outcome !== 'effective')) return 'not_achieved';
+  if (required.some((c) => isAssessed(c) && !isMet(c))) return 'not_achieved';
   return required.every(isAssessed) ? 'achieved' : 'not_determined';
 }
 
@@ -131,7 +134,7 @@ export function essentialEightMaturity(controls: readonly E8Control[]): Strategy
     const own = tagged.filter((c) => strategiesOf(c).includes(key));
     const levels = E8_LEVELS.map((level): LevelResult => {
       const required = own.filter((c) => c.essential_eight.includes(level));
-      const blockers = required.filter((c) => c.assessment.outcome !== 'effective').map((c) => c.id);
+      const blockers = required.filter((c) => !isMet(c)).map((c) => c.id);
       return {
         level,
         required: required.length,

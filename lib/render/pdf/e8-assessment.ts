@@ -76,7 +76,7 @@ export const e8AssessmentRenderer: Renderer = pdfRenderer(async (w) => {
 });
 
 /** The maturity a strategy (or the organisation) shows: settled, at least a level, or not determined. */
-export function maturityText(m: OverallMaturity): string {
+function maturityText(m: OverallMaturity): string {
   if (!m.undetermined) return MATURITY_LABELS[m.achieved];
   if (m.achieved === 'ML0') return 'Not determined';
   return `At least ${MATURITY_LABELS[m.achieved]} (${MATURITY_LABELS[m.undetermined]} not determined)`;
@@ -90,9 +90,10 @@ const of = (part: number, whole: number) => (whole ? `${part} of ${whole}` : 'No
 function coverage(w: PdfLayout, strategies: StrategyMaturity[], e8: DocumentControl[]): void {
   const applicable = e8.filter((c) => c.applicability === 'y');
   const done = applicable.filter(assessed);
+  const common = done.filter((c) => c.assessment.outcome === 'common_control').length;
   w.heading(1, 'Assessment coverage');
   w.paragraph(
-    `The ISM marks ${e8.length} of the project's controls as Essential Eight requirements; ${applicable.length} apply to the system and ${e8.length - applicable.length} are excluded. ${done.length} of the ${applicable.length} applicable controls are assessed: ${done.filter((c) => c.assessment.outcome === 'effective').length} effective and ${done.filter(isFinding).length} findings. ${applicable.length - done.length} are not assessed.`,
+    `The ISM marks ${e8.length} of the project's controls as Essential Eight requirements; ${applicable.length} apply to the system and ${e8.length - applicable.length} are excluded. ${done.length} of the ${applicable.length} applicable controls are assessed: ${done.filter((c) => c.assessment.outcome === 'effective').length} effective, ${common ? `${common} met by a common control, ` : ''}${done.filter(isFinding).length} findings. ${applicable.length - done.length} are not assessed.`,
   );
   w.paragraph(
     'Assessed controls of the controls each level requires, by strategy. A level whose controls are not all assessed is reported as not determined, never as not achieved, unless a control already assessed fails it.',
@@ -147,7 +148,7 @@ function summary(w: PdfLayout, strategies: StrategyMaturity[], target: Target): 
   );
   w.heading(2, 'How maturity is determined');
   w.paragraph(
-    'A level of a strategy is achieved when every applicable control the ISM requires of that level is assessed effective; it is not achieved once one of them is assessed otherwise (ineffective, not implemented, no visibility); and it is not determined while, short of that, some of them are not assessed. A strategy reaches a maturity level when that level and every level below it are achieved. Missing conclusions never lower a level: a strategy whose first unmet level is not determined is reported as not determined, or as at least the level below it. Controls that do not apply to the system are left out. The ISM tags each control with the levels that require it; this report places it in a strategy by its ISM topic, reading the statement of patching controls for the software they cover.',
+    'A level of a strategy is achieved when every applicable control the ISM requires of that level is assessed effective, or met by a common control; it is not achieved once one of them is assessed otherwise (ineffective, not implemented, no visibility); and it is not determined while, short of that, some of them are not assessed. A strategy reaches a maturity level when that level and every level below it are achieved. Missing conclusions never lower a level: a strategy whose first unmet level is not determined is reported as not determined, or as at least the level below it. Controls that do not apply to the system are left out. The ISM tags each control with the levels that require it; this report places it in a strategy by its ISM topic, reading the statement of patching controls for the software they cover.',
     'regular',
     9,
   );
@@ -218,7 +219,7 @@ function strategySection(w: PdfLayout, strategy: StrategyMaturity, e8: DocumentC
       { header: 'Level', share: 0.28, font: 'bold' },
       { header: 'Applicable', share: 0.15 },
       { header: 'Assessed', share: 0.14 },
-      { header: 'Effective', share: 0.14 },
+      { header: 'Met', share: 0.14 },
       { header: 'Status', share: 0.29 },
     ],
     strategy.levels.map((l) => [MATURITY_LABELS[l.level], String(l.required), String(l.assessed), String(l.effective), labelOf(LEVEL_STATUS_LABELS, l.status)]),

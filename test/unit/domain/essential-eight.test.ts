@@ -98,6 +98,14 @@ describe('essentialEightMaturity', () => {
     ]);
   });
 
+  it('counts a control met by a common control towards its level', () => {
+    const result = strategy(
+      [control('a', 'Application control', ['ML1'], 'common_control'), control('b', 'Application control', ['ML1'], 'effective')],
+      'application-control',
+    );
+    expect(result.levels[0]).toMatchObject({ effective: 2, status: 'achieved' });
+  });
+
   it('does not achieve a level with a failed control, whatever else is missing', () => {
     const result = strategy(
       [control('a', 'Application control', ['ML1'], 'ineffective'), control('b', 'Application control', ['ML1'], null)],
