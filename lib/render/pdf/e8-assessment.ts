@@ -128,7 +128,7 @@ function summary(w: PdfLayout, strategies: StrategyMaturity[], target: Target): 
     const short = strategies.filter((s) => targetStatus(s, target) === 'not_met').length;
     const open = strategies.filter((s) => targetStatus(s, target) === 'not_determined').length;
     w.paragraph(
-      `The project targets ${MATURITY_LABELS[target]}. Target ${labelOf(TARGET_STATUS_LABELS, status).toLowerCase()}: ${strategies.length - short - open} strategies meet it, ${short} fall short of it and ${open} are not determined.`,
+      `The project targets ${MATURITY_LABELS[target]}. Target ${labelOf(TARGET_STATUS_LABELS, status).toLowerCase()}. Strategies that meet it: ${strategies.length - short - open}; that fall short of it: ${short}; not determined: ${open}.`,
     );
   }
   table(

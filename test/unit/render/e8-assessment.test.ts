@@ -63,7 +63,7 @@ describe('Essential Eight assessment', () => {
     expect(summary).toContain('Overall maturity (the lowest of the eight strategies): Not determined.');
     expect(summary).toContain('Application control Not determined');
     expect(summary).toMatch(/Patch applications Achieved Achieved Achieved Maturity Level Three Met/);
-    expect(summary).toContain('7 strategies meet it, 0 fall short of it and 1 are not determined');
+    expect(summary).toContain('Target not determined. Strategies that meet it: 7; that fall short of it: 0; not determined: 1.');
     expect(text).not.toContain('Maturity Level Zero');
     expect(text).toMatch(/Application control Assessed maturity: Not determined\. Target \(Maturity Level Two\): not determined\./);
     expect(await isTagged(path)).toBe(true);
@@ -78,7 +78,7 @@ describe('Essential Eight assessment', () => {
     const summary = between(text, 'Maturity summary', 'How maturity is determined');
     expect(summary).toContain('Overall maturity (the lowest of the eight strategies): Maturity Level One.');
     expect(summary).toMatch(/Application control Achieved Not achieved (Not achieved|Achieved) Maturity Level One Not met/);
-    expect(summary).toContain('Target not met: 7 strategies meet it, 1 fall short of it');
+    expect(summary).toContain('Target not met. Strategies that meet it: 7; that fall short of it: 1; not determined: 0.');
     const section = between(text, 'Application control Assessed maturity', 'Restrict Microsoft Office macros Assessed maturity');
     expect(section).toContain('Assessed maturity: Maturity Level One. Target (Maturity Level Two): not met.');
     expect(section).toContain(failed.label);
