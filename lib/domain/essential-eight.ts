@@ -109,6 +109,8 @@ export interface StrategyMaturity {
    * at least `achieved`, and not known beyond it. Null when the maturity is settled.
    */
   undetermined: E8Level | null;
+  /** The highest maturity the conclusions still allow: below the first level not achieved. `achieved` when settled. */
+  atMost: Maturity;
   levels: LevelResult[];
   /** The blockers of the first level not achieved: what stands between the strategy and its next level. */
   heldBackBy: string[];
@@ -147,11 +149,13 @@ export function essentialEightMaturity(controls: readonly E8Control[]): Strategy
     const firstUnmet = levels.findIndex((l) => l.status !== 'achieved');
     const achieved: Maturity = firstUnmet === -1 ? 'ML3' : firstUnmet === 0 ? 'ML0' : E8_LEVELS[firstUnmet - 1]!;
     const unmet = firstUnmet === -1 ? undefined : levels[firstUnmet]!;
+    const failed = levels.findIndex((l) => l.status === 'not_achieved');
     return {
       key,
       name,
       achieved,
       undetermined: unmet?.status === 'not_determined' ? unmet.level : null,
+      atMost: failed === -1 ? 'ML3' : failed === 0 ? 'ML0' : E8_LEVELS[failed - 1]!,
       levels,
       heldBackBy: unmet?.blockers ?? [],
     };
@@ -161,19 +165,21 @@ export function essentialEightMaturity(controls: readonly E8Control[]): Strategy
 export interface OverallMaturity {
   achieved: Maturity;
   undetermined: E8Level | null;
+  atMost: Maturity;
 }
 
 const ORDER: readonly Maturity[] = ['ML0', ...E8_LEVELS];
+const lowest = (levels: Maturity[]): Maturity => levels.reduce<Maturity>((low, l) => (ORDER.indexOf(l) < ORDER.indexOf(low) ? l : low), 'ML3');
 
 /**
- * The organisation's maturity is its lowest strategy's. It is settled when a strategy whose
- * maturity is settled sits at that lowest level; otherwise it is at least that level, and not
- * determined above it.
+ * The organisation's maturity is its lowest strategy's: at least the lowest level the strategies
+ * achieved, at most the lowest they still allow, and settled when the two meet (a settled
+ * strategy sits at that level); otherwise not determined above the first.
  */
 export function overallMaturity(strategies: readonly StrategyMaturity[]): OverallMaturity {
-  const lowest = strategies.reduce<Maturity>((low, s) => (ORDER.indexOf(s.achieved) < ORDER.indexOf(low) ? s.achieved : low), 'ML3');
-  const settled = strategies.some((s) => s.achieved === lowest && s.undetermined === null);
-  return { achieved: lowest, undetermined: settled || lowest === 'ML3' ? null : E8_LEVELS[ORDER.indexOf(lowest)]! };
+  const achieved = lowest(strategies.map((s) => s.achieved));
+  const atMost = lowest(strategies.map((s) => s.atMost));
+  return { achieved, atMost, undetermined: achieved === atMost ? null : E8_LEVELS[ORDER.indexOf(achieved)]! };
 }
 
 export type TargetStatus = 'met' | 'not_met' | 'not_determined';

@@ -75,10 +75,12 @@ export const e8AssessmentRenderer: Renderer = pdfRenderer(async (w) => {
   }
 });
 
-/** The maturity a strategy (or the organisation) shows: settled, at least a level, or not determined. */
+/** The maturity a strategy (or the organisation) shows: settled, or the range the conclusions still allow. */
 function maturityText(m: OverallMaturity): string {
   if (!m.undetermined) return MATURITY_LABELS[m.achieved];
-  if (m.achieved === 'ML0') return 'Not determined';
+  const bounded = m.atMost !== 'ML3';
+  if (m.achieved === 'ML0') return bounded ? `Not determined (at most ${MATURITY_LABELS[m.atMost]})` : 'Not determined';
+  if (bounded) return `Not determined: between ${MATURITY_LABELS[m.achieved]} and ${MATURITY_LABELS[m.atMost]}`;
   return `At least ${MATURITY_LABELS[m.achieved]} (${MATURITY_LABELS[m.undetermined]} not determined)`;
 }
 

@@ -90,12 +90,20 @@ describe('essentialEightMaturity', () => {
       ],
       'application-control',
     );
-    expect(result).toMatchObject({ achieved: 'ML1', undetermined: 'ML2', heldBackBy: ['b'] });
+    expect(result).toMatchObject({ achieved: 'ML1', undetermined: 'ML2', atMost: 'ML3', heldBackBy: ['b'] });
     expect(result.levels.map((l) => [l.status, l.assessed, l.required])).toEqual([
       ['achieved', 1, 1],
       ['not_determined', 1, 2],
       ['not_determined', 0, 1],
     ]);
+  });
+
+  it('bounds a maturity not determined by the first level a failed control leaves not achieved', () => {
+    const result = strategy(
+      [control('a', 'Application control', ['ML1'], null), control('b', 'Application control', ['ML3'], 'ineffective')],
+      'application-control',
+    );
+    expect(result).toMatchObject({ achieved: 'ML0', undetermined: 'ML1', atMost: 'ML2' });
   });
 
   it('counts a control met by a common control towards its level', () => {
@@ -111,7 +119,7 @@ describe('essentialEightMaturity', () => {
       [control('a', 'Application control', ['ML1'], 'ineffective'), control('b', 'Application control', ['ML1'], null)],
       'application-control',
     );
-    expect(result).toMatchObject({ achieved: 'ML0', undetermined: null });
+    expect(result).toMatchObject({ achieved: 'ML0', undetermined: null, atMost: 'ML0' });
     expect(result.levels[0]!.status).toBe('not_achieved');
   });
 
@@ -140,15 +148,15 @@ describe('essentialEightMaturity', () => {
 });
 
 describe('overallMaturity', () => {
-  const at = (achieved: 'ML0' | 'ML1' | 'ML2' | 'ML3', undetermined: 'ML1' | 'ML2' | 'ML3' | null) =>
-    ({ achieved, undetermined }) as ReturnType<typeof essentialEightMaturity>[number];
+  const at = (achieved: 'ML0' | 'ML1' | 'ML2' | 'ML3', atMost: 'ML0' | 'ML1' | 'ML2' | 'ML3') =>
+    ({ achieved, atMost, undetermined: achieved === atMost ? null : 'ML3' }) as ReturnType<typeof essentialEightMaturity>[number];
 
   it('is the lowest strategy, settled when a settled strategy sits there', () => {
-    expect(overallMaturity([at('ML2', null), at('ML1', null), at('ML1', 'ML2')])).toEqual({ achieved: 'ML1', undetermined: null });
+    expect(overallMaturity([at('ML2', 'ML2'), at('ML1', 'ML1'), at('ML1', 'ML3')])).toEqual({ achieved: 'ML1', atMost: 'ML1', undetermined: null });
   });
 
-  it('is not determined above the lowest level when only undetermined strategies sit there', () => {
-    expect(overallMaturity([at('ML2', null), at('ML0', 'ML1')])).toEqual({ achieved: 'ML0', undetermined: 'ML1' });
+  it('is not determined above the lowest level when only undetermined strategies sit there, and bounded by the lowest they allow', () => {
+    expect(overallMaturity([at('ML2', 'ML2'), at('ML0', 'ML3')])).toEqual({ achieved: 'ML0', atMost: 'ML2', undetermined: 'ML1' });
   });
 });
 

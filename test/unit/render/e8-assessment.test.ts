@@ -69,6 +69,19 @@ describe('Essential Eight assessment', () => {
     expect(await isTagged(path)).toBe(true);
   });
 
+  it('bounds a maturity not determined by the level a failed control leaves not achieved', async () => {
+    const model = allEffective();
+    ownControl(model, 'application-control', 'ML1').assessment.outcome = null;
+    const failed = ownControl(model, 'application-control', 'ML3');
+    failed.assessment.outcome = 'no_visibility';
+    failed.assessment.severity = 'low';
+    const { text } = await render(model, 'bounded');
+    const summary = between(text, 'Maturity summary', 'How maturity is determined');
+    expect(summary).toContain('Overall maturity (the lowest of the eight strategies): Not determined (at most Maturity Level Two).');
+    expect(summary).toContain('Application control Not determined Not determined Not achieved Not determined (at most Maturity Level Two)');
+    expect(text).not.toContain('Maturity Level Zero');
+  });
+
   it('reports the levels a failed control leaves not achieved, and those below it achieved', async () => {
     const model = allEffective();
     const failed = ownControl(model, 'application-control', 'ML2');
