@@ -112,7 +112,7 @@ export interface StrategyMaturity {
   /** The highest maturity the conclusions still allow: below the first level not achieved. `achieved` when settled. */
   atMost: Maturity;
   levels: LevelResult[];
-  /** The blockers of the first level not achieved: what stands between the strategy and its next level. */
+  /** The blockers of the first level short of achieved (not achieved or not determined): what stands between the strategy and its next level. */
   heldBackBy: string[];
 }
 

@@ -227,6 +227,13 @@ function strategySection(w: PdfLayout, strategy: StrategyMaturity, e8: DocumentC
     strategy.levels.map((l) => [MATURITY_LABELS[l.level], String(l.required), String(l.assessed), String(l.effective), labelOf(LEVEL_STATUS_LABELS, l.status)]),
   );
 
+  const next = strategy.levels.find((l) => l.status !== 'achieved')?.level;
+  if (next && strategy.heldBackBy.length) {
+    const byId = new Map(own.map((c) => [c.id, c]));
+    const blockers = strategy.heldBackBy.flatMap((id) => byId.get(id) ?? []);
+    w.field(`Between it and ${MATURITY_LABELS[next]}`, blockers.map((c) => `${c.label} (${outcomeText(c).toLowerCase()})`).join(', '));
+  }
+
   w.heading(3, 'Scope', { toc: false });
   const levels = E8_LEVELS.map((level) => `${applicable.filter((c) => c.essential_eight.includes(level)).length} at ${level}`).join(', ');
   w.paragraph(

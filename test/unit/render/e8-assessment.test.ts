@@ -66,6 +66,7 @@ describe('Essential Eight assessment', () => {
     expect(summary).toContain('Target not determined. Strategies that meet it: 7; that fall short of it: 0; not determined: 1.');
     expect(text).not.toContain('Maturity Level Zero');
     expect(text).toMatch(/Application control Assessed maturity: Not determined\. Target \(Maturity Level Two\): not determined\./);
+    expect(text).toContain(`Between it and Maturity Level One: ${ownControl(model, 'application-control', 'ML1').label} (not assessed)`);
     expect(await isTagged(path)).toBe(true);
   });
 
@@ -94,6 +95,7 @@ describe('Essential Eight assessment', () => {
     expect(summary).toContain('Target not met. Strategies that meet it: 7; that fall short of it: 1; not determined: 0.');
     const section = between(text, 'Application control Assessed maturity', 'Restrict Microsoft Office macros Assessed maturity');
     expect(section).toContain('Assessed maturity: Maturity Level One. Target (Maturity Level Two): not met.');
+    expect(section).toContain(`Between it and Maturity Level Two: ${failed.label} (ineffective)`);
     expect(section).toContain(failed.label);
   });
 
