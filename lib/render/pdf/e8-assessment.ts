@@ -95,7 +95,7 @@ function coverage(w: PdfLayout, strategies: StrategyMaturity[], e8: DocumentCont
   const common = done.filter((c) => c.assessment.outcome === 'common_control').length;
   w.heading(1, 'Assessment coverage');
   w.paragraph(
-    `The ISM marks ${e8.length} of the project's controls as Essential Eight requirements; ${applicable.length} apply to the system and ${e8.length - applicable.length} are excluded. ${done.length} of the ${applicable.length} applicable controls are assessed: ${done.filter((c) => c.assessment.outcome === 'effective').length} effective, ${common ? `${common} met by a common control, ` : ''}${done.filter(isFinding).length} findings. ${applicable.length - done.length} are not assessed.`,
+    `Controls of the project the ISM marks as Essential Eight requirements: ${e8.length}, of which ${applicable.length} applicable and ${e8.length - applicable.length} excluded. Of the applicable ones, ${done.length} assessed (effective: ${done.filter((c) => c.assessment.outcome === 'effective').length}; ${common ? `met by a common control: ${common}; ` : ''}findings: ${done.filter(isFinding).length}) and ${applicable.length - done.length} not assessed.`,
   );
   w.paragraph(
     'Assessed controls of the controls each level requires, by strategy. A level whose controls are not all assessed is reported as not determined, never as not achieved, unless a control already assessed fails it.',
@@ -188,9 +188,7 @@ function methodology(w: PdfLayout, applicable: DocumentControl[]): void {
   w.heading(2, 'Sampling');
   const samples = applicable.filter((c) => sampleOf(c.assessment.rationale)).length;
   w.paragraph(
-    samples
-      ? `The rationales of ${samples} assessed controls record the sample tested; each strategy below lists them.`
-      : 'No rationale records the sample tested.',
+    samples ? `Conclusions whose rationale records the sample tested: ${samples}; each strategy below lists them.` : 'No rationale records the sample tested.',
   );
   w.paragraph(
     placeholder('the sampling approach: how workstations, servers and accounts were chosen, and the population each sample was drawn from'),
@@ -199,7 +197,7 @@ function methodology(w: PdfLayout, applicable: DocumentControl[]): void {
   );
   w.heading(2, 'Limitations');
   const missing = applicable.filter((c) => !assessed(c)).length;
-  if (missing) w.paragraph(`${missing} applicable Essential Eight controls are not assessed: the levels that require them are not determined.`);
+  if (missing) w.paragraph(`Applicable Essential Eight controls not assessed: ${missing}. The levels that require them are not determined.`);
   w.paragraph(placeholder('other limitations: systems, locations or tools the assessor could not reach'), 'italic', 9);
 }
 
@@ -237,7 +235,7 @@ function strategySection(w: PdfLayout, strategy: StrategyMaturity, e8: DocumentC
   w.heading(3, 'Scope', { toc: false });
   const levels = E8_LEVELS.map((level) => `${applicable.filter((c) => c.essential_eight.includes(level)).length} at ${level}`).join(', ');
   w.paragraph(
-    `${applicable.length} applicable controls count towards this strategy (${levels}); ${excluded.length ? `${excluded.length} are excluded, each for the reason below` : 'none is excluded'}.`,
+    `Applicable controls counted towards this strategy: ${applicable.length} (${levels}). Excluded: ${excluded.length ? `${excluded.length}, with the reasons below` : 'none'}.`,
   );
   if (excluded.length) {
     table(

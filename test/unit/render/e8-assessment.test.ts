@@ -41,7 +41,7 @@ const ownControl = (model: DocumentModel, key: string, level: string): DocumentC
 async function render(model: DocumentModel, name: string): Promise<{ path: string; text: string }> {
   const path = await renderTo(e8AssessmentRenderer, model, dir, name);
   const text = flat(await pageTexts(path));
-  return { path, text: text.slice(text.indexOf('Assessment coverage The ISM')) };
+  return { path, text: text.slice(text.indexOf('Assessment coverage Controls of the project')) };
 }
 
 describe('Essential Eight assessment', () => {
