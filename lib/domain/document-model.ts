@@ -3,6 +3,7 @@ import type { Classification } from './classifications.js';
 import type { DocumentKey } from './documents.js';
 import type { EvidenceCitation } from './evidence-capture.js';
 import type { Responsibility } from './imports/rows.js';
+import type { CatalogueEntry } from './oscal.js';
 
 /**
  * Everything a generated document may show, gathered by the generation job from one project before
@@ -188,7 +189,7 @@ export const DOCUMENT_CONTROL_FIELDS = [
 ] as const satisfies readonly (keyof StoredControl)[];
 
 /** A control as documents read it: `catalogue_id` is the OSCAL id (ism-1691), `label` what people call it (ISM-1691), `path` guideline, section and topic. */
-export interface DocumentControl extends Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]> {
+export interface DocumentControl extends Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>, Pick<CatalogueEntry, 'revision' | 'updated'> {
   /** The implementer's own claims to the assessor; null unless show_implementation_notes. */
   implementation_notes: { proposed_outcome: string | null; proposed_rationale: string | null; proposed_maturity: string | null } | null;
   assessment: {

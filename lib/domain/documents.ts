@@ -56,7 +56,8 @@ export const CATALOGUE: Readonly<Record<DocumentKey, CatalogueTemplate>> = {
   soa: template({
     key: 'soa',
     title: 'Statement of Applicability',
-    description: 'Every control with its applicability, where that came from, the comment and the implementation status.',
+    description:
+      'Every control with its topic, catalogue revision and last update, applicability (where that came from and the comment), implementation status and description, assessed outcome and severity, and evidence count.',
     format: 'xlsx',
     media_type: XLSX_MEDIA_TYPE,
     requires: ['population_completed'],
@@ -74,7 +75,8 @@ export const CATALOGUE: Readonly<Record<DocumentKey, CatalogueTemplate>> = {
   'e8-assessment': template({
     key: 'e8-assessment',
     title: 'Essential Eight Assessment',
-    description: 'The target maturity level, the maturity reached per mitigation strategy and the findings.',
+    description:
+      'How much of each strategy and level was assessed, the maturity each strategy shows (a level achieved, not achieved or not determined), and per strategy its scope, test methods and evidence quality, samples, compensating controls, findings and recommendations.',
     format: 'pdf',
     media_type: 'application/pdf',
     requires: ['population_completed', 'essential_eight_target'],

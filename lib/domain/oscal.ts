@@ -29,6 +29,20 @@ export interface CatalogueEntry {
   updated: string | null;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An entry's `updated` as an ISO 8601 month (2025-12): the ISM writes the month a control last
+ * changed as Dec-25. A value in neither form is answered as it is, rather than guessed at.
+ */
+export function updatedMonth(updated: string | null): string | null {
+  if (!updated) return null;
+  const written = /^([A-Z][a-z]{2})-(\d{2})$/.exec(updated);
+  const month = written ? MONTHS.indexOf(written[1]!) : -1;
+  if (written && month >= 0) return `20${written[2]}-${String(month + 1).padStart(2, '0')}`;
+  return /^\d{4}-\d{2}/.test(updated) ? updated.slice(0, 7) : updated;
+}
+
 export interface ParsedRelease {
   version: string;
   title: string;

@@ -1,8 +1,10 @@
+import { releaseEntries } from '../catalogue/store.js';
 import { publicUrl } from '../config.js';
 import { CLASSIFICATIONS } from '../domain/classifications.js';
 import type { StoredControl } from '../domain/controls.js';
 import {
   DOCUMENT_CONTROL_FIELDS,
+  type DocumentControl,
   type DocumentEvidence,
   type DocumentImage,
   type DocumentModel,
@@ -16,11 +18,10 @@ import {
   type DocumentRiskRow,
 } from '../domain/document-model.js';
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
+import type { CatalogueEntry } from '../domain/oscal.js';
 import { statusOf, type StoredEvidence } from '../domain/evidence.js';
 import { citationOf } from '../domain/evidence-capture.js';
 import { LIBRARY_DEFINITIONS } from '../domain/library-definitions.js';
-import type { CatalogueEntry } from '../domain/oscal.js';
-import { releaseEntries } from '../catalogue/store.js';
 import { toContact } from '../store/contacts.js';
 import { documentsCollection, toDocument } from '../store/documents.js';
 import { workingCopySummaries } from '../store/library.js';
@@ -301,9 +302,12 @@ function controlOf(
   evidence: StoredEvidence[],
   options: { show_implementation_notes: boolean; show_assessor_notes: boolean },
   entry: CatalogueEntry | undefined,
-) {
+): DocumentControl {
   return {
     ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
+    // The catalogue's own revision and last change of the control's text (a release never changes).
+    revision: entry?.revision ?? null,
+    updated: entry?.updated ?? null,
     implementation_notes: options.show_implementation_notes
       ? {
           proposed_outcome: c.overall_proposed_outcome ?? null,
@@ -326,8 +330,6 @@ function controlOf(
         ? []
         : [{ provider_id: g.provider_id, release_id: g.release_id, responsibility: g.responsibility, guidance: g.guidance }],
     ),
-    revision: entry?.revision ?? null,
-    updated: entry?.updated ?? null,
     recommendation: c.recommendation ? { value: c.recommendation.value, reasons: c.recommendation.reasons } : null,
   };
 }

@@ -1,5 +1,6 @@
 import type { Origin } from '../domain/applicability.js';
-import type { ALL_STATUSES, OUTCOMES } from '../domain/controls.js';
+import type { ALL_STATUSES, OUTCOMES, SEVERITIES } from '../domain/controls.js';
+import type { DocumentControl } from '../domain/document-model.js';
 
 /**
  * What people read for the codes a control carries. A code without a label (a value this table
@@ -33,6 +34,8 @@ export const OUTCOME_LABELS: Record<(typeof OUTCOMES)[number], string> = {
   common_control: 'Common control',
 };
 
+export const SEVERITY_LABELS: Record<(typeof SEVERITIES)[number], string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
+
 /** The default workflow's states; a configured workflow's own states show as their ids. */
 export const WORKFLOW_LABELS: Record<string, string> = {
   editing: 'Editing',
@@ -43,4 +46,27 @@ export const WORKFLOW_LABELS: Record<string, string> = {
   assessed: 'Assessed',
 };
 
+/** Essential Eight maturity levels as the maturity model writes them. */
+export const MATURITY_LABELS: Record<'ML0' | 'ML1' | 'ML2' | 'ML3', string> = {
+  ML0: 'Maturity Level Zero',
+  ML1: 'Maturity Level One',
+  ML2: 'Maturity Level Two',
+  ML3: 'Maturity Level Three',
+};
+
+/** What the assessment shows of a maturity level, and of a target. */
+export const LEVEL_STATUS_LABELS: Record<'achieved' | 'not_achieved' | 'not_determined', string> = {
+  achieved: 'Achieved',
+  not_achieved: 'Not achieved',
+  not_determined: 'Not determined',
+};
+
+export const TARGET_STATUS_LABELS: Record<'met' | 'not_met' | 'not_determined', string> = { met: 'Met', not_met: 'Not met', not_determined: 'Not determined' };
+
+/** The Process Guide's evidence grades. */
+export const GRADE_LABELS: Record<'excellent' | 'good' | 'fair' | 'poor', string> = { excellent: 'Excellent', good: 'Good', fair: 'Fair', poor: 'Poor' };
+
 export const labelOf = (labels: Readonly<Record<string, string>>, code: string | null): string => (code === null ? '' : (labels[code] ?? code));
+
+/** What a control is about: its topic in the catalogue (the ISM's title only repeats the id). */
+export const topicOf = (c: Pick<DocumentControl, 'path' | 'title'>): string => c.path[2] || c.path[1] || c.title;

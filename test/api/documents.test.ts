@@ -3,11 +3,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { publicUrl, resetSettings } from '../../lib/config.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
+import { updatedMonth } from '../../lib/domain/oscal.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { commit } from '../../lib/store/transact.js';
@@ -185,6 +188,28 @@ describe('generated content and redaction', () => {
     await d.regenerate(id, { generation_options: { show_assessor_notes: true } });
     await api.drainJobs();
     expect((await d.download(id)).bytes.toString('utf8')).toContain('Private assessor remark 7QX');
+  });
+
+  it("generates a Statement of Applicability that shows each control's catalogue revision and last-updated month", async () => {
+    const d = await arrangeDocuments(api, world);
+    const id = (await d.generate('soa')).body.data.document_id;
+    await api.drainJobs();
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await d.download(id)).bytes as unknown as ExcelJS.Buffer);
+    const sheet = workbook.getWorksheet('Statement of Applicability')!;
+    const headers = sheet.getRow(2).values as unknown[];
+    const entries = readReleaseDirectory(SAMPLE_CATALOGUE_DIR).entries;
+    const shown: [unknown, unknown, unknown][] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 2) shown.push([row.getCell(1).value, row.getCell(headers.indexOf('Revision')).value, row.getCell(headers.indexOf('Last updated')).value]);
+    });
+    const byLabel = new Map(entries.map((e) => [e.label, e]));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter(([, revision]) => revision !== null).length).toBeGreaterThan(0);
+    for (const [label, revision, month] of shown) {
+      const entry = byLabel.get(String(label))!;
+      expect([revision, month]).toEqual([entry.revision, updatedMonth(entry.updated)]);
+    }
   });
 
   it('generates a security assessment report once a control is assessed', async () => {

@@ -42,7 +42,12 @@ describe('bundled HTTP functions', () => {
   beforeAll(async () => {
     const { tableName, secret } = await useTestServices();
     operator = await fixtures.operator();
-    services = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE!, TABLE_NAME: tableName, TOKEN_HASH_SECRET: secret };
+    services = {
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+      DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE!,
+      TABLE_NAME: tableName,
+      TOKEN_HASH_SECRET: secret,
+    };
   }, 60_000);
 
   const load = (name: BundleName, request?: unknown) => loadBundle<APIGatewayProxyResult>(name, services, request);
@@ -162,7 +167,12 @@ describe('storage failures through a bundled function', () => {
   beforeAll(async () => {
     const { tableName, secret } = await useTestServices();
     operator = await fixtures.operator();
-    services = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE!, TABLE_NAME: tableName, TOKEN_HASH_SECRET: secret };
+    services = {
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+      DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE!,
+      TABLE_NAME: tableName,
+      TOKEN_HASH_SECRET: secret,
+    };
     proxy = conflictingDynamoDb(process.env.DYNAMODB_ENDPOINT!);
     proxied = await listen(proxy);
   }, 60_000);
@@ -212,7 +222,8 @@ describe('bundled workers', () => {
   beforeAll(async () => {
     api = await startApi({}, { jobs: 'manual' });
     env = {
-      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE!,
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+      DYNAMODB_LOCAL_DATABASE: process.env.DYNAMODB_LOCAL_DATABASE!,
       S3_ENDPOINT: process.env.S3_ENDPOINT!,
       TABLE_NAME: process.env.TABLE_NAME!,
       BUCKET_NAME: process.env.BUCKET_NAME!,

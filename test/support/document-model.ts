@@ -57,6 +57,8 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
       position: e.position,
       classifications: e.classifications,
       essential_eight: e.essential_eight,
+      revision: e.revision,
+      updated: e.updated,
       applicability: applicable ? 'y' : 'n',
       // Every other exclusion was left to the recommendation, without a comment of its own.
       applicability_origin: recommended ? 'initial_recommendation' : i % 3 === 0 ? 'explicit_user_choice' : 'default_inclusion',
@@ -90,8 +92,6 @@ export function documentModel(o: ModelOptions = {}): DocumentModel {
               },
             ]
           : [],
-      revision: e.revision,
-      updated: e.updated,
       recommendation: recommended ? { value: 'n', reasons: ['The scope has no wireless networks.'] } : null,
     };
   });

@@ -111,8 +111,7 @@ export function citationText(e: DocumentEvidence): string {
   return `Not captured: the control has not been assessed since the item was added${failed}`;
 }
 
-/** What a control is about: its topic in the catalogue (the catalogue's title only repeats the id). */
-export const topicOf = (c: DocumentControl): string => c.path[2] || c.path[1] || c.title;
+export { topicOf } from '../labels.js';
 
 /** What the item is, as a reader names it. */
 export const kindText = (e: DocumentEvidence): string => (e.evidence_type ? `${humanise(e.kind)}, ${e.evidence_type}` : humanise(e.kind));

@@ -1,4 +1,5 @@
 import type { DocumentControl, DocumentModel } from '../../domain/document-model.js';
+import { MATURITY_LABELS } from '../labels.js';
 import { formatDate, humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
 import { type Column, table } from './table.js';
@@ -55,7 +56,7 @@ export function overview(w: PdfLayout, title = 'System and project'): void {
       ['Project', model.project.name],
       ['Project description', model.project.description ?? '—'],
       ['Classification', model.marking.name],
-      ['Essential Eight target', model.project.essential_eight_target === 'none' ? 'None' : model.project.essential_eight_target],
+      ['Essential Eight target', model.project.essential_eight_target === 'none' ? 'None' : MATURITY_LABELS[model.project.essential_eight_target]],
       [
         'ISM release',
         `${model.release.title} (${model.release.version}${model.release.published ? `, published ${formatDate(model.release.published)}` : ''})`,

@@ -1,13 +1,9 @@
 import type { stream } from 'exceljs';
 import type { DocumentModel } from '../../domain/document-model.js';
+import { MATURITY_LABELS } from '../labels.js';
 import { cellText, isDraft, MARKING_FILL, markedHeaderFooter, TEXT_FORMAT } from './sheet.js';
 
-const TARGETS: Record<DocumentModel['project']['essential_eight_target'], string> = {
-  none: 'None',
-  ML1: 'Maturity Level One',
-  ML2: 'Maturity Level Two',
-  ML3: 'Maturity Level Three',
-};
+const TARGETS: Record<DocumentModel['project']['essential_eight_target'], string> = { none: 'None', ...MATURITY_LABELS };
 
 /** Who generated the document and, for final output, who approved it and when. */
 function facts(model: DocumentModel): [string, string][] {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_CATALOGUE_DIR, readReleaseDirectory } from '../../../lib/catalogue/files.js';
-import { CatalogueError, parseRelease, type CatalogFile, type ProfileFile } from '../../../lib/domain/oscal.js';
+import { CatalogueError, parseRelease, type CatalogFile, type ProfileFile, updatedMonth } from '../../../lib/domain/oscal.js';
+import { ismRelease } from '../../support/document-model.js';
 
 const sample = (name: string) => JSON.parse(readFileSync(join(SAMPLE_CATALOGUE_DIR, name), 'utf8'));
 
@@ -40,5 +41,24 @@ describe('OSCAL release parsing', () => {
     const topic = catalog.catalog.groups[1]!.groups![0]!.groups![0]!;
     topic.controls!.push({ ...topic.controls![0]! });
     expect(() => parseRelease(catalog, {})).toThrow(/twice/);
+  });
+});
+
+describe('updatedMonth', () => {
+  it('writes the month the ISM gives as Dec-25 as an ISO month', () => {
+    expect(updatedMonth('Dec-25')).toBe('2025-12');
+    expect(updatedMonth('Jun-18')).toBe('2018-06');
+  });
+
+  it('reads every updated value of the official release as an ISO month', () => {
+    const months = ismRelease().entries.map((e) => updatedMonth(e.updated));
+    expect(months.filter((m) => m !== null && !/^\d{4}-(0[1-9]|1[0-2])$/.test(m))).toEqual([]);
+    expect(months.filter((m) => m !== null).length).toBeGreaterThan(900);
+  });
+
+  it('keeps an ISO date to its month, and answers anything else as it is', () => {
+    expect(updatedMonth('2025-12-09')).toBe('2025-12');
+    expect(updatedMonth('December 2025')).toBe('December 2025');
+    expect(updatedMonth(null)).toBeNull();
   });
 });

@@ -25,7 +25,16 @@ const SECTIONS: Record<keyof typeof PDF_RENDERERS, string[]> = {
     'Implementation summary',
     'Controls not applicable',
   ],
-  'e8-assessment': ['Assessment context', 'Maturity summary', 'Maturity by strategy', 'Patch applications', 'Regular backups', 'Findings'],
+  'e8-assessment': [
+    'Assessment coverage',
+    'Maturity summary',
+    'Assessment context',
+    'Methodology',
+    'Maturity by strategy',
+    'Patch applications',
+    'Regular backups',
+    'Findings',
+  ],
   'security-assessment-report': [
     'Executive summary',
     'Recommendation to the authorising officer',
