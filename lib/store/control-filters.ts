@@ -15,8 +15,8 @@ import type { WriteItem } from './transact.js';
  *   controls of an ISM 2025.12.9 PROTECTED project, 2.6 KB for the 1,066 of TOP SECRET).
  * - The filter digest (INDEX#FILTERS#<shard>) holds what edits and transitions change: one string
  *   set of positions per workflow state, per implementation status, and for excluded controls. Each
- *   control write moves its control between sets in its own transaction (recalculation right after
- *   its conditional control write); a recount rewrites it.
+ *   edit of a control moves it between sets in the edit's transaction; a recalculation pass leaves
+ *   the digest to the recount it ends with, as it leaves the summary; a recount rewrites it.
  *   A write costs write units by the size of the whole item, so the digest is cut in shards by
  *   position: under 1 KB each for a thousand controls until about a quarter of them have moved,
  *   about 1.5 KB once all have (one read unit each either way).

@@ -10,6 +10,8 @@ import { form } from '../support/files.js';
 import { csvBytes, HEADER, matrixRow, type MatrixTable } from '../support/matrices.js';
 import { GENEROUS_BUDGETS, setupWorld, type World } from '../support/projects.js';
 import { draftReleaseThroughApi, providerArtefacts } from '../support/provider-artefacts.js';
+import { publishedReleaseAsserting } from '../support/providers.js';
+import { traceDdb } from '../../lib/store/client.js';
 
 /**
  * Issue 14 end to end: a provider's matrix goes from upload through review to publication, a
@@ -57,7 +59,7 @@ async function publishedMatrix(rows: MatrixTable, options: { restricted?: boolea
   return { provider_id: providerId, release_id: releaseId };
 }
 
-async function select(projectUrl: string, selections: { provider_id: string; release_id: string }[]) {
+async function saveSelections(projectUrl: string, selections: { provider_id: string; release_id: string }[]) {
   const etag = (await api.request('GET', `${projectUrl}/scope`, { token: world.op.org })).headers.get('etag')!;
   const saved = await api.request('PATCH', `${projectUrl}/scope`, {
     token: world.op.org,
@@ -65,6 +67,10 @@ async function select(projectUrl: string, selections: { provider_id: string; rel
     body: { provider_selections: selections },
   });
   expect(saved.status).toBe(200);
+}
+
+async function select(projectUrl: string, selections: { provider_id: string; release_id: string }[]) {
+  await saveSelections(projectUrl, selections);
   await api.drainJobs();
 }
 
@@ -170,5 +176,62 @@ describe('a selected provider release in a project', () => {
     const closed = await c.read(carried!, without);
     expect(closed.body).toMatchObject({ implementation_status: 'ec', provider_guidance: [] });
     expect(closed.etag).not.toBe(open.etag);
+  });
+});
+
+/** The write requests of the recalculation a selection saved queues, by command, and the write units of its UpdateItems (the control writes). */
+async function recalculationWrites(projectUrl: string, selections: { provider_id: string; release_id: string }[]) {
+  await saveSelections(projectUrl, selections);
+  const { calls } = await traceDdb(() => api.drainJobs());
+  const writes = calls.filter((c) => /^(?:PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)$/.test(c.command));
+  const byCommand: Record<string, number> = {};
+  for (const c of writes) byCommand[c.command] = (byCommand[c.command] ?? 0) + 1;
+  return { byCommand, updateUnits: writes.filter((c) => c.command === 'UpdateItem').map((c) => c.wcu) };
+}
+
+/**
+ * What a selection change costs its recalculation (issue 25): one UpdateItem per control it
+ * changes, carrying the status and guidance together, none for a control it leaves as it was;
+ * the summary and the filter digest are recounted once at the end (one transaction), and the
+ * marker is cleared (one delete).
+ */
+describe('the writes of a selection change', () => {
+  const N = 6;
+  const ONCE_PER_PASS = { TransactWriteItems: 1, DeleteItem: 1 };
+  /** A real ISM control item is under 1 KB before a selection and over it with one guidance entry: DynamoDB charges an update by the larger. */
+  const CONTROL_UNITS = 2;
+
+  async function selectedProject() {
+    const carried = controls.slice(10, 10 + N);
+    const published = await publishedReleaseAsserting(ism.id, carried);
+    const c = await arrangeControls(api, world);
+    return { c, carried, release: { provider_id: published.provider_id, release_id: published.release_id } };
+  }
+
+  it('writes each control a selection changes once', async () => {
+    const { c, carried, release } = await selectedProject();
+    const { byCommand, updateUnits } = await recalculationWrites(c.p.url, [release]);
+    expect(byCommand).toEqual({ ...ONCE_PER_PASS, UpdateItem: N });
+    expect(updateUnits).toEqual(Array(N).fill(CONTROL_UNITS));
+    for (const id of carried)
+      expect((await c.read(id)).body).toMatchObject({ implementation_status: 'ec', provider_guidance: [{ release_id: release.release_id }] });
+  });
+
+  it('writes no control when the release is saved again, alone or beside a release that asserts none of them', async () => {
+    const { c, release } = await selectedProject();
+    await select(c.p.url, [release]);
+    expect(await recalculationWrites(c.p.url, [release])).toEqual({ byCommand: {}, updateUnits: [] });
+    const silent = await publishedReleaseAsserting(ism.id, []);
+    const both = [release, { provider_id: silent.provider_id, release_id: silent.release_id }];
+    expect(await recalculationWrites(c.p.url, both)).toEqual({ byCommand: ONCE_PER_PASS, updateUnits: [] });
+  });
+
+  it('writes each control a deselection changes once', async () => {
+    const { c, carried, release } = await selectedProject();
+    await select(c.p.url, [release]);
+    const { byCommand, updateUnits } = await recalculationWrites(c.p.url, []);
+    expect(byCommand).toEqual({ ...ONCE_PER_PASS, UpdateItem: N });
+    expect(updateUnits).toEqual(Array(N).fill(CONTROL_UNITS));
+    for (const id of carried) expect((await c.read(id)).body).toMatchObject({ implementation_status: null, provider_guidance: [] });
   });
 });

@@ -5,7 +5,8 @@ import { permissionsOf } from '../../lib/domain/permissions.js';
 import { createUser, grantAccess } from '../../lib/store/identity.js';
 import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
-import { assertionWrites } from '../../lib/store/assertions.js';
+import { assertionBatchWrites, assertionWrites } from '../../lib/store/assertions.js';
+import { attributeEquals, itemAbsent } from '../../lib/store/conditions.js';
 import { keys } from '../../lib/store/keys.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites, toRelease } from '../../lib/store/providers.js';
 import { startImportWrites } from '../../lib/store/imports.js';
@@ -81,6 +82,43 @@ export async function storedAssertion(
   };
   await commit(assertionWrites(assertion, before));
   return assertion;
+}
+
+/** One transaction of assertions and the release's count update stays under DynamoDB's 100 items. */
+const CHUNK = 45;
+
+/**
+ * A published release of a new provider that confirms each of the controls as provider-implemented,
+ * with consumer guidance: what a selection turns into `ec` and guidance on every one of them.
+ */
+export async function publishedReleaseAsserting(
+  ismReleaseId: string,
+  controls: readonly string[],
+  name?: string,
+): Promise<{ provider_id: string; release_id: string; count: number }> {
+  const provider = await storedProvider(name);
+  const draft = await storedRelease(provider.id, { ismVersionId: ismReleaseId, status: 'draft' });
+  const assertions: StoredAssertion[] = controls.map((control, i) => ({
+    id: assertionId(draft.id, control),
+    provider_id: provider.id,
+    release_id: draft.id,
+    control_id: control,
+    status: 'confirmed',
+    version: 1,
+    reviewed_by: 'fixture',
+    reviewed_at: new Date().toISOString(),
+    ...assertionContent(),
+    row: i + 2,
+    consumer_guidance: `Tenants confirm the platform's configuration for ${control} in their annual review.`,
+  }));
+  const guard = { condition: attributeEquals('status', 'draft'), onConditionFailed: never };
+  for (let i = 0; i < assertions.length; i += CHUNK) {
+    const pairs = assertions.slice(i, i + CHUNK).map((after) => ({ after, before: undefined }));
+    await commit(assertionBatchWrites(pairs, { provider_id: provider.id, id: draft.id, guard }, () => ({ condition: itemAbsent(), onConditionFailed: never })));
+  }
+  const before = await releaseAsStored(provider.id, draft.id);
+  await commit(publishReleaseWrites(before, publishedRelease(before, 'fixture', new Date()), never));
+  return { provider_id: provider.id, release_id: draft.id, count: assertions.length };
 }
 
 export async function releaseAsStored(providerId: string, releaseId: string): Promise<StoredRelease> {
