@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { ulid } from 'ulid';
 import { putCeremony, takeCeremony, type Ceremony, type CeremonyPurpose } from '../store/console.js';
 import type { UserRecord } from '../store/identity.js';
@@ -24,6 +17,14 @@ const CEREMONY_MS = 5 * 60_000;
 /** A credential id becomes a sort key (at most 1 KB); real authenticators use 16 to 64 bytes. */
 const CREDENTIAL_ID = /^[A-Za-z0-9_-]{16,512}$/;
 
+/**
+ * The library is loaded at the first ceremony, not at the console's cold start: with its X.509 and
+ * ASN.1 stack it was a third of the console's bundle, and its settings parse root certificates
+ * when evaluated, while most console requests (pages, sign-out, settings) never need it.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
+
 export async function beginCeremony(purpose: CeremonyPurpose, challenge: string, now: Date, bound: Pick<Ceremony, 'user_id' | 'session_hash'> = {}) {
   const secret = newSecret();
   await putCeremony(sha256(secret), { purpose, challenge, expires_at: new Date(now.getTime() + CEREMONY_MS).toISOString(), ...bound });
@@ -41,7 +42,8 @@ export async function spendCeremony(request: ConsoleRequest, purpose: CeremonyPu
 
 export const userHandleOf = (user: Pick<UserRecord, 'id'>) => new TextEncoder().encode(user.id);
 
-export function registrationOptions(config: ConsoleConfig, user: UserRecord, existing: readonly PasskeyRecord[]) {
+export async function registrationOptions(config: ConsoleConfig, user: UserRecord, existing: readonly PasskeyRecord[]) {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: config.rpName,
     rpID: config.rpId,
@@ -63,6 +65,7 @@ export async function verifiedRegistration(
   name: string,
   now: Date,
 ): Promise<PasskeyRecord | undefined> {
+  const { verifyRegistrationResponse } = await webauthn();
   try {
     const out = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
@@ -90,7 +93,8 @@ export async function verifiedRegistration(
 }
 
 /** Sign-in offers no credential list (discoverable passkeys); a confirmation offers the user's own. */
-export function authenticationOptions(config: ConsoleConfig, allow?: readonly PasskeyRecord[]) {
+export async function authenticationOptions(config: ConsoleConfig, allow?: readonly PasskeyRecord[]) {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: config.rpId,
     userVerification: 'required',
@@ -110,6 +114,7 @@ export function claimedPasskey(response: unknown): { userId: string; credentialI
 
 /** The authenticator's new signature counter when the assertion verifies; undefined otherwise. */
 export async function verifiedAssertion(config: ConsoleConfig, ceremony: Ceremony, response: unknown, passkey: PasskeyRecord): Promise<number | undefined> {
+  const { verifyAuthenticationResponse } = await webauthn();
   try {
     const out = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,

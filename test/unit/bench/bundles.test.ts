@@ -25,4 +25,9 @@ describe('function size limits in the bench', () => {
     const text = formatBundles([figures('http/console', 744, 90), figures('http/tasks', 400, 40)]);
     expect(text.split('\n').at(-1)).toBe('  Over the limits: http/console (744 KB > 700 KB).');
   });
+
+  it('gives a flagged function the same size in its row as in the flag', () => {
+    const text = formatBundles([{ ...figures('http/evidence', 700, 40), bytes: 700 * KB + 100 }]);
+    expect(text.split('\n').find((line) => line.includes('http/evidence') && line.includes('ms CPU'))).toMatch(/ 701 KB .* \*$/);
+  });
 });
