@@ -15,6 +15,17 @@ export default defineConfig({
   test: {
     env,
     globalSetup: ['test/support/global-setup.ts'],
+    // vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time.
+    // Each file that reaches the emulators works in a table, bucket and queues of its own and spends
+    // most of its time waiting on DynamoDB Local, so files run side by side, more of them than cores.
+    maxWorkers: 4,
+    // `npm test` turns coverage on (test/run.ts); the floor only rises.
+    coverage: {
+      provider: 'v8',
+      include: ['lib/**/*.ts', 'functions/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      thresholds: { lines: 0, statements: 0, functions: 0, branches: 0 },
+    },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env } },
       {
