@@ -6,6 +6,14 @@ const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVE
 const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts'] };
 
 /**
+ * vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time, which
+ * ran the suite serially. Each file that reaches the emulators works in a table, bucket and queues of
+ * its own and spends most of its time waiting on DynamoDB Local, so these files run four side by side,
+ * after the unit tests (projects with different maxWorkers need their own group).
+ */
+const emulatorFiles = { maxWorkers: 4, sequence: { groupOrder: 1 } };
+
+/**
  * Five projects (DESIGN.md section 9). Integration, API, browser and infrastructure tests (the
  * bundled functions) share one DynamoDB Local, one s3rver and one SQS emulator, started once per
  * run by the root's global setup; each test file works in a table of its own. Browser tests drive
@@ -15,11 +23,23 @@ export default defineConfig({
   test: {
     env,
     globalSetup: ['test/support/global-setup.ts'],
+    // `npm test` turns coverage on (test/run.ts). The floor only rises: it is the unit tier's own
+    // figure (2026-11-26), which the whole suite exceeds.
+    coverage: {
+      provider: 'v8',
+      include: ['lib/**/*.ts', 'functions/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportOnFailure: true,
+      thresholds: { lines: 52, statements: 51, functions: 46, branches: 43 },
+    },
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env } },
+      // PDF rendering and OSCAL schema validation are CPU-bound: one file per core, and under coverage
+      // on a busy machine they take longer than vitest's 5 s default.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, env } },
       {
         test: {
           name: 'integration',
+          ...emulatorFiles,
           include: ['test/integration/**/*.test.ts'],
           globalSetup: recordedCommands.globalSetup,
           setupFiles: recordedCommands.setupFiles,
@@ -31,6 +51,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
+          ...emulatorFiles,
           include: ['test/api/**/*.test.ts'],
           globalSetup: recordedCommands.globalSetup,
           setupFiles: recordedCommands.setupFiles,
@@ -42,6 +63,7 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
+          ...emulatorFiles,
           include: ['test/browser/**/*.test.ts'],
           globalSetup: recordedCommands.globalSetup,
           setupFiles: recordedCommands.setupFiles,
@@ -53,6 +75,7 @@ export default defineConfig({
       {
         test: {
           name: 'infra',
+          ...emulatorFiles,
           include: ['test/infra/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -4,7 +4,8 @@ import { popplerProblem } from './support/poppler.js';
 
 /**
  * `npm test`: every vitest project, then the plain closing line CI reads, `N passed, N failed`,
- * from vitest's JSON report. Extra arguments go to vitest (for example `--project unit`).
+ * from vitest's JSON report, with the coverage summary (v8) checked against the floor in
+ * vitest.config.ts. Extra arguments go to vitest (for example `--project unit`).
  */
 const problem = popplerProblem();
 if (problem) {
@@ -13,10 +14,14 @@ if (problem) {
 }
 const report = 'test-results.json';
 rmSync(report, { force: true });
-const run = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-});
+const run = spawnSync(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, '--coverage', ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  },
+);
 let passed = 0;
 let failed = 0;
 if (existsSync(report)) {
