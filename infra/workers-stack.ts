@@ -10,7 +10,7 @@ import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { streamFilterPatterns } from '../lib/jobs/job-records.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
-import { SWEEP_INTERVAL_SECONDS } from '../lib/jobs/recovery.js';
+import { SWEEP_INTERVAL_SECONDS } from '../lib/queues/recovery.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { MalwareProtection } from './malware-protection.js';
@@ -146,7 +146,7 @@ export class WorkersStack extends Stack {
   /**
    * Work whose worker died or whose job was lost: a population or import run whose lease ran out,
    * an upload still unscanned, a recalculation or a purge whose marker waits. Every minute this
-   * schedule queues such work again (lib/jobs/recovery.ts), and ends as failed what has been
+   * schedule queues such work again (lib/queues/recovery.ts), and ends as failed what has been
    * queued again too often.
    */
   private addSweep(props: WorkersStackProps, alarms: Alarm[]): AppFunction {

@@ -8,7 +8,8 @@ import { ApiError } from '../errors.js';
 import { typeMismatch, type TypeMismatch } from './detect.js';
 import { extensionFits, PROFILES, type ProfileId } from './profiles.js';
 import { AREAS, copyObject, putObject, sha256, streamObject } from './storage.js';
-import { reusableRelease, scanWatchPut, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
+import { putItem } from '../store/update.js';
+import { reusableRelease, scanWatchItem, uploadPut, uploadsWithHash, type UploadRecord } from './uploads.js';
 
 export interface IncomingFile {
   file_name: string;
@@ -114,7 +115,11 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     reused_from: null,
     scanned_at: null,
   };
-  return { upload, writes: [uploadPut(upload), scanWatchPut(upload)] };
+  // The scan's watch is written before the request commits, not in its transaction: 25 files with
+  // their artefacts would pass DynamoDB's 100 items. A watch whose upload never committed is
+  // removed by the sweep (sweepStalledScans), as it finds no upload in quarantine.
+  await putItem(scanWatchItem(upload));
+  return { upload, writes: [uploadPut(upload)] };
 }
 
 /** What an upload's owner (a logo, a diagram) shows of it; the scan pipeline keeps these mirrored. */

@@ -2,7 +2,7 @@ import { stillAuthorised } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
 import { logger } from '../log.js';
-import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../jobs/recovery.js';
+import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 import { deleteAll } from '../store/batch.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';

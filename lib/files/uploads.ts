@@ -64,8 +64,15 @@ export function uploadPut(u: UploadRecord): WriteItem {
  * The watch item of an upload in quarantine, in its creating transaction: the upload record's own
  * GSI1 key is its hash, so the index of uploads waiting for a scan needs an item of its own.
  */
+export const scanWatchItem = (u: Pick<UploadRecord, 'id' | 'created_at'>) => ({
+  ...keys.uploadScan(u.id),
+  entity: 'upload-scan',
+  upload_id: u.id,
+  ...scanWatchIndex(u.id, u.created_at),
+});
+
 export function scanWatchPut(u: Pick<UploadRecord, 'id' | 'created_at'>): WriteItem {
-  return { kind: 'put', item: { ...keys.uploadScan(u.id), entity: 'upload-scan', upload_id: u.id, ...scanWatchIndex(u.id, u.created_at) } };
+  return { kind: 'put', item: scanWatchItem(u) };
 }
 
 export const scanWatchIndex = (uploadId: string, since: string) => ({ GSI1PK: gsi1.pendingScans, GSI1SK: `${since}#${uploadId}` });

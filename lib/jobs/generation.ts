@@ -14,7 +14,7 @@ import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
 import { commit, type WriteItem } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
-import { LEASE_SECONDS, leaseUntil } from './recovery.js';
+import { LEASE_SECONDS, leaseUntil } from '../queues/recovery.js';
 
 class AuthorisationLost extends Error {
   override readonly name = 'AuthorisationLost';

@@ -1,6 +1,6 @@
 import { logger } from '../log.js';
 import { finishImportRun, markImportRequeued, RunMovedOn, runningImportsStartedBefore } from '../store/imports.js';
-import { LEASE_SECONDS, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from './recovery.js';
+import { LEASE_SECONDS, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 
 /**

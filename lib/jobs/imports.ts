@@ -11,7 +11,7 @@ import { assertionBatchWrites, type Guard, releaseAssertions } from '../store/as
 import { and, attributeEquals, itemAbsent, versionIs } from '../store/conditions.js';
 import { finishImportRun, importRun, progressWrite, RunMovedOn, takeImportLease, updateImportRun } from '../store/imports.js';
 import { commit } from '../store/transact.js';
-import { leaseUntil } from './recovery.js';
+import { leaseUntil } from '../queues/recovery.js';
 import { RetrySoon } from '../queues/retry-soon.js';
 
 /**

@@ -16,7 +16,7 @@ import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.j
 import { commit } from '../store/transact.js';
 import { ulid } from 'ulid';
 import { providerEffectsOf } from './provider-effects.js';
-import { leaseUntil, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from './recovery.js';
+import { leaseUntil, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 import { RetrySoon } from '../queues/retry-soon.js';
 

@@ -15,7 +15,7 @@ import {
   updatePurgeMarker,
 } from '../store/provider-purge.js';
 import { getMany } from '../store/read.js';
-import { LEASE_SECONDS, leaseUntil, requeueFields, stalled, stillStalled } from './recovery.js';
+import { LEASE_SECONDS, leaseUntil, requeueFields, stalled, stillStalled } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 
 /** Deletes are independent and unconditional: a few requests in flight keep a large provider within one delivery. */

@@ -14,7 +14,7 @@ import { getOne, queryAll, type Item } from '../store/read.js';
 import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
 import { factsFor, fillMissingControls } from './population.js';
 import { providerEffectsOf } from './provider-effects.js';
-import { leaseUntil, requeueFields, stalled, stillStalled } from './recovery.js';
+import { leaseUntil, requeueFields, stalled, stillStalled } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 import { RetrySoon } from '../queues/retry-soon.js';
 

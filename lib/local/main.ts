@@ -8,7 +8,7 @@ import { runMigrations } from '../migrations/index.js';
 import { ensureTable } from '../store/schema.js';
 import { ensureBucket } from '../files/s3.js';
 import { ensureQueues, startPollers } from '../jobs/local.js';
-import { SWEEP_INTERVAL_SECONDS } from '../jobs/recovery.js';
+import { SWEEP_INTERVAL_SECONDS } from '../queues/recovery.js';
 import { sweep } from '../jobs/sweep.js';
 import { ensureCatalogue, ensureDemo } from './demo.js';
 import { javaProblem, portProblem, startDynamoDbLocal, startS3, startSqs, type Emulator } from './emulators.js';

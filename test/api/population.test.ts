@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { keys } from '../../lib/store/keys.js';
 import type { Api } from '../support/api.js';
-import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
+import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/queues/recovery.js';
 import { takeJobs } from '../support/jobs.js';
 import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
 

@@ -192,12 +192,14 @@ async function recalculationWrites(projectUrl: string, selections: { provider_id
 /**
  * What a selection change costs its recalculation (issue 25): one UpdateItem per control it
  * changes, carrying the status and guidance together, none for a control it leaves as it was;
- * the summary and the filter digest are recounted once at the end (one transaction), and the
- * marker is cleared (one delete).
+ * the pass takes the marker's lease at its start (one UpdateItem of 2 units, what lets the sweep
+ * see a dead worker), the summary and the filter digest are recounted once at the end (one
+ * transaction), and the marker is cleared (one delete).
  */
 describe('the writes of a selection change', () => {
   const N = 6;
-  const ONCE_PER_PASS = { TransactWriteItems: 1, DeleteItem: 1 };
+  const ONCE_PER_PASS = { TransactWriteItems: 1, DeleteItem: 1, UpdateItem: 1 };
+  const LEASE_UNITS = 2;
   /** A real ISM control item is under 1 KB before a selection and over it with one guidance entry: DynamoDB charges an update by the larger. */
   const CONTROL_UNITS = 2;
 
@@ -211,8 +213,8 @@ describe('the writes of a selection change', () => {
   it('writes each control a selection changes once', async () => {
     const { c, carried, release } = await selectedProject();
     const { byCommand, updateUnits } = await recalculationWrites(c.p.url, [release]);
-    expect(byCommand).toEqual({ ...ONCE_PER_PASS, UpdateItem: N });
-    expect(updateUnits).toEqual(Array(N).fill(CONTROL_UNITS));
+    expect(byCommand).toEqual({ ...ONCE_PER_PASS, UpdateItem: 1 + N });
+    expect(updateUnits).toEqual([LEASE_UNITS, ...Array(N).fill(CONTROL_UNITS)]);
     for (const id of carried)
       expect((await c.read(id)).body).toMatchObject({ implementation_status: 'ec', provider_guidance: [{ release_id: release.release_id }] });
   });
@@ -223,15 +225,15 @@ describe('the writes of a selection change', () => {
     expect(await recalculationWrites(c.p.url, [release])).toEqual({ byCommand: {}, updateUnits: [] });
     const silent = await publishedReleaseAsserting(ism.id, []);
     const both = [release, { provider_id: silent.provider_id, release_id: silent.release_id }];
-    expect(await recalculationWrites(c.p.url, both)).toEqual({ byCommand: ONCE_PER_PASS, updateUnits: [] });
+    expect(await recalculationWrites(c.p.url, both)).toEqual({ byCommand: ONCE_PER_PASS, updateUnits: [LEASE_UNITS] });
   });
 
   it('writes each control a deselection changes once', async () => {
     const { c, carried, release } = await selectedProject();
     await select(c.p.url, [release]);
     const { byCommand, updateUnits } = await recalculationWrites(c.p.url, []);
-    expect(byCommand).toEqual({ ...ONCE_PER_PASS, UpdateItem: N });
-    expect(updateUnits).toEqual(Array(N).fill(CONTROL_UNITS));
+    expect(byCommand).toEqual({ ...ONCE_PER_PASS, UpdateItem: 1 + N });
+    expect(updateUnits).toEqual([LEASE_UNITS, ...Array(N).fill(CONTROL_UNITS)]);
     for (const id of carried) expect((await c.read(id)).body).toMatchObject({ implementation_status: null, provider_guidance: [] });
   });
 });

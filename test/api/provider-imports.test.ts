@@ -10,7 +10,7 @@ import { csvBytes, HEADER, matrixRow, titledMatrix, xlsxBytes } from '../support
 import { linkForm, providerArtefacts } from '../support/provider-artefacts.js';
 import { GENEROUS_BUDGETS, importSample } from '../support/projects.js';
 import { storedProvider, storedRelease } from '../support/providers.js';
-import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
+import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/queues/recovery.js';
 import { takeJobs } from '../support/jobs.js';
 
 let api: Api;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
-import { LEASE_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
+import { LEASE_SECONDS, MAX_REQUEUES } from '../../lib/queues/recovery.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
 import { importRun, runningImportsStartedBefore, takeImportLease } from '../../lib/store/imports.js';

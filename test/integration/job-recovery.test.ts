@@ -8,7 +8,7 @@ import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js
 import { populate } from '../../lib/jobs/population.js';
 import { purgeProviderData } from '../../lib/jobs/provider-purge.js';
 import { recalculate } from '../../lib/jobs/recalculation.js';
-import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/jobs/recovery.js';
+import { DETECTION_SECONDS, MAX_REQUEUES } from '../../lib/queues/recovery.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
 import { ddb, tableName } from '../../lib/store/client.js';

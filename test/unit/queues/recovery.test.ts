@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '../../../lib/queues/queues.js';
-import { LEASE_SECONDS, SWEEP_INTERVAL_SECONDS, stalled } from '../../../lib/jobs/recovery.js';
+import { LEASE_SECONDS, SWEEP_INTERVAL_SECONDS, stalled } from '../../../lib/queues/recovery.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000);
 const iso = (seconds: number) => at(seconds).toISOString();
