@@ -152,6 +152,11 @@ describe('architecture', () => {
     expect(cyclesOf(graphOf(FILES, folderOf))).toEqual([]);
   });
 
+  it('has no import cycle between the group folders of lib/operations', () => {
+    const groupOf = (file: string) => (/^lib\/operations\/[^/]+\//.test(file) ? file.split('/').slice(0, 3).join('/') : undefined);
+    expect(cyclesOf(graphOf(FILES, groupOf))).toEqual([]);
+  });
+
   it('has no import cycle between the modules of lib/http', () => {
     expect(cyclesOf(graphOf(FILES, (file) => (file.startsWith('lib/http/') ? file : undefined)))).toEqual([]);
   });

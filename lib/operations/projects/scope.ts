@@ -3,7 +3,7 @@ import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { ProjectParams, boundProjectOf } from './access.js';
-import { engagementOf, scopeView } from '../setup-projects/scope-views.js';
+import { engagementOf, scopeView } from './scope-views.js';
 
 /** Scope and engagement as project credentials read them: without management metadata, allowlisted fields only. */
 

@@ -20,7 +20,7 @@ import { NoQuery } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { SETUP_PROJECT_PATH, SetupProjectParams, projectRecalculation, requireEditable, setupProjectOf } from '../projects/access.js';
-import { engagementOf, scopeView } from './scope-views.js';
+import { engagementOf, scopeView } from '../projects/scope-views.js';
 
 /* Scope: organisation credentials read and save it with its ETag; project credentials read it without management metadata. */
 
