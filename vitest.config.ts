@@ -23,14 +23,14 @@ export default defineConfig({
   test: {
     env,
     globalSetup: ['test/support/global-setup.ts'],
-    // `npm test` turns coverage on (test/run.ts). The floor only rises: it is the unit tier's own
-    // figure (2026-11-26), which the whole suite exceeds.
+    // `npm test` turns coverage on (test/run.ts). The floor only rises: the whole suite's figure of
+    // 2026-11-26 (statements 91.8 %, branches 83.4 %, functions 94.4 %, lines 93.6 %), less a point for paths that timing decides (sweeps, retries).
     coverage: {
       provider: 'v8',
       include: ['lib/**/*.ts', 'functions/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportOnFailure: true,
-      thresholds: { lines: 52, statements: 51, functions: 46, branches: 43 },
+      thresholds: { lines: 92, statements: 90, functions: 93, branches: 82 },
     },
     projects: [
       // PDF rendering and OSCAL schema validation are CPU-bound: one file per core, and under coverage
