@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, ScanCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import type { Key } from './keys.js';
 
@@ -72,16 +72,6 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
     if (items.length >= cap) break;
   }
   return items;
-}
-
-/** Every item a strongly consistent Scan keeps, a page at a time: for data migrations, never a request path. */
-export async function scanEach(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>, each: (item: Item) => Promise<void> | void): Promise<void> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey, ConsistentRead: true }));
-    for (const item of (out.Items ?? []) as Item[]) await each(item);
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
 }
 
 /**

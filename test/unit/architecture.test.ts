@@ -144,6 +144,11 @@ describe('architecture', () => {
     expect(outside).toEqual([]);
   });
 
+  it('lets only the data migrations reach the table scan', () => {
+    const scanners = FILES.filter((file) => importsOf(file).includes('lib/store/migration-scan.ts'));
+    expect(scanners).toEqual(['lib/migrations/index.ts']);
+  });
+
   it('sees the table clients the store imports', () => {
     expect(specifiersOf('lib/store/client.ts')).toEqual(expect.arrayContaining(TABLE_CLIENTS));
   });
