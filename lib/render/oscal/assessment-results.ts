@@ -73,7 +73,7 @@ const UNPINNED: Readonly<Record<string, string>> = {
   repository_link: 'a live link to a repository, read when followed',
 };
 
-/** A pinned file as a back-matter resource: the API's download address with the digest of the bytes the assessment saw. */
+/** A pinned file as a back-matter resource: the download address of the pinned version, with the digest of the bytes the assessment saw. */
 function evidenceResource(model: DocumentModel, c: DocumentControl, e: DocumentEvidence, digest: string, uuid: Uuid, own: Own): Resource {
   return {
     uuid: uuid('resource', 'evidence', e.id),
@@ -85,7 +85,8 @@ function evidenceResource(model: DocumentModel, c: DocumentControl, e: DocumentE
 
 /**
  * A cited item as an observation. A pinned file is cited through its back-matter resource, which
- * carries the digest; anything else is cited for what it is, at the API's address of the item.
+ * carries the digest; another pinned item (a text reference) at its pinned version's address; and
+ * anything else for what it is, at the API's address of the live item.
  */
 function observation(model: DocumentModel, c: DocumentControl, e: DocumentEvidence, uuid: Uuid, own: Own, subject: string) {
   const digest = pinnedDigest(e);

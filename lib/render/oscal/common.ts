@@ -28,8 +28,14 @@ export const ownOf = (model: Pick<DocumentModel, 'public_url'>): Own => {
 export const systemIdOf = (model: DocumentModel) => ({ 'identifier-type': namespaceOf(model), id: model.system.id });
 
 /** The API's address of an evidence item: absolute, so that a reader of the document resolves it against the installation. */
-export const evidenceHref = (model: DocumentModel, controlId: string, e: DocumentEvidence): string =>
-  `${model.public_url}${evidenceUrl({ project_id: model.project.id, control_id: controlId, id: e.id })}`;
+/**
+ * The API's address of a cited item: the version its control's capture pinned, which stays readable
+ * after the live item is replaced or deleted, or else the live item, cited for what it is.
+ */
+export function evidenceHref(model: DocumentModel, controlId: string, e: DocumentEvidence): string {
+  const live = `${model.public_url}${evidenceUrl({ project_id: model.project.id, control_id: controlId, id: e.id })}`;
+  return e.citation.kind === 'pinned' ? `${live}/versions/${e.citation.version}` : live;
+}
 
 /** The SHA-256 the control's capture pinned, or null: nothing the capture did not pin is cited as pinned. */
 export const pinnedDigest = (e: DocumentEvidence): string | null => (e.citation.kind === 'pinned' ? e.citation.sha256 : null);

@@ -9,6 +9,7 @@ const model = documentModel({ key: 'oscal-assessment-results', classification: '
 const ar = await renderJson(oscalAssessmentResultsRenderer, model);
 const result = ar['assessment-results'].results[0];
 const assessed = model.controls.filter((c) => c.assessment.outcome !== null && c.assessment.outcome !== 'not_assessed');
+const pinnedVersion = (e: DocumentEvidence) => (e.citation.kind === 'pinned' ? e.citation.version : Number.NaN);
 const findingOf = (id: string) => result.findings.find((f: { target: { 'target-id': string } }) => f.target['target-id'] === `${id}_smt`);
 const riskOf = (c: { catalogue_id: string }) =>
   result.risks.find((r: { uuid: string }) => r.uuid === findingOf(c.catalogue_id)['related-risks'][0]['risk-uuid']);
@@ -125,7 +126,7 @@ describe('OSCAL Assessment Results', () => {
     ]);
   });
 
-  it('writes one observation per cited evidence item, with the SHA-256 of a pinned file at its absolute download address', () => {
+  it("writes one observation per cited evidence item, with the SHA-256 of a pinned file at its pinned version's absolute download address", () => {
     const cited = assessed.flatMap((c) => c.evidence.filter((e) => c.assessment.evidence_references.includes(e.id)));
     expect(result.observations).toHaveLength(cited.length);
     const control = assessed.find((c) => c.evidence.some((e) => e.citation.kind === 'pinned' && e.kind === 'upload'))!;
@@ -134,10 +135,28 @@ describe('OSCAL Assessment Results', () => {
     const resource = ar['assessment-results']['back-matter'].resources.find((r: { uuid: string }) => `#${r.uuid}` === observation['relevant-evidence'][0].href);
     expect(resource.rlinks).toEqual([
       {
-        href: `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${pinned.id}/download`,
+        href: `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${pinned.id}/versions/${pinnedVersion(pinned)}/download`,
         hashes: [{ algorithm: 'SHA-256', value: 'a'.repeat(64) }],
       },
     ]);
+  });
+
+  it("cites a pinned item without bytes at its pinned version's API address, with no back-matter resource", async () => {
+    const control = assessed.find((c) => c.evidence.some((e) => e.citation.kind === 'pinned' && e.kind === 'upload'))!;
+    const note: DocumentEvidence = {
+      ...control.evidence[0]!,
+      kind: 'text_reference',
+      citation: { kind: 'pinned', captured_at: '2026-10-20T04:05:06.000Z', version: 3, sha256: null },
+    };
+    const document = await renderJson(oscalAssessmentResultsRenderer, {
+      ...model,
+      controls: model.controls.map((c) => (c.id === control.id ? { ...c, evidence: [note] } : c)),
+    });
+    const observation = document['assessment-results'].results[0].observations.find((o: { title: string }) => o.title === note.title);
+    expect(observation['relevant-evidence'][0].href).toBe(
+      `https://assess.example.gov.au/api/v1/projects/${model.project.id}/controls/${control.id}/evidence/${note.id}/versions/3`,
+    );
+    expect(JSON.stringify(document['assessment-results']['back-matter'])).not.toContain(note.id);
   });
 
   it('cites a failed upload at its API address, with no hash and no back-matter resource', async () => {
