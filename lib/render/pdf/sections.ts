@@ -2,6 +2,7 @@ import type { DocumentControl, DocumentModel } from '../../domain/document-model
 import { MATURITY_LABELS } from '../labels.js';
 import { formatDate, humanise } from './format.js';
 import { COLOURS, type PdfLayout } from './layout.js';
+import { placeholder } from './report-links.js';
 import { type Column, table } from './table.js';
 
 /** A stored value as a reader would write it: lists joined, nested records as "key: value". */
@@ -64,7 +65,11 @@ export function overview(w: PdfLayout, title = 'System and project'): void {
     ],
   );
   w.heading(2, 'Engagement');
-  recordTable(w, model.engagement, 'No engagement details are recorded.');
+  // An engagement field left empty is one the assessor completes, marked as the report marks its own.
+  const engagement = Object.fromEntries(
+    Object.entries(model.engagement).map(([key, value]) => [key, value || placeholder(`the ${humanise(key).toLowerCase()}`)]),
+  );
+  recordTable(w, engagement, 'No engagement details are recorded.');
 }
 
 export interface Group {

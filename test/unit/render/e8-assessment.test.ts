@@ -146,6 +146,13 @@ describe('Essential Eight assessment', () => {
     expect(context).toContain('Essential Eight target Maturity Level Two');
   });
 
+  it('marks an engagement field left empty for the assessor to complete', async () => {
+    const model = documentModel({ key: 'e8-assessment', limit: 400 });
+    model.engagement = { ...model.engagement, lead_assessor_name: null };
+    const { text } = await render(model, 'blank-engagement');
+    expect(between(text, 'Assessment context', 'Methodology')).toContain('Lead assessor name [To be completed by the assessor: the lead assessor name]');
+  });
+
   it('names every strategy in the contents order of the maturity model', async () => {
     const { text } = await render(documentModel({ key: 'e8-assessment', limit: 400 }), 'order');
     const section = text.slice(text.indexOf('Maturity by strategy', text.indexOf('Methodology')));
