@@ -80,8 +80,10 @@ function s3(name: string, resource: string): Permission[] {
     case 'CopyObject': {
       const [source, target] = resource.split(' -> ');
       if (!source || !target) throw new Error(`a recorded copy names its source and target areas, got "${resource}"`);
+      // A scan's release copies a quarantine object that a duplicate delivery may have removed.
       return [
         { action: 's3:GetObject', resource: objects(source) },
+        { action: 's3:ListBucket', resource: { kind: 'bucket' } },
         { action: 's3:PutObject', resource: objects(target) },
       ];
     }

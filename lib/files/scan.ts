@@ -12,7 +12,7 @@ import { commit, UnmappedConditionError, type WriteItem } from '../store/transac
 import { updateIf, updateReturning } from '../store/update.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
-import { AREAS, copyObject, deleteObject, getObject, sha256 } from './storage.js';
+import { AREAS, copyObjectIfPresent, deleteObject, getObject, sha256 } from './storage.js';
 import { scanWatchIndex, toUpload, uploadsWithHash, type UploadError, type UploadRecord, type UploadStatus } from './uploads.js';
 
 /**
@@ -96,7 +96,13 @@ async function fail(upload: UploadRecord, code: UploadError, now: Date): Promise
 
 async function release(upload: UploadRecord, inspection: Inspection, now: Date): Promise<void> {
   const released = `${AREAS.released}${upload.id}`;
-  await copyObject(upload.s3_key, released);
+  if (!(await copyObjectIfPresent(upload.s3_key, released))) {
+    // A duplicate delivery settled the upload since this one read it, and removed the quarantine
+    // copy; if nothing settled it, the bytes are gone and the scan cannot end otherwise.
+    const settled = await getOne(keys.upload(upload.id));
+    if (settled?.status === 'quarantine') await fail(upload, 'scan_failed', now);
+    return;
+  }
   const changes = { s3_key: released, detected_type: inspection.detectedType, width: inspection.width ?? null, height: inspection.height ?? null };
   if (!(await settle(upload, changes, 'ready', now))) {
     // A duplicate delivery that released first wrote the same key, and it is that release's file;

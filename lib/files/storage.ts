@@ -45,6 +45,17 @@ export async function copyObject(from: string, to: string): Promise<void> {
   await s3().send(new CopyObjectCommand({ Bucket: bucketName(), Key: to, CopySource: `${bucketName()}/${from}`, ServerSideEncryption: 'AES256' }));
 }
 
+/** Copies an object that another worker may have removed since it was read: false when the source is gone. */
+export async function copyObjectIfPresent(from: string, to: string): Promise<boolean> {
+  try {
+    await copyObject(from, to);
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return false;
+    throw error;
+  }
+}
+
 export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
 }

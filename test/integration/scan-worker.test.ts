@@ -3,7 +3,8 @@ import { ulid } from 'ulid';
 import type { SQSEvent } from 'aws-lambda';
 import { handler } from '../../functions/workers/scan.js';
 import { applyVerdict } from '../../lib/files/scan.js';
-import { getObject, putObject } from '../../lib/files/storage.js';
+import { s3 } from '../../lib/files/s3.js';
+import { deleteObject, getObject, putObject } from '../../lib/files/storage.js';
 import { resetSettings } from '../../lib/config.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
@@ -41,6 +42,57 @@ describe('scan worker', () => {
     expect(await statusOf(upload.id)).toMatchObject({ status: 'ready', s3_key: `files/${upload.id}` });
     expect(await getOne(owner)).toMatchObject({ file_status: 'ready', version: 2 });
     expect(await getObject(`files/${upload.id}`)).toEqual(image);
+  });
+
+  it('releases a file once when a duplicate delivery copies it after the first has released it and removed its quarantine copy', async () => {
+    const image = png(32, 32);
+    const { upload, owner } = await quarantined(image);
+    // Both deliveries reach their copy; the second copies only once the first has finished.
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothArrived = resolve));
+    let oneFinished!: () => void;
+    const firstDone = new Promise<void>((resolve) => (oneFinished = resolve));
+    const hold = 'hold-copies-until-the-first-release-ends';
+    s3().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'CopyObjectCommand') return next(args);
+        const n = ++arrived;
+        if (n === 2) bothArrived();
+        await barrier;
+        if (n === 2) await firstDone;
+        return next(args);
+      },
+      { step: 'initialize', name: hold },
+    );
+    try {
+      const results = await Promise.all([handler(message(upload.id)), handler(message(upload.id))].map((run) => run.finally(oneFinished)));
+      expect(arrived).toBe(2);
+      expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    } finally {
+      s3().middlewareStack.remove(hold);
+    }
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'ready', s3_key: `files/${upload.id}` });
+    expect(await getOne(owner)).toMatchObject({ file_status: 'ready', version: 2 });
+    expect(await getObject(`files/${upload.id}`)).toEqual(image);
+  });
+
+  it('ends a scan as scan_failed when its quarantine copy disappears before the release copies it', async () => {
+    const { upload } = await quarantined(png(33, 33));
+    const gone = 'remove-the-quarantine-copy-before-the-release';
+    s3().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'CopyObjectCommand') await deleteObject(upload.s3_key);
+        return next(args);
+      },
+      { step: 'initialize', name: gone },
+    );
+    try {
+      expect(await handler(message(upload.id))).toEqual({ batchItemFailures: [] });
+    } finally {
+      s3().middlewareStack.remove(gone);
+    }
+    expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'scan_failed' });
   });
 
   it('condemns the EICAR test file', async () => {

@@ -20,9 +20,10 @@ describe('IAM permissions of recorded commands', () => {
     expect(permissionsOf('dynamodb:Query', 'index/GSI1')).toEqual([{ action: 'dynamodb:Query', resource: { kind: 'index', name: 'GSI1' } }]);
   });
 
-  it('needs GetObject on the source area and PutObject on the target area for a copy', () => {
+  it('needs GetObject on the source area, ListBucket so that a missing source answers 404, and PutObject on the target area for a copy', () => {
     expect(permissionsOf('s3:CopyObject', 'quarantine/ -> files/')).toEqual([
       { action: 's3:GetObject', resource: { kind: 'objects', area: 'quarantine/' } },
+      { action: 's3:ListBucket', resource: { kind: 'bucket' } },
       { action: 's3:PutObject', resource: { kind: 'objects', area: 'files/' } },
     ]);
   });
