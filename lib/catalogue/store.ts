@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { putAll } from '../store/batch.js';
+import { entriesOfRelease } from '../store/catalogue-entries.js';
 import { type Release, toRelease } from '../store/catalogue-releases.js';
 import { itemAbsent } from '../store/conditions.js';
-import { keys, prefixes, withoutKeys } from '../store/keys.js';
+import { keys, prefixes } from '../store/keys.js';
 import { getOne, queryAll } from '../store/read.js';
 import { putItem } from '../store/update.js';
 import { CatalogueError, type CatalogueEntry, type ParsedRelease } from '../domain/oscal.js';
@@ -75,10 +76,7 @@ const entriesCache = new Map<string, Promise<CatalogueEntry[]>>();
 export function releaseEntries(releaseId: string): Promise<CatalogueEntry[]> {
   let cached = entriesCache.get(releaseId);
   if (!cached) {
-    cached = queryAll({
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.catalogueEntry(releaseId, 0).PK, ':sk': prefixes.catalogueEntry },
-    }).then((items) => items.map((i) => withoutKeys(i) as unknown as CatalogueEntry));
+    cached = entriesOfRelease(releaseId);
     cached.catch(() => entriesCache.delete(releaseId));
     entriesCache.set(releaseId, cached);
   }

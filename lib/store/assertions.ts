@@ -1,7 +1,9 @@
-import { assertionId, isConfirmed, releaseAssertionIds, type StoredAssertion } from '../domain/assertions.js';
+import { z } from 'zod';
+import { Assertion, assertionId, isConfirmed, releaseAssertionIds, type StoredAssertion } from '../domain/assertions.js';
 import type { SelectedAssertion } from '../domain/provider-effects.js';
 import { type Condition, itemAbsent, itemPresent, versionIs } from './conditions.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { parseStored } from './entity.js';
+import { keys, prefixes } from './keys.js';
 import { getMany, type Item, keyString, queryAll } from './read.js';
 import { commit, type WriteItem } from './transact.js';
 
@@ -18,6 +20,29 @@ import { commit, type WriteItem } from './transact.js';
  * index items instead of every assertion. GSI1 stays free for the assertion's other access patterns.
  */
 const assertionItem = (a: StoredAssertion) => ({ ...keys.assertion(a.provider_id, a.id), entity: 'assertion', ...a });
+
+/** An assertion as stored under keys.assertion: what the API shows of it, and its version. */
+export const assertionSchema = z.looseObject({ ...Assertion.shape, version: z.number().int() }) satisfies z.ZodType<StoredAssertion>;
+
+export const toAssertion = (item: Item): StoredAssertion => parseStored(assertionSchema, item);
+
+/** What selectedAssertions projects of a confirmed assertion: what a selecting project's controls show, and the artefact it came from. */
+const selectedSchema = assertionSchema
+  .pick({
+    id: true,
+    provider_id: true,
+    release_id: true,
+    control_id: true,
+    responsibility: true,
+    implementation_status: true,
+    consumer_guidance: true,
+    implementation_statement: true,
+    artefact_id: true,
+  })
+  .loose();
+
+/** The projection of the control index items: which release asserts the control. */
+const assertingSchema = z.looseObject({ provider_id: z.string(), release_id: z.string() });
 
 /** The sort-key prefix of a release's assertions. */
 export const releaseAssertionPrefix = (releaseId: string) => `${prefixes.assertion}${releaseAssertionIds(releaseId)}`;
@@ -94,7 +119,7 @@ export async function releaseAssertions(providerId: string, releaseId: string): 
     },
     20_000,
   );
-  return new Map(items.map((i) => withoutKeys(i) as unknown as StoredAssertion).map((a) => [a.control_id, a]));
+  return new Map(items.map(toAssertion).map((a) => [a.control_id, a]));
 }
 
 /** The releases with a confirmed assertion about this control (any status of release, any provider). */
@@ -102,10 +127,13 @@ export async function releasesAsserting(controlId: string): Promise<{ provider_i
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.controlAssertion(controlId, '', '').PK },
-    ProjectionExpression: 'provider_id, release_id',
+    ProjectionExpression: 'PK, SK, provider_id, release_id',
     ConsistentRead: true,
   });
-  return items.map((i) => ({ provider_id: String(i.provider_id), release_id: String(i.release_id) }));
+  return items.map((i) => {
+    const { provider_id, release_id } = parseStored(assertingSchema, i);
+    return { provider_id, release_id };
+  });
 }
 
 /**
@@ -126,21 +154,18 @@ export async function selectedAssertions(selections: readonly { provider_id: str
             ':confirmed': 'confirmed',
           },
           ProjectionExpression:
-            'id, provider_id, release_id, control_id, responsibility, implementation_status, consumer_guidance, implementation_statement, artefact_id',
+            'PK, SK, id, provider_id, release_id, control_id, responsibility, implementation_status, consumer_guidance, implementation_statement, artefact_id',
         },
         20_000,
       ),
     ),
   );
-  const confirmed = perRelease.flat();
-  const artefacts = [
-    ...new Map(confirmed.map((a) => [`${a.provider_id}#${a.artefact_id}`, keys.providerArtefact(String(a.provider_id), String(a.artefact_id))])).values(),
-  ];
-  const found = await getMany(artefacts);
+  const confirmed = perRelease.flat().map((item) => parseStored(selectedSchema, item));
+  const found = await getMany(confirmed.map((a) => keys.providerArtefact(a.provider_id, a.artefact_id)));
   return confirmed.map(({ artefact_id, ...a }) => ({
-    ...(a as unknown as Omit<SelectedAssertion, 'restricted'>),
+    ...a,
     // An artefact gone is no evidence that its material was open: treat it as restricted.
-    restricted: found.get(keyString(keys.providerArtefact(String(a.provider_id), String(artefact_id))))?.restricted !== false,
+    restricted: found.get(keyString(keys.providerArtefact(a.provider_id, artefact_id)))?.restricted !== false,
   }));
 }
 
@@ -174,7 +199,7 @@ async function committed(writes: WriteItem[]): Promise<boolean> {
  * index item unless the new one is confirmed (checked at the version read).
  */
 export async function moveLegacyAssertion(item: Item): Promise<'moved' | 'superseded' | 'gone'> {
-  const old = withoutKeys(item) as unknown as StoredAssertion;
+  const old = toAssertion(item);
   const id = assertionId(old.release_id, old.control_id);
   const drop: WriteItem = { kind: 'delete', key: { PK: item.PK, SK: item.SK }, condition: itemPresent(), onConditionFailed: () => new Gone() };
   let current: StoredAssertion;
@@ -183,7 +208,7 @@ export async function moveLegacyAssertion(item: Item): Promise<'moved' | 'supers
       kind: 'put',
       item: assertionItem({ ...old, id }),
       condition: itemAbsent(),
-      onConditionFailed: (c) => new Superseded(c as unknown as StoredAssertion),
+      onConditionFailed: (c) => new Superseded(toAssertion({ ...keys.assertion(old.provider_id, id), ...c })),
     };
     return (await committed([put, drop])) ? 'moved' : 'gone';
   } catch (error) {

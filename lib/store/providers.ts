@@ -1,7 +1,9 @@
-import { COUNT_NAMES, type StoredProvider, type StoredRelease } from '../domain/providers.js';
+import { z } from 'zod';
+import { AssuranceRelease, COUNT_NAMES, ExternalProvider, ReleaseCounts, type StoredProvider, type StoredRelease } from '../domain/providers.js';
 import { notFound, preconditionFailed } from '../errors.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent, presentBelow, setFields, type Condition } from './conditions.js';
-import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
+import { parseStored } from './entity.js';
+import { gsi1, keys, prefixes } from './keys.js';
 import { queryAll, queryPage, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 import { addToCounter, staleOrMissing } from './versioned.js';
@@ -18,8 +20,28 @@ export const PUBLISHED_COUNTER = 'published-releases';
 /** The published-release counter's attribute for one ISM release: the total of a filtered options list. */
 export const publishedOfIsm = (ismVersionId: string) => `ism_${ismVersionId}`;
 
-export const toProvider = (item: Item): StoredProvider => withoutKeys(item) as unknown as StoredProvider;
-export const toRelease = (item: Item): StoredRelease => withoutKeys(item) as unknown as StoredRelease;
+/**
+ * A provider as stored under keys.externalProvider: what the API shows, its revision and creator;
+ * the counters other writes ADD (`selections`, `artefact_count`, `restricted_artefact_count`) are
+ * absent until first moved.
+ */
+export const providerSchema = z.looseObject({
+  ...ExternalProvider.shape,
+  version: z.number().int(),
+  created_by: z.string(),
+  selections: z.number().int().optional(),
+}) satisfies z.ZodType<StoredProvider>;
+
+/** A release as stored under keys.assuranceRelease: the API's fields with its counts flat beside them, its revision and creator. */
+export const assuranceReleaseSchema = z.looseObject({
+  ...AssuranceRelease.omit({ counts: true }).shape,
+  ...ReleaseCounts.shape,
+  revision: z.number().int(),
+  created_by: z.string(),
+}) satisfies z.ZodType<StoredRelease>;
+
+export const toProvider = (item: Item): StoredProvider => parseStored(providerSchema, item);
+export const toRelease = (item: Item): StoredRelease => parseStored(assuranceReleaseSchema, item);
 
 const providerItem = (p: StoredProvider) => ({
   ...keys.externalProvider(p.id),

@@ -1,6 +1,8 @@
-import type { StoredRegisterReview } from '../domain/register-reviews.js';
+import { z } from 'zod';
+import { RegisterReview, type StoredRegisterReview } from '../domain/register-reviews.js';
 import { itemAbsent } from './conditions.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { parseStored } from './entity.js';
+import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { addToCounter } from './versioned.js';
@@ -12,6 +14,11 @@ import { addToCounter } from './versioned.js';
  */
 const LATEST = 9_999_999_999_999;
 const invertedTime = (at: string) => String(LATEST - Date.parse(at)).padStart(13, '0');
+
+/** A review as stored under keys.registerReview: what the API shows of it, and its project. */
+export const reviewSchema = z.looseObject({ ...RegisterReview.shape, project_id: z.string() }) satisfies z.ZodType<StoredRegisterReview>;
+
+export const toReview = (item: Item): StoredRegisterReview => parseStored(reviewSchema, item);
 
 export const reviewCountAttribute = (definitionId: string) => `register_reviews_${definitionId}`;
 
@@ -41,5 +48,5 @@ export async function reviewsPage(projectId: string, definitionId: string, page:
     },
     page,
   );
-  return items.map((item) => withoutKeys(item) as unknown as StoredRegisterReview);
+  return items.map(toReview);
 }

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { isValid as isUlid } from 'ulid';
+import { z } from 'zod';
 import { isDocumentKey } from '../domain/documents.js';
 import type { RowReference, StoredRegisterRow } from '../domain/register-rows.js';
+import { REGISTER_OWNERS } from '../domain/registers.js';
 import { itemAbsent, ownedBy } from './conditions.js';
 import { activeContact } from './contacts.js';
 import { readIndex, type ControlIndex } from './control-filters.js';
-import { keys, prefixes, withoutKeys, type Key } from './keys.js';
+import { parseStored } from './entity.js';
+import { keys, prefixes, type Key } from './keys.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import { getMany, keyString, queryPage, type Item } from './read.js';
@@ -63,8 +66,25 @@ interface RowRecord {
   logicalKey: string;
 }
 
+/** A row as stored under rowKey, beside the normalised logical key it claims. */
+export const rowSchema = z.looseObject({
+  id: z.string(),
+  definition_id: z.string(),
+  owner: z.enum(REGISTER_OWNERS),
+  organisation_id: z.string(),
+  system_id: z.string().nullable(),
+  // Project rows only: system and organisation rows never had one.
+  project_id: z.string().optional(),
+  // A column without a value is absent, never null (mergeRowData removes it).
+  data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  created_at: z.string(),
+  updated_at: z.string(),
+  version: z.number().int(),
+  logical_key: z.string(),
+}) satisfies z.ZodType<StoredRegisterRow & { logical_key: string }>;
+
 export function toRow(item: Item): RowRecord {
-  const { logical_key: logicalKey, ...row } = withoutKeys(item) as unknown as StoredRegisterRow & { logical_key: string };
+  const { logical_key: logicalKey, ...row } = parseStored(rowSchema, item);
   return { row, logicalKey };
 }
 

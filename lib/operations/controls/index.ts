@@ -2,4 +2,4 @@ import { controlOperations } from './controls.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the controls function serves: control lists, detail, edits and transitions. */
-export const operations = [...controlOperations] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [...controlOperations];

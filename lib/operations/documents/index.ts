@@ -2,4 +2,4 @@ import { documentOperations } from './documents.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the documents function serves: the catalogue, output rows and starting and polling generations. */
-export const operations = [...documentOperations] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [...documentOperations];

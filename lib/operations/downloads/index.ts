@@ -7,7 +7,7 @@ import { downloadProviderArtefact } from '../providers/artefact-file.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the downloads function serves: every operation that answers a file, whatever its group, with streamed responses (DESIGN.md section 8). */
-export const operations = [
+export const operations: readonly AnyOperation[] = [
   getOrganisationLogoFile,
   getSetupNetworkDiagramFile,
   getProjectNetworkDiagramFile,
@@ -16,4 +16,4 @@ export const operations = [
   downloadEvidenceVersion,
   downloadDocument,
   downloadProviderArtefact,
-] as unknown as readonly AnyOperation[];
+];

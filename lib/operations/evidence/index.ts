@@ -6,10 +6,10 @@ import { getEvidenceVersion } from './versions.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the evidence function serves: a control's evidence items, their files and links. */
-export const operations = [
+export const operations: readonly AnyOperation[] = [
   ...evidenceItemOperations,
   ...evidenceUploadOperations,
   ...evidenceProcessingOperations,
   ...evidenceLinkOperations,
   getEvidenceVersion,
-] as unknown as readonly AnyOperation[];
+];

@@ -3,4 +3,4 @@ import { libraryOperations } from './library.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the library function serves: the policy library and its document owners. */
-export const operations = [listDocumentOwners, ...libraryOperations] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [listDocumentOwners, ...libraryOperations];

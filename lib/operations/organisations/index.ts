@@ -5,9 +5,4 @@ import { getSetupOptions } from './setup-options.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the organisations function serves: organisations, their context, setup options and logo. */
-export const operations = [
-  ...organisationOperations,
-  ...organisationContextOperations,
-  getSetupOptions,
-  ...logoOperations,
-] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [...organisationOperations, ...organisationContextOperations, getSetupOptions, ...logoOperations];

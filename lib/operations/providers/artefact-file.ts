@@ -27,7 +27,8 @@ export const downloadProviderArtefact = operation({
   prefetch: artefactPrefetch,
   handle: async (ctx, { params }) => {
     const artefact = artefactOf(ctx, params);
-    const file = await readyFile(artefact as unknown as Record<string, unknown>);
+    // readyFile reads any owner's file fields by name; a copy of the artefact is such a record.
+    const file = await readyFile({ ...artefact });
     if (!file) throw notFound('The artefact has no ready file.');
     return { data: undefined as never, file: { ...file, disposition: contentDisposition('attachment', artefact.file_name ?? artefact.id) } };
   },

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
 import { Assertion, AssertionId, assertionView, ReviewAssertion, type StoredAssertion } from '../../domain/assertions.js';
 import { notFound, preconditionFailed } from '../../errors.js';
-import { assertionWrites } from '../../store/assertions.js';
+import { assertionWrites, toAssertion } from '../../store/assertions.js';
 import { attributeEquals, versionIs } from '../../store/conditions.js';
-import { keys, withoutKeys } from '../../store/keys.js';
+import { keys } from '../../store/keys.js';
 import { toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { NoQuery } from '../kernel/common.js';
@@ -30,7 +30,7 @@ async function assertionOf(ctx: OperationContext, p: AssertionParams) {
   providerOf(ctx, p.provider);
   const item = ctx.prefetched(keys.assertion(p.provider, p.assertion));
   if (!item) throw notFound();
-  const assertion = withoutKeys(item) as unknown as StoredAssertion;
+  const assertion = toAssertion(item);
   const release = await getOne(keys.assuranceRelease(p.provider, assertion.release_id));
   if (!release) throw notFound();
   return { assertion, release: toRelease(release) };

@@ -8,7 +8,7 @@ import { uploadReleaseArtefacts } from './release-artefacts.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the providers function serves: shared external providers, their assurance releases, artefacts, the review of their assertions and the options projects select from. */
-export const operations = [
+export const operations: readonly AnyOperation[] = [
   listExternalProviderOptions,
   ...providerOperations,
   ...assuranceReleaseOperations,
@@ -16,4 +16,4 @@ export const operations = [
   uploadReleaseArtefacts,
   ...assertionOperations,
   ...artefactAssertionOperations,
-] as unknown as readonly AnyOperation[];
+];

@@ -2,4 +2,4 @@ import { registerOperations } from './registers.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the registers function serves: register manifests and rows. */
-export const operations = [...registerOperations] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [...registerOperations];

@@ -6,10 +6,10 @@ import { setupProjectOperations } from './setup-projects.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the setup-projects function serves: Setup projects, their health, scope, engagement, artefacts and population. */
-export const operations = [
+export const operations: readonly AnyOperation[] = [
   ...setupProjectOperations,
   ...setupHealthOperations,
   ...setupScopeOperations,
   ...setupArtefactOperations,
   ...populationOperations,
-] as unknown as readonly AnyOperation[];
+];

@@ -4,4 +4,4 @@ import { systemOperations } from './systems.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the systems function serves: systems, their context and contacts. */
-export const operations = [...systemOperations, ...systemContextOperations, ...contactOperations] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [...systemOperations, ...systemContextOperations, ...contactOperations];

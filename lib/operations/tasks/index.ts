@@ -2,4 +2,4 @@ import { taskOperations } from './tasks.js';
 import type { AnyOperation } from '../kernel/operation.js';
 
 /** What the tasks function serves: project tasks, their claims and comments. */
-export const operations = [...taskOperations] as unknown as readonly AnyOperation[];
+export const operations: readonly AnyOperation[] = [...taskOperations];

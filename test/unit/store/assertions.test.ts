@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredAssertion } from '../../../lib/domain/assertions.js';
-import { assertionWrites } from '../../../lib/store/assertions.js';
+import { assertionWrites, toAssertion } from '../../../lib/store/assertions.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { keys } from '../../../lib/store/keys.js';
 import { assertionContent } from '../../support/providers.js';
+import { firstPut } from '../../support/writes.js';
 
 const assertion = (status: StoredAssertion['status']): StoredAssertion => ({
   id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
@@ -44,5 +46,19 @@ describe('assertionWrites', () => {
 
   it('moves no count when a pending assertion is rewritten pending', () => {
     expect(kinds(assertionWrites(assertion('pending'), assertion('pending')))).toEqual(['put']);
+  });
+});
+
+describe('stored assertions', () => {
+  const stored = () => firstPut(assertionWrites(assertion('pending'), undefined));
+
+  it('reads an assertion as written', () => {
+    expect(toAssertion(stored())).toEqual(assertion('pending'));
+  });
+
+  it('refuses an assertion whose responsibility is not one of its values, naming its key', () => {
+    const item = { ...stored(), responsibility: 'everyone' };
+    expect(() => toAssertion(item)).toThrow(StoredItemInvalid);
+    expect(() => toAssertion(item)).toThrow(/PROVIDER#P\|ASSERTION#01JD3Q5Z8X6Y7W2V9T4S3R2P1N/);
   });
 });

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogueEntry } from '../../../lib/domain/oscal.js';
+import { toEntry } from '../../../lib/store/catalogue-entries.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { keys } from '../../../lib/store/keys.js';
+
+const entry: CatalogueEntry = {
+  id: 'ism-1691',
+  kind: 'control',
+  label: 'ISM-1691',
+  title: 'Backups',
+  statement: 'Backups are taken.',
+  position: 7,
+  path: ['Guidelines for system management', 'Data backup and restoration', 'Performing and retaining backups'],
+  classifications: ['NC', 'OS', 'P'],
+  essential_eight: ['ML2'],
+  revision: 2,
+  updated: 'Dec-25',
+};
+
+/** As the catalogue's import writes an entry. */
+const stored = { ...keys.catalogueEntry('01JD3Q5Z8X6Y7W2V9T4S3R2P1N', 7), entity: 'catalogue-entry', ...entry };
+
+describe('stored catalogue entries', () => {
+  it('reads an entry as imported', () => {
+    expect(toEntry(stored)).toEqual(entry);
+  });
+
+  it('refuses an entry tagged with a classification the catalogue does not have, naming its key', () => {
+    const item = { ...stored, classifications: ['RESTRICTED'] };
+    expect(() => toEntry(item)).toThrow(StoredItemInvalid);
+    expect(() => toEntry(item)).toThrow(/RELEASE#01JD3Q5Z8X6Y7W2V9T4S3R2P1N\|ENTRY#00007/);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { newRelease, type StoredProvider } from '../../../lib/domain/providers.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { createProviderWrites, createReleaseWrites, toProvider, toRelease } from '../../../lib/store/providers.js';
+import { firstPut } from '../../support/writes.js';
+
+const provider: StoredProvider = {
+  id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
+  name: 'Cloud',
+  description: null,
+  website: 'https://example.com',
+  release_count: 0,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  version: 1,
+  created_by: 'U',
+};
+const release = newRelease(
+  { name: 'Assurance', version: '2026.1', ism_version_id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1M' },
+  { id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1K', providerId: provider.id, ismVersion: '2025.03.1', by: 'U', now: new Date('2026-01-01T00:00:00.000Z') },
+);
+
+const providerItem = () => firstPut(createProviderWrites(provider));
+const releaseItem = () => firstPut(createReleaseWrites(release, 50, () => new Error('limit')));
+
+describe('stored providers', () => {
+  it('reads a provider as written', () => {
+    expect(toProvider(providerItem())).toEqual(provider);
+  });
+
+  it('reads the counters other writes add to a provider', () => {
+    expect(toProvider({ ...providerItem(), selections: 2, artefact_count: 1 })).toMatchObject({ selections: 2, artefact_count: 1 });
+  });
+
+  it('refuses a provider without its revision, naming its key', () => {
+    const { version: _v, ...item } = providerItem();
+    expect(() => toProvider(item)).toThrow(StoredItemInvalid);
+    expect(() => toProvider(item)).toThrow(/PROVIDER#01JD3Q5Z8X6Y7W2V9T4S3R2P1N\|PROVIDER/);
+  });
+});
+
+describe('stored assurance releases', () => {
+  it('reads a release as written', () => {
+    expect(toRelease(releaseItem())).toEqual(release);
+  });
+
+  it('refuses a release whose status is not one of its statuses, naming its key', () => {
+    const item = { ...releaseItem(), status: 'withdrawn' };
+    expect(() => toRelease(item)).toThrow(StoredItemInvalid);
+    expect(() => toRelease(item)).toThrow(/RELEASE#01JD3Q5Z8X6Y7W2V9T4S3R2P1K/);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredTask, StoredTaskComment } from '../../../lib/domain/tasks.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { createCommentWrites, taskItem, toComment, toTask } from '../../../lib/store/tasks.js';
+import { firstPut } from '../../support/writes.js';
+
+const task: StoredTask = {
+  id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
+  project_id: 'P',
+  kind: 'review',
+  title: 'Review due 2026-03-01: register row',
+  status: 'open',
+  related_control_id: null,
+  subject: { kind: 'register-row', definition_id: 'D', id: 'R', review_due: '2026-03-01' },
+  assignee_user_id: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  closed_at: null,
+  version: 1,
+};
+
+const comment: StoredTaskComment = {
+  id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1M',
+  task_id: task.id,
+  project_id: 'P',
+  author_user_id: 'U',
+  comment: 'Looked at it.',
+  created_at: '2026-01-02T00:00:00.000Z',
+};
+
+const commentItem = () => firstPut(createCommentWrites(comment));
+
+describe('stored tasks', () => {
+  it('reads a task as written, its bookkeeping passing through', () => {
+    expect(toTask({ ...taskItem(task), comments: 2 })).toEqual({ ...task, related_control_verified: true, comments: 2 });
+  });
+
+  it('refuses a task whose status is not one of its statuses, naming its key', () => {
+    expect(() => toTask({ ...taskItem(task), status: 'done' })).toThrow(StoredItemInvalid);
+    expect(() => toTask({ ...taskItem(task), status: 'done' })).toThrow(/PROJECT#P\|TASK#01JD3Q5Z8X6Y7W2V9T4S3R2P1N/);
+  });
+
+  it('refuses a review task whose subject lacks its due date', () => {
+    expect(() => toTask({ ...taskItem(task), subject: { kind: 'register-row', definition_id: 'D', id: 'R' } })).toThrow(StoredItemInvalid);
+  });
+
+  it('reads a comment as written', () => {
+    expect(toComment(commentItem())).toEqual(comment);
+  });
+
+  it('refuses a comment without its text, naming its key', () => {
+    const { comment: _text, ...item } = commentItem();
+    expect(() => toComment(item)).toThrow(/PROJECT#P\|TASKCOMMENT#/);
+  });
+});
