@@ -1,10 +1,14 @@
 import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import type { Key } from './keys.js';
+import { type Backoff, retryUntil, UnprocessedItemsError } from './retry.js';
 
 export type Item = Record<string, unknown> & Key;
 
 export const keyString = (k: Key) => `${k.PK}|${k.SK}`;
+
+/** Unprocessed keys are retried briefly: these reads sit on the authentication path of every request. */
+const UNPROCESSED_KEYS: Backoff = { attempts: 8, baseMs: 20, capMs: 200 };
 
 /**
  * Strongly consistent BatchGetItem of up to 100 distinct keys, retrying unprocessed keys.
@@ -15,12 +19,16 @@ export async function getMany(wanted: Key[]): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Key[] = unique.slice(i, i + 100);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
-      const out = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of (out.Responses?.[tableName()] ?? []) as Item[]) found.set(keyString(item), item);
-      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
-    }
+    await retryUntil(
+      UNPROCESSED_KEYS,
+      async () => {
+        const out = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of (out.Responses?.[tableName()] ?? []) as Item[]) found.set(keyString(item), item);
+        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
+        return pending.length === 0;
+      },
+      () => new UnprocessedItemsError(`${pending.length} keys stayed unprocessed`),
+    );
   }
   return found;
 }
