@@ -5,7 +5,8 @@ import { logger } from '../log.js';
 import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 import { deleteAll } from '../store/batch.js';
-import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
+import { attributeEquals, setFields } from '../store/conditions.js';
+import { uploadNotRecorded } from '../store/guards.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { getMany, getOne, keyString, queryAll } from '../store/read.js';
 import { commit, UnmappedConditionError, type WriteItem } from '../store/transact.js';
@@ -209,7 +210,7 @@ async function applyVerdictOnce(s3Key: string, verdict: MalwareVerdict, now: Dat
     const expires = Math.floor(now.getTime() / 1000) + 7 * 86_400;
     try {
       await commit([
-        { kind: 'check', key: keys.upload(uploadId), condition: itemAbsent(), onConditionFailed: () => new AlreadySettled() },
+        uploadNotRecorded(uploadId, () => new AlreadySettled()),
         {
           kind: 'put',
           item: { ...keys.uploadVerdict(uploadId), entity: 'upload-verdict', verdict, s3_key: s3Key, received_at: now.toISOString(), ttl: expires },

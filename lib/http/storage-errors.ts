@@ -10,6 +10,7 @@ const THROTTLED = new Set([
   'SlowDown',
   'TransactionConflictError',
   'TransactionThrottledError',
+  'UnprocessedItemsError',
 ]);
 /** What the SDK throws when no answer came: its own timeouts and Node's socket errors. */
 const UNREACHABLE_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);

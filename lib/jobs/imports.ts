@@ -8,7 +8,8 @@ import { ERROR_LIMIT, type ImportRun } from '../domain/imports/run.js';
 import { parseStructured } from '../domain/imports/structured.js';
 import { logger } from '../log.js';
 import { assertionBatchWrites, type Guard, releaseAssertions } from '../store/assertions.js';
-import { and, attributeEquals, itemAbsent, versionIs } from '../store/conditions.js';
+import { itemAbsent, versionIs } from '../store/conditions.js';
+import { releaseIsDraft } from '../store/guards.js';
 import { finishImportRun, importRun, progressWrite, RunMovedOn, takeImportLease, updateImportRun } from '../store/imports.js';
 import { commit } from '../store/transact.js';
 import { leaseUntil } from '../queues/recovery.js';
@@ -143,7 +144,7 @@ async function judged(run: ImportRun, rows: ImportedRow[]): Promise<JudgedRow[]>
 }
 
 const releaseGuard = (run: ImportRun): Guard => ({
-  condition: and(attributeEquals('status', 'draft'), attributeEquals('ism_version_id', run.ism_version_id)),
+  condition: releaseIsDraft(run.ism_version_id),
   onConditionFailed: () => new ReleaseChanged(),
 });
 

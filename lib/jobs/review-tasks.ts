@@ -45,7 +45,7 @@ export async function sweepReviewTasks(now: Date, limits = LIMITS): Promise<numb
       ProjectionExpression: 'GSI1SK',
       Limit: limits.pageSize,
     },
-    limits.maxPages,
+    { maxPages: limits.maxPages },
   );
   for await (const page of pages) {
     const due = page.flatMap((item) => {

@@ -1,8 +1,11 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import type { Key } from './keys.js';
+import { type Backoff, retryUntil, UnprocessedItemsError } from './retry.js';
 
 const BATCH = 25;
+/** Bulk writes run in jobs, which may wait longer than a request for capacity to come back. */
+const UNPROCESSED_ITEMS: Backoff = { attempts: 10, baseMs: 25, capMs: 1000 };
 
 type WriteRequest = { PutRequest: { Item: Key & Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
 
@@ -31,11 +34,15 @@ async function writeAll(requests: WriteRequest[], concurrency: number): Promise<
   const worker = async () => {
     while (next < batches.length) {
       let pending = batches[next++]!;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-        const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-        pending = (out.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
-      }
+      await retryUntil(
+        UNPROCESSED_ITEMS,
+        async () => {
+          const out = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+          pending = (out.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+          return pending.length === 0;
+        },
+        () => new UnprocessedItemsError(`${pending.length} writes stayed unprocessed`),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));

@@ -8,6 +8,7 @@ import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlInd
 import { updateIf } from './update.js';
 import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
 import { getMany, keyString, queryAll, type Item } from './read.js';
+import { type Backoff, retryUntil } from './retry.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
 import { commit, type WriteItem } from './transact.js';
 
@@ -230,6 +231,9 @@ function recounted(item: Item & { revision: number }, before: Item | undefined):
   };
 }
 
+/** A control write that lands during the count moves a revision; the count starts over after a pause. */
+const RECOUNT: Backoff = { attempts: 10, baseMs: 50, capMs: 500 };
+
 /**
  * Recounts the summary and rewrites the control index and filter digest from the controls as they
  * are (after a recalculation pass or a fill). Conditional on the summary's and the digest's
@@ -237,21 +241,24 @@ function recounted(item: Item & { revision: number }, before: Item | undefined):
  * count starts over.
  */
 export async function recountProject(projectId: string, now: Date): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const before = await getMany([keys.projectSummary(projectId), ...digestKeys(projectId)]);
-    const controls = await projectApplicability(projectId);
-    // Attention keys are not counted, so repairing them does not change what this count sees.
-    if (attempt === 0) await indexAttention(projectId, controls);
-    const { summary, index, digest } = projectIndexItems(projectId, controls, now.toISOString());
-    try {
-      await commit([...[summary, ...digest].map((item) => recounted(item, before.get(keyString(item)))), { kind: 'put', item: index }]);
-      return;
-    } catch (error) {
-      if (!(error instanceof SummaryMoved)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * (attempt + 1)));
-    }
-  }
-  throw new Error('the project summary kept changing during its recount');
+  await retryUntil(
+    RECOUNT,
+    async (attempt) => {
+      const before = await getMany([keys.projectSummary(projectId), ...digestKeys(projectId)]);
+      const controls = await projectApplicability(projectId);
+      // Attention keys are not counted, so repairing them does not change what this count sees.
+      if (attempt === 1) await indexAttention(projectId, controls);
+      const { summary, index, digest } = projectIndexItems(projectId, controls, now.toISOString());
+      try {
+        await commit([...[summary, ...digest].map((item) => recounted(item, before.get(keyString(item)))), { kind: 'put', item: index }]);
+        return true;
+      } catch (error) {
+        if (!(error instanceof SummaryMoved)) throw error;
+        return false;
+      }
+    },
+    () => new Error('the project summary kept changing during its recount'),
+  );
 }
 
 /** What the control list shows (and filters on); the statement and the assessment stay behind. */

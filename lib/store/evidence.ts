@@ -3,9 +3,7 @@ import { MAX_EVIDENCE_PER_CONTROL, sourceIdentity, type EvidenceSource, type Sto
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
 import { gsi1, keys, withoutKeys, type Key } from './keys.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client.js';
-import { keyString, type Collection, type Item } from './read.js';
+import { keyString, queryUpTo, type Collection, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 import { staleOrMissing } from './versioned.js';
 
@@ -159,24 +157,15 @@ export function evidenceCaptureWrites(projectId: string, controlId: string, evid
  */
 export async function readyFilesPage(projectId: string, exceptControlId: string, page: { number: number; size: number }) {
   const skip = (page.number - 1) * page.size;
-  const wanted = skip + page.size + 1;
-  const found: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        FilterExpression: '#s = :ready AND #c <> :control',
-        ExpressionAttributeNames: { '#s': 'file_status', '#c': 'control_id' },
-        ExpressionAttributeValues: { ':pk': gsi1.evidenceFiles(projectId), ':ready': 'ready', ':control': exceptControlId },
-        ExclusiveStartKey,
-        Limit: Math.min(wanted - found.length, 1000),
-      }),
-    );
-    found.push(...((out.Items ?? []) as Item[]));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && found.length < wanted);
+  const found = await queryUpTo(
+    {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: '#s = :ready AND #c <> :control',
+      ExpressionAttributeNames: { '#s': 'file_status', '#c': 'control_id' },
+      ExpressionAttributeValues: { ':pk': gsi1.evidenceFiles(projectId), ':ready': 'ready', ':control': exceptControlId },
+    },
+    skip + page.size + 1,
+  );
   return { items: found.slice(skip, skip + page.size).map(toEvidence), hasMore: found.length > skip + page.size };
 }

@@ -1,6 +1,7 @@
 import { attributeEquals, itemAbsent, itemPresent, memberEquals } from './conditions.js';
 import { keys, prefixes } from './keys.js';
 import { getMany, getOne, keyString, queryAll, queryPage, type Item } from './read.js';
+import { type Backoff, retryUntil } from './retry.js';
 import { commit, TransactionConflictError, type WriteItem } from './transact.js';
 import { addToCounter } from './versioned.js';
 
@@ -49,16 +50,25 @@ export async function projectOrganisation(projectId: string): Promise<string | u
   return typeof project?.organisation_id === 'string' ? project.organisation_id : undefined;
 }
 
+const MEMBERSHIP_RACES: Backoff = { attempts: 5, baseMs: 10, capMs: 100 };
+
 /** Runs `attempt` again, from fresh reads, when a concurrent change of the same member item or user won the race. */
 async function retried(attempt: () => Promise<void>): Promise<void> {
-  for (let n = 1; ; n++) {
-    try {
-      await attempt();
-      return;
-    } catch (error) {
-      if (!(error instanceof MembershipChanged || error instanceof TransactionConflictError) || n >= 5) throw error;
-    }
-  }
+  let lost: Error | undefined;
+  await retryUntil(
+    MEMBERSHIP_RACES,
+    async () => {
+      try {
+        await attempt();
+        return true;
+      } catch (error) {
+        if (!(error instanceof MembershipChanged || error instanceof TransactionConflictError)) throw error;
+        lost = error;
+        return false;
+      }
+    },
+    () => lost!,
+  );
 }
 
 /** Makes the user's member items what their access and status say; `formerly` adds organisations just left. */
@@ -121,7 +131,8 @@ export async function commitGrant(grant: WriteItem, userId: string, organisation
  * grant moved both between the two reads. Returns whether the counter was wrong.
  */
 export async function recountMembers(organisationId: string): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
+  let wrong = false;
+  await retried(async () => {
     const counted = memberCount(await getOne(keys.organisationCounters(organisationId)));
     const items = await queryAll({
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
@@ -129,23 +140,20 @@ export async function recountMembers(organisationId: string): Promise<boolean> {
       ProjectionExpression: 'SK',
       ConsistentRead: true,
     });
-    try {
-      await commit([
-        {
-          kind: 'update',
-          key: keys.organisationCounters(organisationId),
-          update: 'SET #n = :n',
-          names: { '#n': COUNTER },
-          values: { ':n': items.length },
-          condition: memberEquals([COUNTER], counted, counted === 0),
-          onConditionFailed: () => new MembershipChanged(),
-        },
-      ]);
-      return items.length !== counted;
-    } catch (error) {
-      if (!(error instanceof MembershipChanged || error instanceof TransactionConflictError) || attempt >= 5) throw error;
-    }
-  }
+    await commit([
+      {
+        kind: 'update',
+        key: keys.organisationCounters(organisationId),
+        update: 'SET #n = :n',
+        names: { '#n': COUNTER },
+        values: { ':n': items.length },
+        condition: memberEquals([COUNTER], counted, counted === 0),
+        onConditionFailed: () => new MembershipChanged(),
+      },
+    ]);
+    wrong = items.length !== counted;
+  });
+  return wrong;
 }
 
 async function syncOnce(userId: string, now: Date, formerly: readonly string[]): Promise<void> {

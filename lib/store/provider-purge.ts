@@ -1,9 +1,9 @@
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
 import { and, type Condition, itemPresent } from './conditions.js';
 import { gsi1, keys, prefixes } from './keys.js';
-import { type Item, getOne, queryAll } from './read.js';
+import { type Item, getOne, queryAll, queryPages } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
 
@@ -73,28 +73,19 @@ export type PurgeItem = Item & { entity?: string; status?: string; control_id?: 
  * strongly consistent so that a write committed just before the deletion is seen.
  */
 export async function* purgePages(providerId: string, prefix: string, releaseId?: string): AsyncGenerator<PurgeItem[]> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-        ...(releaseId ? { FilterExpression: '#r = :r' } : {}),
-        ProjectionExpression: '#pk, #sk, #e, #s, #c, #r, #u',
-        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#e': 'entity', '#s': 'status', '#c': 'control_id', '#r': 'release_id', '#u': 'upload_id' },
-        ExpressionAttributeValues: {
-          ':pk': keys.externalProvider(providerId).PK,
-          ...(prefix ? { ':prefix': prefix } : {}),
-          ...(releaseId ? { ':r': releaseId } : {}),
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    const items = (out.Items ?? []) as PurgeItem[];
-    if (items.length) yield items;
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const pages = queryPages({
+    KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+    ...(releaseId ? { FilterExpression: '#r = :r' } : {}),
+    ProjectionExpression: '#pk, #sk, #e, #s, #c, #r, #u',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#e': 'entity', '#s': 'status', '#c': 'control_id', '#r': 'release_id', '#u': 'upload_id' },
+    ExpressionAttributeValues: {
+      ':pk': keys.externalProvider(providerId).PK,
+      ...(prefix ? { ':prefix': prefix } : {}),
+      ...(releaseId ? { ':r': releaseId } : {}),
+    },
+    ConsistentRead: true,
+  });
+  for await (const items of pages) if (items.length) yield items as PurgeItem[];
 }
 
 /** The prefixes a release's purge reads: its assertions, and the provider's import runs (of which it keeps the release's). */

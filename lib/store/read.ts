@@ -1,10 +1,14 @@
 import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client.js';
 import type { Key } from './keys.js';
+import { type Backoff, retryUntil, UnprocessedItemsError } from './retry.js';
 
 export type Item = Record<string, unknown> & Key;
 
 export const keyString = (k: Key) => `${k.PK}|${k.SK}`;
+
+/** Unprocessed keys are retried briefly: these reads sit on the authentication path of every request. */
+const UNPROCESSED_KEYS: Backoff = { attempts: 8, baseMs: 20, capMs: 200 };
 
 /**
  * Strongly consistent BatchGetItem of up to 100 distinct keys, retrying unprocessed keys.
@@ -15,12 +19,16 @@ export async function getMany(wanted: Key[]): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Key[] = unique.slice(i, i + 100);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
-      const out = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of (out.Responses?.[tableName()] ?? []) as Item[]) found.set(keyString(item), item);
-      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
-    }
+    await retryUntil(
+      UNPROCESSED_KEYS,
+      async () => {
+        const out = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of (out.Responses?.[tableName()] ?? []) as Item[]) found.set(keyString(item), item);
+        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
+        return pending.length === 0;
+      },
+      () => new UnprocessedItemsError(`${pending.length} keys stayed unprocessed`),
+    );
   }
   return found;
 }
@@ -46,26 +54,46 @@ export const queryCollection = (c: Collection): Promise<Item[]> =>
     ConsistentRead: true,
   });
 
+type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+
+/** How far a paginated query reads. */
+export interface PageBounds {
+  /** Start after this key (a position reached by an earlier read). */
+  after?: Key;
+  /**
+   * Return at most this many items in all: each request asks for what remains (at most 1,000, a
+   * Limit DynamoDB accepts), so that a query reads no further than its caller needs.
+   */
+  limit?: number;
+  /** Stop after this many requests: a sweep that must not run long. */
+  maxPages?: number;
+}
+
+/** The most items one request of a bounded query asks for: a far page must not become a Limit DynamoDB refuses. */
+const MAX_LIMIT = 1000;
+
 /**
  * The pages of a query in index order, following LastEvaluatedKey: the one pagination loop. A
- * caller that stops iterating stops reading; `maxPages` bounds a sweep that must not run long.
+ * caller that stops iterating stops reading. A page may be empty when a filter matched nothing in it.
  */
-export async function* queryPages(
-  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
-  maxPages = Number.POSITIVE_INFINITY,
-): AsyncGenerator<Item[]> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
+export async function* queryPages(input: QueryInput, bounds: PageBounds = {}): AsyncGenerator<Item[]> {
+  const { limit, maxPages = Number.POSITIVE_INFINITY } = bounds;
+  let ExclusiveStartKey: Record<string, unknown> | undefined = bounds.after && { ...bounds.after };
   let pages = 0;
+  let read = 0;
   do {
-    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey }));
-    yield (out.Items ?? []) as Item[];
+    const Limit = limit === undefined ? {} : { Limit: Math.min(limit - read, MAX_LIMIT) };
+    const out = await ddb().send(new QueryCommand({ ...input, ...Limit, TableName: tableName(), ExclusiveStartKey }));
+    const items = (out.Items ?? []) as Item[];
+    yield items;
     ExclusiveStartKey = out.LastEvaluatedKey;
     pages++;
-  } while (ExclusiveStartKey && pages < maxPages);
+    read += items.length;
+  } while (ExclusiveStartKey && pages < maxPages && (limit === undefined || read < limit));
 }
 
 /** Every item of a query, following LastEvaluatedKey (for small, bounded collections). */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, cap = 10_000): Promise<Item[]> {
+export async function queryAll(input: QueryInput, cap = 10_000): Promise<Item[]> {
   const items: Item[] = [];
   for await (const page of queryPages(input)) {
     items.push(...page);
@@ -74,25 +102,19 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return items;
 }
 
+/** The first `limit` items of a query (after `after`, when given), in as few requests as that takes. */
+export async function queryUpTo(input: QueryInput, limit: number, after?: Key): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of queryPages(input, { limit, ...(after ? { after } : {}) })) items.push(...page);
+  return items;
+}
+
 /**
  * Page `number` of size `size` of a query in its index order. DynamoDB has no offset, so this
  * reads keys through the end of the page; list operations keep their index projections small
  * so that pages deep into a collection stay cheap.
  */
-export async function queryPage(input: Omit<QueryCommandInput, 'TableName' | 'Limit'>, page: { number: number; size: number }): Promise<Item[]> {
+export async function queryPage(input: Omit<QueryInput, 'Limit'>, page: { number: number; size: number }): Promise<Item[]> {
   const skip = (page.number - 1) * page.size;
-  const items: Item[] = [];
-  let seen = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
-    const remaining = Math.min(skip + page.size - seen, 1000);
-    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit: remaining }));
-    for (const item of (out.Items ?? []) as Item[]) {
-      if (seen >= skip && items.length < page.size) items.push(item);
-      seen++;
-    }
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && items.length < page.size);
-  return items;
+  return (await queryUpTo(input, skip + page.size)).slice(skip);
 }

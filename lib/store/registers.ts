@@ -9,9 +9,7 @@ import { activeContact } from './contacts.js';
 import { readIndex, type ControlIndex } from './control-filters.js';
 import { parseStored } from './entity.js';
 import { keys, prefixes, type Key } from './keys.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client.js';
-import { getMany, keyString, queryPage, type Item } from './read.js';
+import { getMany, keyString, queryPage, queryUpTo, type Item } from './read.js';
 import { commit, type OnConditionFailed, type WriteItem } from './transact.js';
 import { reviewDueKeys } from './review-due.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
@@ -147,22 +145,8 @@ const range = (scope: RowScope, prefix: string) => ({
   ExpressionAttributeValues: { ':pk': countersKey(scope).PK, ':sk': prefix },
 });
 
-/** Up to `limit` items of a range, after `start` when given, across DynamoDB's 1 MB responses. */
-async function queryAfter(input: ReturnType<typeof range> & { ProjectionExpression?: string }, start: Key | undefined, limit: number): Promise<Item[]> {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined = start && { ...start };
-  do {
-    // Bounded per request: a far page number must not become a Limit DynamoDB refuses.
-    const Limit = Math.min(limit - items.length, 1000);
-    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey, Limit }));
-    items.push(...((out.Items ?? []) as Item[]));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && items.length < limit);
-  return items;
-}
-
 const idsIn = async (scope: RowScope, prefix: string, limit: number) =>
-  (await queryAfter({ ...range(scope, prefix), ProjectionExpression: 'SK' }, undefined, limit)).map((item) => String(item.SK).slice(prefix.length));
+  (await queryUpTo({ ...range(scope, prefix), ProjectionExpression: 'SK' }, limit)).map((item) => String(item.SK).slice(prefix.length));
 
 /**
  * One page of a register's rows, oldest first (row IDs are monotonic ULIDs). A deep page reads the
@@ -180,12 +164,12 @@ export async function rowsPage(
   if (skip === 0 || !ordered) return (await queryPage(range(scope, rowPrefix(definitionId)), page)).map(toRow);
   const before = await idsIn(scope, orderPrefix(definitionId), skip);
   if (before.length < skip) return [];
-  return (await queryAfter(range(scope, rowPrefix(definitionId)), rowKey(scope, definitionId, before.at(-1)!), page.size)).map(toRow);
+  return (await queryUpTo(range(scope, rowPrefix(definitionId)), page.size, rowKey(scope, definitionId, before.at(-1)!))).map(toRow);
 }
 
 /** Every row of a register, oldest first: what an evidence link to the register answers as its content. */
 export async function allRows(scope: RowScope, definitionId: string): Promise<RowRecord[]> {
-  return (await queryAfter(range(scope, rowPrefix(definitionId)), undefined, Infinity)).map(toRow);
+  return (await queryUpTo(range(scope, rowPrefix(definitionId)), Infinity)).map(toRow);
 }
 
 class OrderItemExists extends Error {

@@ -4,6 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ddb, tableName } from './client.js';
 import { conditionFields, type Condition } from './conditions.js';
 import type { Key } from './keys.js';
+import { type Backoff, retryUntil } from './retry.js';
 
 /** What a conditional write's failure means, decided from the item as it was (ALL_OLD). */
 export type OnConditionFailed = (current: Record<string, unknown> | undefined) => Error;
@@ -33,40 +34,42 @@ export class UnmappedConditionError extends Error {
   override readonly name = 'UnmappedConditionError';
 }
 
-const MAX_ATTEMPTS = 8;
+/** A conflict with a concurrent transaction on the same items clears as soon as that one commits. */
+const CONFLICTS: Backoff = { attempts: 8, baseMs: 20, capMs: 200 };
 
 /**
  * Writes all items in one TransactWriteItems: a resource, its receipt and its audit record land
  * together or not at all. A failed condition is answered by that item's mapper; a conflict with a
- * concurrent transaction is retried with jitter, after which the conditions decide.
+ * concurrent transaction is retried with backoff, after which the conditions decide.
  */
 export async function commit(items: WriteItem[]): Promise<void> {
   if (items.length === 0) return;
   if (items.length > 100) throw new Error(`a transaction holds at most 100 items, got ${items.length}`);
   const TransactItems = items.map(toTransactItem);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await ddb().send(new TransactWriteCommand({ TransactItems }));
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed >= 0) {
-        const mapper = items[failed]?.onConditionFailed;
-        const raw = reasons[failed]?.Item;
-        const current = raw ? unmarshall(raw as Parameters<typeof unmarshall>[0]) : undefined;
-        if (mapper) throw mapper(current);
-        throw new UnmappedConditionError(`condition failed on transaction item ${failed}`);
+  await retryUntil(
+    CONFLICTS,
+    async () => {
+      try {
+        await ddb().send(new TransactWriteCommand({ TransactItems }));
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+        if (failed >= 0) {
+          const mapper = items[failed]?.onConditionFailed;
+          const raw = reasons[failed]?.Item;
+          const current = raw ? unmarshall(raw as Parameters<typeof unmarshall>[0]) : undefined;
+          if (mapper) throw mapper(current);
+          throw new UnmappedConditionError(`condition failed on transaction item ${failed}`);
+        }
+        if (reasons.some((r) => THROTTLING_REASONS.has(r.Code ?? ''))) throw new TransactionThrottledError('transaction throttled');
+        if (reasons.some((r) => r.Code === 'TransactionConflict')) return false;
+        throw error;
       }
-      if (reasons.some((r) => THROTTLING_REASONS.has(r.Code ?? ''))) throw new TransactionThrottledError('transaction throttled');
-      const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
-      if (!conflicted || attempt >= MAX_ATTEMPTS) {
-        throw conflicted ? new TransactionConflictError('transaction conflict persisted') : error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-    }
-  }
+    },
+    () => new TransactionConflictError('transaction conflict persisted'),
+  );
 }
 
 const THROTTLING_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);

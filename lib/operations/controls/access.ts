@@ -9,10 +9,10 @@ import { availableTransitions, DEFAULT_SETTINGS, editsIn, type EditKind, type Tr
 import { etagFor } from '../kernel/etag.js';
 import { visibleGuidance } from '../../domain/provider-effects.js';
 import { ApiError, forbidden, notFound, validationFailed } from '../../errors.js';
-import { and, attributeEquals, memberEquals } from '../../store/conditions.js';
 import { filterDigestDelta } from '../../store/control-filters.js';
 import { controlItem, summaryDelta, toControl } from '../../store/controls.js';
 import { controlEvidence, evidenceCollection, type ControlEvidence } from '../../store/evidence.js';
+import { projectControlsEditable } from '../../store/guards.js';
 import { keys } from '../../store/keys.js';
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
@@ -139,15 +139,11 @@ export function requireEditable(project: StoredProject, control: StoredControl, 
 export function projectStillAllows(project: StoredProject, transition?: Transition): WriteItem {
   const when = transition?.when;
   // A setting never written holds its default, so a check for the default accepts it absent.
-  const setting = when ? [memberEquals(['control_workflow', when.setting], when.is, DEFAULT_SETTINGS[when.setting] === when.is)] : [];
-  return {
-    kind: 'check',
-    key: keys.project(project.id),
-    condition: and(attributeEquals('lifecycle_state', 'active'), attributeEquals('archived', false), ...setting),
-    // Editable still, so the setting moved: only transitions check one.
-    onConditionFailed: (current) =>
-      current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
-  };
+  const setting = when && { ...when, isDefault: DEFAULT_SETTINGS[when.setting] === when.is };
+  // Editable still, so the setting moved: only transitions check one.
+  return projectControlsEditable(project.id, setting, (current) =>
+    current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
+  );
 }
 
 /** DynamoDB refuses items over 400 KB; long texts are refused first, as bad input (422). */

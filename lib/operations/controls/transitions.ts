@@ -5,9 +5,8 @@ import { captureEvidence, type Capture } from '../../domain/evidence-capture.js'
 import { statusOf } from '../../domain/evidence.js';
 import type { Gate } from '../../domain/workflow.js';
 import { ApiError, conflict, forbidden, unauthorized, validationFailed, type FieldError } from '../../errors.js';
-import { and, attributeAfter, attributeEquals, containsAll, itemPresent } from '../../store/conditions.js';
 import { evidenceCaptureWrites, type ControlEvidence } from '../../store/evidence.js';
-import { keys } from '../../store/keys.js';
+import { projectAccessStillHolds, tokenStillGrants, userStillActive } from '../../store/guards.js';
 import type { WriteItem } from '../../store/transact.js';
 import { NoQuery } from '../kernel/common.js';
 import {
@@ -68,19 +67,11 @@ function authorityStillHeld(ctx: OperationContext, projectId: string, needed: re
   const { caller } = ctx;
   const all = [...new Set(needed.flatMap((p) => [p, ...dependenciesOf('project', p)]))];
   return [
-    {
-      kind: 'check',
-      key: keys.token(caller.tokenId),
-      condition: and(itemPresent(), attributeAfter('expires_at', ctx.now.toISOString()), containsAll('abilities', all)),
-      onConditionFailed: () => unauthorized(),
-    },
-    { kind: 'check', key: keys.user(caller.userId), condition: attributeEquals('status', 'active'), onConditionFailed: () => unauthorized() },
-    {
-      kind: 'check',
-      key: keys.projectAccess(caller.userId, projectId),
-      condition: containsAll('permissions', all),
-      onConditionFailed: () => forbidden('permission_not_held', 'The user no longer holds the permission this transition needs.'),
-    },
+    tokenStillGrants(caller.tokenId, ctx.now, all, () => unauthorized()),
+    userStillActive(caller.userId, () => unauthorized()),
+    projectAccessStillHolds(caller.userId, projectId, all, () =>
+      forbidden('permission_not_held', 'The user no longer holds the permission this transition needs.'),
+    ),
   ];
 }
 

@@ -4,9 +4,8 @@ import type { StoredControl } from '../../domain/controls.js';
 import { evidenceView, metadataErrors, metadataOf, type EvidenceKind, type EvidenceMetadata, type StoredEvidence } from '../../domain/evidence.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { forbidden, notFound, validationFailed } from '../../errors.js';
-import { attributeEquals } from '../../store/conditions.js';
 import type { ControlEvidence } from '../../store/evidence.js';
-import { keys } from '../../store/keys.js';
+import { controlStillInState } from '../../store/guards.js';
 import type { WriteItem } from '../../store/transact.js';
 import { Ulid } from '../kernel/common.js';
 import {
@@ -64,13 +63,9 @@ export function requireEvidenceEditable({ project, control }: Pick<EvidenceConte
 export function evidenceStillEditable({ project, control }: Pick<EvidenceContext, 'project' | 'control'>): WriteItem[] {
   return [
     projectStillAllows(project),
-    {
-      kind: 'check',
-      key: keys.control(project.id, control.id),
-      condition: attributeEquals('workflow_state', control.workflow_state),
-      onConditionFailed: (current) =>
-        current ? forbidden('workflow_state_forbids_edit', 'The control left the state that takes evidence changes; read it again.') : notFound(),
-    },
+    controlStillInState(project.id, control.id, control.workflow_state, (current) =>
+      current ? forbidden('workflow_state_forbids_edit', 'The control left the state that takes evidence changes; read it again.') : notFound(),
+    ),
   ];
 }
 

@@ -19,8 +19,8 @@ import { LIBRARY_DEFINITIONS } from '../../domain/library-definitions.js';
 import { REGISTER_DEFINITIONS } from '../../domain/registers.js';
 import { connectionOption } from '../../domain/repositories.js';
 import { conflict, RetryableConflict, validationFailed, type FieldError } from '../../errors.js';
-import { and, attributeEquals } from '../../store/conditions.js';
 import { evidenceLinkCreateWrites, linkClaimKey, readyFilesPage, toEvidence } from '../../store/evidence.js';
+import { fileStillReady } from '../../store/guards.js';
 import { keys, type Key } from '../../store/keys.js';
 import { getMany, getOne, keyString, type Item } from '../../store/read.js';
 import { connectionStillExists, listRepositoryConnections } from '../../store/repositories.js';
@@ -63,15 +63,11 @@ function resolve(ctx: EvidenceContext, source: EvidenceSource, read: Item | unde
       const found = linkableFile(read && toEvidence(read));
       if ('problem' in found) throw refused(found.problem);
       const { error_code: _, ...facts } = found.file;
-      const stillReady: WriteItem = {
-        kind: 'check',
-        key: sourceKey(ctx, source)!,
-        condition: and(attributeEquals('kind', 'upload'), attributeEquals('file_status', 'ready'), attributeEquals('upload_id', facts.upload_id)),
-        onConditionFailed: (current) => {
-          const now = linkableFile(current && toEvidence(current as Item));
-          return refused('problem' in now ? now.problem : invalidReference('/source_evidence_id', 'was replaced meanwhile; read it again'));
-        },
-      };
+      const file = { project_id: ctx.project.id, control_id: source.control_id, id: source.evidence_id, upload_id: facts.upload_id };
+      const stillReady = fileStillReady(file, (current) => {
+        const now = linkableFile(current && toEvidence(current as Item));
+        return refused('problem' in now ? now.problem : invalidReference('/source_evidence_id', 'was replaced meanwhile; read it again'));
+      });
       // The file's status too: a malicious verdict on its bytes reaches the link as it reaches the upload (files/scan.ts).
       return { title: found.title, facts: { ...facts, file_status: 'ready', error_code: null }, checks: [stillReady] };
     }

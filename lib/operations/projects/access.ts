@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { StoredProject } from '../../domain/projects.js';
 import { etagFor } from '../kernel/etag.js';
 import { forbidden, notFound, preconditionFailed } from '../../errors.js';
-import { attributeEquals, itemAbsent, versionIs } from '../../store/conditions.js';
+import { itemUnchanged, projectNotArchived } from '../../store/guards.js';
 import type { WriteItem } from '../../store/transact.js';
 import { toProject } from '../../store/projects.js';
 import { keys, type Key } from '../../store/keys.js';
@@ -57,9 +57,7 @@ export const setupEtag = (project: StoredProject, diagram: Item | undefined, ful
  * The setup ETag names two items; a write to one of them also checks that the other is still as
  * the client's ETag saw it, so two writes against the same ETag never both succeed.
  */
-export function unchanged(key: Key, version: number): WriteItem {
-  return { kind: 'check', key, condition: version === 0 ? itemAbsent() : versionIs(version), onConditionFailed: () => preconditionFailed() };
-}
+export const unchanged = (key: Key, version: number): WriteItem => itemUnchanged(key, version, () => preconditionFailed());
 
 const archived = () => forbidden('project_archived', 'The project is archived; nothing in it can change.');
 
@@ -69,15 +67,9 @@ export function requireEditable(project: StoredProject): void {
 }
 
 /** The project unarchived when the write lands, as requireEditable found it when the request checked it: a condition of the write's transaction. */
-export function projectStillEditable(projectId: string): WriteItem {
-  return {
-    kind: 'check',
-    key: keys.project(projectId),
-    condition: attributeEquals('archived', false),
-    // Only archiving fails the check, as the request's own editability check would have said.
-    onConditionFailed: (current) => (current ? archived() : notFound()),
-  };
-}
+export const projectStillEditable = (projectId: string): WriteItem =>
+  // Only archiving fails the check, as the request's own editability check would have said.
+  projectNotArchived(projectId, (current) => (current ? archived() : notFound()));
 
 /**
  * A setup change that moves recommendations (scope technologies, the Essential Eight target): the

@@ -4,7 +4,8 @@ import type { StoredArtefact } from '../../domain/provider-artefacts.js';
 import type { StoredRelease } from '../../domain/providers.js';
 import { conflict, preconditionFailed } from '../../errors.js';
 import { assertionBatchWrites, releaseAssertions } from '../../store/assertions.js';
-import { attributeEquals, versionIs } from '../../store/conditions.js';
+import { versionIs } from '../../store/conditions.js';
+import { itemUnchanged, releaseIsDraft } from '../../store/guards.js';
 import { keys } from '../../store/keys.js';
 import { touchArtefactWrite } from '../../store/provider-artefacts.js';
 import { toRelease } from '../../store/providers.js';
@@ -79,7 +80,7 @@ function confirmWrites(ctx: OperationContext, artefact: StoredArtefact, batch: S
     {
       provider_id: artefact.provider_id,
       id: artefact.release_id!,
-      guard: { condition: attributeEquals('status', 'draft'), onConditionFailed: releasePublished },
+      guard: { condition: releaseIsDraft(), onConditionFailed: releasePublished },
     },
     (before) => ({
       condition: versionIs(before!.version),
@@ -114,12 +115,7 @@ export const confirmExactAssertions = operation({
     if (run?.status === 'running') throw conflict('import_running', 'An import of this artefact is running; confirm once it has ended.');
     requireIfMatch(ctx.ifMatch, artefactEtag(artefact, run));
     const exact = (await artefactAssertions(artefact)).filter((a) => a.exact && a.status === 'pending');
-    const unchanged: WriteItem = {
-      kind: 'check',
-      key: keys.providerArtefact(artefact.provider_id, artefact.id),
-      condition: versionIs(artefact.version),
-      onConditionFailed: preconditionFailed,
-    };
+    const unchanged = itemUnchanged(keys.providerArtefact(artefact.provider_id, artefact.id), artefact.version, preconditionFailed);
     // Every batch but the last commits here; the last goes with the artefact's new version and the audit record.
     let start = 0;
     for (; exact.length - start > CONFIRM_BATCH; start += CONFIRM_BATCH) {

@@ -2,7 +2,8 @@ import type * as z from 'zod';
 import { Assertion, AssertionId, assertionView, ReviewAssertion, type StoredAssertion } from '../../domain/assertions.js';
 import { notFound, preconditionFailed } from '../../errors.js';
 import { assertionWrites, toAssertion } from '../../store/assertions.js';
-import { attributeEquals, versionIs } from '../../store/conditions.js';
+import { versionIs } from '../../store/conditions.js';
+import { releaseIsDraft } from '../../store/guards.js';
 import { keys } from '../../store/keys.js';
 import { toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
@@ -106,7 +107,7 @@ function review(status: 'confirmed' | 'rejected') {
       };
       const writes = assertionWrites(next, assertion, {
         assertion: { condition: versionIs(assertion.version), onConditionFailed: () => preconditionFailed() },
-        release: { condition: attributeEquals('status', 'draft'), onConditionFailed: releasePublished },
+        release: { condition: releaseIsDraft(), onConditionFailed: releasePublished },
       });
       return {
         data: assertionView(next),

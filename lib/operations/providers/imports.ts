@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { type ImportKind, type ImportRun, importRunView, newImportRun } from '../../domain/imports/run.js';
 import { ArtefactDetail, artefactView, type StoredArtefact } from '../../domain/provider-artefacts.js';
 import { conflict, validationFailed } from '../../errors.js';
-import { attributeEquals } from '../../store/conditions.js';
+import { releaseStillDraft } from '../../store/guards.js';
 import { startImportWrites } from '../../store/imports.js';
 import { keys } from '../../store/keys.js';
 import { touchArtefactWrite } from '../../store/provider-artefacts.js';
@@ -100,12 +100,7 @@ function startImport(kind: ImportKind) {
         writes: [
           touchArtefactWrite(artefact, at),
           { ...startImportWrites(run, current), onConditionFailed: () => conflict('import_running', 'An import of this artefact started meanwhile.') },
-          {
-            kind: 'check',
-            key: keys.assuranceRelease(release.provider_id, release.id),
-            condition: attributeEquals('status', 'draft'),
-            onConditionFailed: releasePublished,
-          },
+          releaseStillDraft(release.provider_id, release.id, releasePublished),
         ],
       };
     },
