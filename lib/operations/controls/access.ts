@@ -14,6 +14,7 @@ import { filterDigestDelta } from '../../store/control-filters.js';
 import { controlItem, summaryDelta, toControl } from '../../store/controls.js';
 import { controlEvidence, evidenceCollection, type ControlEvidence } from '../../store/evidence.js';
 import { keys } from '../../store/keys.js';
+import { toProject } from '../../store/projects.js';
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { Ulid } from '../kernel/common.js';
@@ -146,7 +147,7 @@ export function projectStillAllows(project: StoredProject, transition?: Transiti
     condition: and(attributeEquals('lifecycle_state', 'active'), attributeEquals('archived', false), ...setting),
     // Editable still, so the setting moved: only transitions check one.
     onConditionFailed: (current) =>
-      current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
+      current ? (editabilityProblem(toProject({ ...keys.project(project.id), ...current })) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
   };
 }
 
