@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { CLASSIFICATION_CODES } from '../domain/classifications.js';
-import { EVIDENCE_KINDS, EVIDENCE_STATUSES, MAX_EVIDENCE_PER_CONTROL, sourceIdentity, type EvidenceSource, type StoredEvidence } from '../domain/evidence.js';
+import {
+  EVIDENCE_KINDS,
+  EVIDENCE_STATUSES,
+  MAX_EVIDENCE_PER_CONTROL,
+  Metadata,
+  sourceIdentity,
+  type EvidenceSource,
+  type StoredEvidence,
+} from '../domain/evidence.js';
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
 import { parseStored, storedSchema } from './entity.js';
@@ -44,15 +51,7 @@ export const evidenceSchema = storedSchema<StoredEvidence>()(
     kind: z.enum(EVIDENCE_KINDS),
     status: z.enum(EVIDENCE_STATUSES),
     version: z.number(),
-    title: z.string(),
-    description: z.string().nullable(),
-    evidence_type: z.string().nullable(),
-    classification: z.enum(CLASSIFICATION_CODES).nullable(),
-    source_system: z.string().nullable(),
-    external_reference: z.string().nullable(),
-    external_access_instructions: z.string().nullable(),
-    collected_on: z.string().nullable(),
-    review_due: z.string().nullable(),
+    ...Metadata,
     upload_id: z.string().optional(),
     file_status: z.enum(['quarantine', 'ready', 'error']).optional(),
     error_code: z.string().nullable().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { settings } from '../config.js';
-import type { Organisation } from '../domain/organisations.js';
+import { Organisation } from '../domain/organisations.js';
 import { itemAbsent, ownedBy } from './conditions.js';
 import { parseStored, storedSchema } from './entity.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
@@ -20,16 +20,7 @@ export interface StoredOrganisation extends Organisation {
 /** An organisation as stored under keys.organisation. */
 export const organisationSchema = storedSchema<StoredOrganisation>()(
   z.looseObject({
-    id: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    timezone: z.string(),
-    contact_name: z.string().nullable(),
-    contact_email: z.string().nullable(),
-    contact_phone: z.string().nullable(),
-    notes: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    ...Organisation.shape,
     version: z.number(),
     created_by: z.string(),
     licensed_classifications: z.array(z.string()).optional(),
