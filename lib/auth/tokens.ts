@@ -46,7 +46,7 @@ export function verifiedClaims(token: string, key: string): TokenClaims | undefi
 export function parseToken(token: string): TokenClaims | undefined {
   const m = SHAPE.exec(token);
   if (!m) return undefined;
-  const [, tokenId, userId, org, project] = m as unknown as [string, string, string, string, string];
+  const [, tokenId = '', userId = '', org = '', project = ''] = m;
   if (!isUlid(tokenId) || !isUlid(userId)) return undefined;
   const organisationId = org === NONE ? undefined : org;
   const projectId = project === NONE ? undefined : project;

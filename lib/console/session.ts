@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Administrator } from '../auth/administrator.js';
 import { deleteSession, getSession, putSession, touchSession, type ConsoleSession } from '../store/console.js';
-import type { UserRecord } from '../store/identity.js';
+import { asUser, type UserRecord } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getMany, keyString } from '../store/read.js';
 import type { ConsoleConfig } from './config.js';
@@ -69,7 +69,7 @@ export async function loadSession(request: ConsoleRequest, config: ConsoleConfig
   const t = now.getTime();
   const timedOut = t >= Date.parse(session.expires_at) || t - Date.parse(session.last_seen_at) >= config.idleMs;
   const found = timedOut ? undefined : await getMany([keys.user(session.user_id), keys.installationAccess(session.user_id)]);
-  const user = found?.get(keyString(keys.user(session.user_id))) as unknown as UserRecord | undefined;
+  const user = asUser(found?.get(keyString(keys.user(session.user_id))));
   if (user?.status !== 'active' || (user.session_epoch ?? 0) !== session.epoch) {
     await deleteSession(hash);
     return undefined;

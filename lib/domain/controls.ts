@@ -152,6 +152,9 @@ const blank = (s: string | null | undefined) => !s || s.trim() === '';
 const sspRow = (c: Pick<StoredControl, 'kind'>) => c.kind === 'control';
 const essentialEight = (c: Pick<StoredControl, 'essential_eight'>) => c.essential_eight.length > 0;
 
+/** The fields a patch names: one it leaves undefined keeps the current value. */
+const definedFields = <T extends object>(patch: T): Partial<T> => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 /**
  * Applies an implementation patch. Supplying applicability records an explicit decision even when
  * the value is unchanged; an exclusion, or a choice that differs from the recommendation, needs a
@@ -163,8 +166,7 @@ export function applyImplementation(
   actor: { userId: string; at: string },
 ): { next: StoredControl; errors: FieldError[] } {
   const { applicability, ...rest } = patch;
-  const next: StoredControl = { ...current };
-  for (const [k, v] of Object.entries(rest)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+  const next: StoredControl = { ...current, ...definedFields(rest) };
   if (patch.applicability_comment !== undefined) next.applicability_comment = blank(patch.applicability_comment) ? null : patch.applicability_comment!.trim();
   if (patch.implementation_status !== undefined) next.implementation_status_origin = 'explicit_user_choice';
   if (applicability) {
@@ -194,9 +196,10 @@ export function applyImplementation(
 
 /** Applies an assessment patch, checking the seed's assessment rules that hold for a draft. */
 export function applyAssessment(current: StoredControl, patch: AssessmentPatch): { next: StoredControl; errors: FieldError[] } {
-  const next: StoredControl = { ...current };
-  for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
-  if (patch.evidence_references === null) next.evidence_references = [];
+  const { evidence_references, ...rest } = patch;
+  const next: StoredControl = { ...current, ...definedFields(rest) };
+  // null clears the references: the control keeps an empty list.
+  if (evidence_references !== undefined) next.evidence_references = evidence_references ?? [];
   const errors: FieldError[] = [];
   if (patch.overall_assessed_outcome === 'common_control' && !sspRow(next)) {
     errors.push({ pointer: '/overall_assessed_outcome', code: 'not_an_ssp_control_row', detail: 'Common Control applies to SSP control rows only.' });

@@ -206,7 +206,8 @@ export const showsInline = (file: Pick<EvidenceFile, 'detected_type' | 'size'>) 
 export const hasContent = (r: ContentRepresentation) => r === 'content_endpoint' || r === 'content_and_download';
 export const hasDownload = (r: ContentRepresentation) => r === 'download_endpoint' || r === 'content_and_download';
 
-const Metadata = {
+/** The metadata as every item holds it (the view shows it, the store reads it). */
+export const Metadata = {
   title: z.string(),
   description: z.string().nullable(),
   evidence_type: z.string().nullable(),

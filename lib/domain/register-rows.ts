@@ -8,8 +8,8 @@ import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, 
 export type RowValue = string | number | boolean;
 /** Stored data: a column without a value is absent, never null. */
 export type RowData = Record<string, RowValue>;
-/** A create or merge-patch body's data: null clears a column (RFC 7396). */
-export type RowInput = Record<string, RowValue | null>;
+/** A create or merge-patch body's data: null clears a column (RFC 7396), an omitted one is kept. */
+export type RowInput = Partial<Record<string, RowValue | null>>;
 
 /** ISM controls are named by ULID within a project, or by their reference code such as ISM-1234. */
 export const CONTROL_REFERENCE = /^(?:[0-9A-HJKMNP-TV-Z]{26}|ISM-\d{4})$/;
@@ -70,7 +70,7 @@ function valueSchema(d: RegisterDefinition, c: RegisterColumn, presence: Presenc
  * omit any column, clears an optional one with null, and may not clear a required one.
  */
 export function rowBodySchema(d: RegisterDefinition, mode: 'create' | 'update'): z.ZodType<{ data: RowInput }> {
-  const shape = Object.fromEntries(
+  const shape: Record<string, z.ZodType<RowValue | null | undefined>> = Object.fromEntries(
     d.columns.map((c) => {
       if (mode === 'create') return [c.id, c.required ? valueSchema(d, c, 'required') : valueSchema(d, c, 'optional').nullable().optional()];
       return [c.id, c.required ? valueSchema(d, c, 'keep-required').optional() : valueSchema(d, c, 'optional').nullable().optional()];
@@ -78,7 +78,7 @@ export function rowBodySchema(d: RegisterDefinition, mode: 'create' | 'update'):
   );
   const data = z.strictObject(shape);
   const checked = mode === 'update' ? data.apply(changesSomething, 'column') : data;
-  return z.strictObject({ data: checked }) as unknown as z.ZodType<{ data: RowInput }>;
+  return z.strictObject({ data: checked });
 }
 
 /** What a caller may read of the sources that reference columns point at (seed, boundary rule 2). */
@@ -151,7 +151,7 @@ export function mergeRowData(current: RowData, input: RowInput): RowData {
   const next: RowData = { ...current };
   for (const [column, value] of Object.entries(input)) {
     if (value === null) delete next[column];
-    else next[column] = value;
+    else if (value !== undefined) next[column] = value;
   }
   return next;
 }

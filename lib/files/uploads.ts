@@ -1,7 +1,9 @@
-import type { Permission } from '../domain/permissions.js';
+import { z } from 'zod';
+import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
+import { parseStored, storedSchema } from '../store/entity.js';
 import type { AccessScope } from '../store/identity.js';
-import { gsi1, keys, withoutKeys, type Key } from '../store/keys.js';
+import { gsi1, keys, type Key } from '../store/keys.js';
 import { queryAll, type Item } from '../store/read.js';
 import type { OnConditionFailed, WriteItem } from '../store/transact.js';
 import type { RejectionCode } from './inspect.js';
@@ -50,7 +52,61 @@ export interface UploadRecord {
 
 export const hashIndexKey = (sha: string) => `SHA256#${sha}`;
 
-export const toUpload = (item: Item): UploadRecord => withoutKeys(item) as unknown as UploadRecord;
+const nullableString = z.string().nullable();
+const nullableNumber = z.number().nullable();
+
+/** An upload record as stored under keys.upload (its GSI1 key is the hash of its bytes). */
+export const uploadSchema = storedSchema<UploadRecord>()(
+  z.looseObject({
+    id: z.string(),
+    profile: z.enum(Object.keys(PROFILES) as [ProfileId, ...ProfileId[]]),
+    status: z.enum(['quarantine', 'ready', 'error']),
+    error_code: z
+      .enum([
+        'file_too_large',
+        'empty_file',
+        'unsupported_type',
+        'file_type_mismatch',
+        'image_unreadable',
+        'image_dimensions_out_of_range',
+        'malware_detected',
+        'authorisation_lost',
+        'scan_failed',
+        'content_changed',
+        'cancelled',
+      ])
+      .nullable(),
+    s3_key: z.string(),
+    sha256: z.string(),
+    size: z.number(),
+    file_name: z.string(),
+    declared_type: z.string(),
+    detected_type: nullableString,
+    width: nullableNumber,
+    height: nullableNumber,
+    organisation_id: nullableString,
+    project_id: nullableString,
+    provider_id: nullableString.optional(),
+    owner: z.looseObject({ PK: z.string(), SK: z.string() }),
+    uploaded_by: z.string(),
+    token_id: z.string(),
+    authority: z.looseObject({
+      scope: z.discriminatedUnion('kind', [
+        z.looseObject({ kind: z.literal('installation') }),
+        z.looseObject({ kind: z.literal('organisation'), id: z.string() }),
+        z.looseObject({ kind: z.literal('project'), id: z.string() }),
+      ]),
+      permissions: z.array(z.enum(PERMISSIONS)),
+    }),
+    checks: z.looseObject({ validation: z.enum(['pending', 'passed']), malware: z.enum(['pending', 'clean']) }),
+    reused_from: nullableString,
+    mirrors: z.set(z.string()).optional(),
+    created_at: z.string(),
+    scanned_at: nullableString,
+  }),
+);
+
+export const toUpload = (item: Item): UploadRecord => parseStored(uploadSchema, item);
 
 export function uploadPut(u: UploadRecord): WriteItem {
   return {

@@ -35,5 +35,5 @@ export function createMetaHandler(api: ApiDescription): ApiHandler {
     throw notFound('No operation exists at this path.');
   });
   // Its failed-request audit writes are recorded, so that its role is granted them (infra/grants.ts).
-  return (event, context) => runAsFunction('http/meta', () => (handler as unknown as ApiHandler)(event, context));
+  return (event, context) => runAsFunction('http/meta', () => handler(event, context));
 }

@@ -50,5 +50,5 @@ export function createApiHandler(operations: readonly AnyOperation[]): ApiHandle
     return execute(request);
   });
   // Until routing names the function, nothing should be issued: what is, is recorded as unrouted.
-  return (event, context) => runAsFunction('http/unrouted', () => (handler as unknown as ApiHandler)(event, context));
+  return (event, context) => runAsFunction('http/unrouted', () => handler(event, context));
 }

@@ -16,6 +16,7 @@ export interface StreamingRuntime {
 export type StreamingHandler = (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => Promise<void>;
 
 /** The runtime's global, absent outside Lambda (the local server installs its own). */
+// @types/aws-lambda declares `awslambda` as an ever-present namespace; this reads it as what it is, possibly absent.
 export const runtimeGlobal = globalThis as unknown as { awslambda?: StreamingRuntime };
 
 const CHUNK = 1024 * 1024;

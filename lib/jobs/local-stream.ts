@@ -90,6 +90,7 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
         iterators.delete(shardId);
         return sent;
       }
+      // One record typed twice: the Streams SDK's and the Lambda event's differ in their AttributeValue and timestamp types, not in what arrives.
       const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
       if (records.length === 0) {
         // A closed shard read to its end has no next iterator: nothing more will come from it.

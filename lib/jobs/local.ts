@@ -45,6 +45,7 @@ async function pollOnce(p: Poller, waitSeconds: number): Promise<number> {
   );
   const messages = out.Messages ?? [];
   if (messages.length === 0) return 0;
+  // The emulator's messages have no event source ARN, region or digests to give; the workers read ids, body and attributes.
   const records = messages.map(
     (m) =>
       ({

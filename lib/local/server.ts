@@ -113,6 +113,7 @@ export function toEvent(
   };
 }
 
+// Partial on purpose: without getRemainingTimeInMillis middy sets no early timeout, and a local request has no deadline.
 const lambdaContext = (name: string): Context => ({ functionName: name, awsRequestId: ulid(), callbackWaitsForEmptyEventLoop: false }) as unknown as Context;
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {

@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import type { StoredContact } from '../domain/contacts.js';
 import { itemAbsent, versionIs } from './conditions.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { parseStored, storedSchema } from './entity.js';
+import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { addToCounter, replaceVersioned, staleOrMissing } from './versioned.js';
@@ -11,7 +13,24 @@ import { addToCounter, replaceVersioned, staleOrMissing } from './versioned.js';
  * that pages and the count in the system counters hold active contacts only (seed: deleted
  * contacts are absent).
  */
-export const toContact = (item: Item): StoredContact => withoutKeys(item) as unknown as StoredContact;
+export const contactSchema = storedSchema<StoredContact>()(
+  z.looseObject({
+    id: z.string(),
+    system_id: z.string(),
+    organisation_id: z.string(),
+    name: z.string(),
+    role: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    organisation_name: z.string().nullable(),
+    status: z.enum(['active', 'deleted']),
+    created_at: z.string(),
+    updated_at: z.string(),
+    version: z.number(),
+  }),
+);
+
+export const toContact = (item: Item): StoredContact => parseStored(contactSchema, item);
 
 const contactItem = (c: StoredContact) => ({ ...keys.contact(c.system_id, c.id), entity: 'contact', ...c });
 

@@ -20,3 +20,35 @@ export function parseStored<S extends z.ZodType>(schema: S, item: Item): z.infer
   if (!parsed.success) throw new StoredItemInvalid(`stored item ${keyString(item)} does not match its schema: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
+
+/** parseStored of what a read may not have found. */
+export const parseFound = <S extends z.ZodType>(schema: S, item: Item | undefined): z.infer<S> | undefined => (item ? parseStored(schema, item) : undefined);
+
+/** The attributes loose schemas name, at every depth, without the index signatures that let the others through. */
+type Named<T> = T extends ReadonlySet<unknown> | ReadonlyMap<unknown, unknown>
+  ? T
+  : T extends readonly unknown[]
+    ? { [K in keyof T]: Named<T[K]> }
+    : T extends object
+      ? { [K in keyof T as string extends K ? never : K]: Named<T[K]> }
+      : T;
+
+/** Why a schema does not read its domain type, as the compiler reports it; `true` when it does. */
+type Agreement<S extends z.ZodType, T> = [T] extends [Named<z.input<S>>]
+  ? [z.output<S>] extends [T]
+    ? [Exclude<keyof T, keyof Named<z.output<S>>>] extends [never]
+      ? true
+      : { unnamed: Exclude<keyof T, keyof Named<z.output<S>>> }
+    : { parsesOutsideType: z.output<S> }
+  : { refusesWhatIsWritten: T };
+
+/**
+ * The schema of a stored entity whose domain type lives in lib/domain (which cannot import the
+ * store), checked against it at compile time: every value of the type, which is what writers
+ * store, parses; every parsed value is one; and the schema names every attribute of the type. A
+ * field added to one and not the other is then a type error, not a 500 or an unchecked read.
+ */
+export const storedSchema =
+  <T>() =>
+  <S extends z.ZodType>(schema: S, ..._agrees: Agreement<S, T> extends true ? [] : [mismatch: Agreement<S, T>]): S =>
+    schema;

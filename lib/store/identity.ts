@@ -1,8 +1,10 @@
 import { ulid } from 'ulid';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import type { ConsolePermission, CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { absentOrBefore, and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';
+import { parseFound, parseStored, storedSchema } from './entity.js';
 import { gsi1, keys, prefixes, type Key } from './keys.js';
 import { commitGrant, projectOrganisation, syncMemberships } from './members.js';
 import { getOne, queryAll, type Item } from './read.js';
@@ -24,6 +26,22 @@ export interface UserRecord {
   /** Registered passkeys, kept with each registration and removal so the last one cannot be removed. */
   passkeys?: number;
 }
+
+/** A user as stored under keys.user, and as the users index projects it. */
+export const userSchema = storedSchema<UserRecord>()(
+  z.looseObject({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    status: z.enum(['active', 'disabled', 'deleted']),
+    super_user: z.boolean(),
+    created_at: z.string(),
+    session_epoch: z.number().optional(),
+    passkeys: z.number().optional(),
+  }),
+);
+
+export const toUser = (item: Item): UserRecord => parseStored(userSchema, item);
 
 export type AccessScope = { kind: 'installation' } | { kind: 'organisation'; id: string } | { kind: 'project'; id: string };
 
@@ -77,11 +95,11 @@ export async function listUsers(): Promise<UserRecord[]> {
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': gsi1.users },
   });
-  return items as unknown as UserRecord[];
+  return items.map(toUser);
 }
 
 export async function getUser(userId: string): Promise<UserRecord | undefined> {
-  return (await getOne(keys.user(userId))) as UserRecord | undefined;
+  return asUser(await getOne(keys.user(userId)));
 }
 
 /** A status other than active takes the user out of every organisation's members (document owners) at once. */
@@ -208,4 +226,4 @@ export async function advanceSessionEpoch(user: UserRecord): Promise<void> {
 }
 
 export const asToken = (item: Item | undefined) => item as (Item & TokenRecord) | undefined;
-export const asUser = (item: Item | undefined) => item as (Item & UserRecord) | undefined;
+export const asUser = (item: Item | undefined): UserRecord | undefined => parseFound(userSchema, item);

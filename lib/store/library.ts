@@ -1,6 +1,9 @@
+import { z } from 'zod';
+import { CLASSIFICATION_CODES } from '../domain/classifications.js';
 import { storageUnavailable } from '../errors.js';
 import type { StoredWorkingCopy, WorkingCopySummary } from '../domain/library.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { parseStored, storedSchema } from './entity.js';
+import { keys, prefixes } from './keys.js';
 import { getMany, keyString, queryAll, type Item } from './read.js';
 import { reviewDueKeys } from './review-due.js';
 import type { WriteItem } from './transact.js';
@@ -18,16 +21,52 @@ export const workingCopyKeys = (projectId: string, definitionId: string) => [
   keys.libraryContent(projectId, definitionId),
 ];
 
+/** A working copy's small item, under keys.libraryItem: everything but the content, and the content's size. */
+type StoredLibraryItem = Omit<StoredWorkingCopy, 'content_markdown'> & { content_bytes: number };
+
+/** Items written before the content had an item of its own carry neither its version nor its size: they read as without content. */
+export const libraryItemSchema = storedSchema<StoredLibraryItem>()(
+  z.looseObject({
+    project_id: z.string(),
+    definition_id: z.string(),
+    owner_user_id: z.string().nullable(),
+    classification: z.enum(CLASSIFICATION_CODES).nullable(),
+    date_live: z.string().nullable(),
+    review_due: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    updated_by: z.string().nullable(),
+    version: z.number(),
+    content_version: z.number().default(0),
+    content_bytes: z.number().default(0),
+  }),
+);
+
+/** The content item, under keys.libraryContent: its version is the working copy's version that wrote it. */
+export const libraryContentSchema = z.looseObject({ project_id: z.string(), definition_id: z.string(), content_markdown: z.string(), version: z.number() });
+
+/** What the library list reads of each small item: a projection, so that it never reads more than the summary. */
+const summarySchema = storedSchema<WorkingCopySummary & { definition_id: string }>()(
+  libraryItemSchema.pick({
+    definition_id: true,
+    owner_user_id: true,
+    classification: true,
+    date_live: true,
+    review_due: true,
+    updated_at: true,
+    updated_by: true,
+    content_bytes: true,
+  }),
+);
+
 /**
  * The working copy from its two items, or undefined when they are torn: read apart (one
  * BatchGetItem is not isolated from a transaction), the content may be from another version.
  */
 export function assembled(item: Item, content: Item | undefined): StoredWorkingCopy | undefined {
-  const { content_bytes: _b, ...fields } = withoutKeys(item) as unknown as StoredWorkingCopy & { content_bytes: number };
-  const contentVersion = Number(fields.content_version ?? 0);
-  if (contentVersion === 0) return { ...fields, content_version: 0, content_markdown: null };
-  if (Number(content?.version) !== contentVersion) return undefined;
-  return { ...fields, content_version: contentVersion, content_markdown: String(content!.content_markdown) };
+  const { content_bytes: _b, ...fields } = parseStored(libraryItemSchema, item);
+  if (fields.content_version === 0) return { ...fields, content_markdown: null };
+  if (!content || content.version !== fields.content_version) return undefined;
+  return { ...fields, content_markdown: parseStored(libraryContentSchema, content).content_markdown };
 }
 
 /** Reads a torn pair again until both items are of one version (writes are transactions, so the next read usually is). */
@@ -44,7 +83,8 @@ export async function rereadWorkingCopy(projectId: string, definitionId: string)
   throw storageUnavailable();
 }
 
-const SUMMARY_ATTRIBUTES = ['definition_id', 'owner_user_id', 'classification', 'date_live', 'review_due', 'updated_at', 'updated_by', 'content_bytes'];
+// The keys too, so that an item that fails the summary's schema is named.
+const SUMMARY_ATTRIBUTES = ['PK', 'SK', ...Object.keys(summarySchema.shape)];
 
 /** The project's working copies by definition ULID, as summaries: one Query of the small items. */
 export async function workingCopySummaries(projectId: string): Promise<Map<string, WorkingCopySummary>> {
@@ -58,8 +98,8 @@ export async function workingCopySummaries(projectId: string): Promise<Map<strin
   });
   return new Map(
     items.map((item) => {
-      const { definition_id, content_bytes, ...fields } = item as Item & Record<string, unknown>;
-      return [String(definition_id), { ...fields, content_bytes: Number(content_bytes ?? 0) } as unknown as WorkingCopySummary];
+      const { definition_id, ...summary } = parseStored(summarySchema, item);
+      return [definition_id, summary];
     }),
   );
 }

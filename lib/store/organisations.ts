@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import { settings } from '../config.js';
-import type { Organisation } from '../domain/organisations.js';
+import { Organisation } from '../domain/organisations.js';
 import { itemAbsent, ownedBy } from './conditions.js';
+import { parseStored, storedSchema } from './entity.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { keys, prefixes } from './keys.js';
 import { getMany, getOne, queryAll, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 
@@ -11,9 +13,19 @@ export const ORGANISATION_COUNTER = 'organisations';
 export interface StoredOrganisation extends Organisation {
   version: number;
   created_by: string;
-  /** Licence terms, fixed at creation from the installation's settings. */
-  licensed_classifications: string[];
+  /** Licence terms, fixed at creation from the installation's settings; absent on organisations created before there were any. */
+  licensed_classifications?: string[];
 }
+
+/** An organisation as stored under keys.organisation. */
+export const organisationSchema = storedSchema<StoredOrganisation>()(
+  z.looseObject({
+    ...Organisation.shape,
+    version: z.number(),
+    created_by: z.string(),
+    licensed_classifications: z.array(z.string()).optional(),
+  }),
+);
 
 export function newOrganisation(input: {
   id: string;
@@ -42,7 +54,7 @@ export function newOrganisation(input: {
   };
 }
 
-export const toOrganisation = (item: Item): StoredOrganisation => withoutKeys(item) as unknown as StoredOrganisation;
+export const toOrganisation = (item: Item): StoredOrganisation => parseStored(organisationSchema, item);
 
 export function organisationPut(org: StoredOrganisation) {
   return { ...keys.organisation(org.id), entity: 'organisation', ...org };

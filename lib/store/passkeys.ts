@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { and, attributeEquals, itemAbsent, itemPresent, presentAtLeast, presentBelow } from './conditions.js';
+import { parseFound, parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
-import { getOne, queryAll } from './read.js';
+import { getOne, queryAll, type Item } from './read.js';
 import { commit, type WriteItem } from './transact.js';
 import { updateIf } from './update.js';
 
@@ -21,6 +23,24 @@ export interface PasskeyRecord {
   last_used_at?: string;
   backed_up: boolean;
 }
+
+/** A passkey as stored under keys.passkey, in its user's partition. */
+export const passkeySchema = storedSchema<PasskeyRecord>()(
+  z.looseObject({
+    id: z.string(),
+    user_id: z.string(),
+    credential_id: z.string(),
+    public_key: z.string(),
+    counter: z.number(),
+    transports: z.array(z.string()),
+    name: z.string(),
+    created_at: z.string(),
+    last_used_at: z.string().optional(),
+    backed_up: z.boolean(),
+  }),
+);
+
+const toPasskey = (item: Item): PasskeyRecord => parseStored(passkeySchema, item);
 
 export class PasskeyRefusedError extends Error {
   override readonly name = 'PasskeyRefusedError';
@@ -57,11 +77,11 @@ export async function listPasskeys(userId: string): Promise<PasskeyRecord[]> {
     ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':sk': prefixes.passkey },
     ConsistentRead: true,
   });
-  return items as unknown as PasskeyRecord[];
+  return items.map(toPasskey);
 }
 
 export async function getPasskey(userId: string, credentialId: string): Promise<PasskeyRecord | undefined> {
-  return (await getOne(keys.passkey(userId, credentialId))) as unknown as PasskeyRecord | undefined;
+  return parseFound(passkeySchema, await getOne(keys.passkey(userId, credentialId)));
 }
 
 /**

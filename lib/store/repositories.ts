@@ -1,8 +1,10 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { RepositoryConnection } from '../domain/repositories.js';
+import { z } from 'zod';
+import { REPOSITORY_PROVIDERS, type RepositoryConnection } from '../domain/repositories.js';
 import { ddb, tableName } from './client.js';
 import { itemAbsent, itemPresent } from './conditions.js';
-import { keys, prefixes, withoutKeys } from './keys.js';
+import { parseStored, storedSchema } from './entity.js';
+import { keys, prefixes } from './keys.js';
 import { getOne, queryCollection, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 
@@ -11,7 +13,20 @@ import type { OnConditionFailed, WriteItem } from './transact.js';
  * written by the operator CLI; one GetItem or ConditionCheck for the link that names one, one
  * Query for the operator's list and the link options.
  */
-const toConnection = (item: Item): RepositoryConnection => withoutKeys(item) as unknown as RepositoryConnection;
+export const connectionSchema = storedSchema<RepositoryConnection>()(
+  z.looseObject({
+    id: z.string(),
+    organisation_id: z.string(),
+    provider: z.enum(REPOSITORY_PROVIDERS),
+    url: z.string(),
+    name: z.string(),
+    created_at: z.string(),
+    api_url: z.string().optional(),
+    token_sealed: z.string().optional(),
+  }),
+);
+
+export const toConnection = (item: Item): RepositoryConnection => parseStored(connectionSchema, item);
 
 export async function putRepositoryConnection(c: RepositoryConnection): Promise<void> {
   const absent = itemAbsent();

@@ -14,6 +14,7 @@ import { controlItem, summaryDelta, toControl } from '../../store/controls.js';
 import { controlEvidence, evidenceCollection, type ControlEvidence } from '../../store/evidence.js';
 import { projectControlsEditable } from '../../store/guards.js';
 import { keys } from '../../store/keys.js';
+import { toProject } from '../../store/projects.js';
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { Ulid } from '../kernel/common.js';
@@ -142,7 +143,7 @@ export function projectStillAllows(project: StoredProject, transition?: Transiti
   const setting = when && { ...when, isDefault: DEFAULT_SETTINGS[when.setting] === when.is };
   // Editable still, so the setting moved: only transitions check one.
   return projectControlsEditable(project.id, setting, (current) =>
-    current ? (editabilityProblem(current as unknown as StoredProject) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
+    current ? (editabilityProblem(toProject({ ...keys.project(project.id), ...current })) ?? transitionNotAvailable(transition?.id ?? '')) : notFound(),
   );
 }
 

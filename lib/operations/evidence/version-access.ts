@@ -2,7 +2,8 @@ import type * as z from 'zod';
 import type { StoredEvidence } from '../../domain/evidence.js';
 import { singleLine } from '../../domain/validation.js';
 import { notFound } from '../../errors.js';
-import { keys, withoutKeys } from '../../store/keys.js';
+import { toEvidence } from '../../store/evidence.js';
+import { keys } from '../../store/keys.js';
 import { EvidenceParams } from './access.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { boundProjectOf } from '../projects/access.js';
@@ -28,7 +29,7 @@ export const versionPrefetch = (p: VersionParams) => [keys.project(p.project), k
 export function pinnedOf(ctx: OperationContext, params: VersionParams): StoredEvidence {
   boundProjectOf(ctx, params.project);
   const item = ctx.prefetched(keys.evidenceVersion(params.project, params.evidence, params.version));
-  const stored = item ? (withoutKeys(item) as unknown as StoredEvidence) : undefined;
+  const stored = item ? toEvidence(item) : undefined;
   if (!stored || stored.control_id !== params.control) throw notFound();
   return stored;
 }

@@ -107,7 +107,7 @@ export const uploadOrganisationLogo = operation({
       ...ownerShows(upload, ctx.caller.userId, ctx.now),
     };
     return {
-      data: logoView(params.organisation, logo as unknown as Item),
+      data: logoView(params.organisation, logo),
       etag: etagFor(ETAG_KIND, params.organisation, version + 1),
       location: urlOf(getOrganisationLogo, params),
       auditTarget: { organisation: params.organisation, upload: upload.id },

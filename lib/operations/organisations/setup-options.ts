@@ -1,6 +1,7 @@
 import { ASSESSMENT_TYPES, ESSENTIAL_EIGHT_TARGETS, licensedClassifications, SetupOptions } from '../../domain/setup-options.js';
 import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
+import { toOrganisation } from '../../store/organisations.js';
 import { allPublishedReleases, toProvider } from '../../store/providers.js';
 import { getMany } from '../../store/read.js';
 import { listReleases } from '../../catalogue/store.js';
@@ -48,7 +49,7 @@ export const getSetupOptions = operation({
     return {
       data: {
         ism_releases: releases.map((r) => ({ id: r.id, version: r.version, title: r.title, entries: r.entries, sample: r.sample })),
-        classifications: licensedClassifications((org.licensed_classifications as string[] | undefined) ?? []),
+        classifications: licensedClassifications(toOrganisation(org).licensed_classifications ?? []),
         scope_choices: { essential_eight_targets: [...ESSENTIAL_EIGHT_TARGETS], assessment_types: [...ASSESSMENT_TYPES] },
         provider_assurance,
       },

@@ -140,8 +140,8 @@ export const uploadNetworkDiagram = operation({
       version: version + 1,
     };
     return {
-      data: artefactsView(params, diagram as unknown as Item),
-      etag: setupEtag(project, diagram as unknown as Item),
+      data: artefactsView(params, diagram),
+      etag: setupEtag(project, diagram),
       location: `${setupProjectUrl(params)}/artefacts`,
       auditTarget: { ...params, upload: upload.id },
       writes: [

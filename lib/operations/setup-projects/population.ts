@@ -122,7 +122,7 @@ export const startPopulation = operation({
     });
     const runId = run.run_id;
     return {
-      data: populationView(next, run as unknown as Item),
+      data: populationView(next, run),
       etag: setupEtag(next, diagram),
       location: `${setupProjectUrl(params)}/population`,
       auditTarget: { ...params, run: runId },

@@ -13,7 +13,7 @@ import { validationFailed } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { selectionDeltas } from '../../domain/providers.js';
 import { selectionWrites as providerSelectionWrites } from '../../store/providers.js';
-import { getMany, keyString, type Item } from '../../store/read.js';
+import { getMany, keyString } from '../../store/read.js';
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from '../kernel/common.js';
@@ -136,7 +136,7 @@ export const updateSetupProjectScope = operation({
     const recalculation = recalculate ? projectRecalculation(ctx, project) : undefined;
     if (recalculation) writes.push(recalculation);
     return {
-      data: scopeView(item as unknown as Item, true),
+      data: scopeView(item, true),
       etag: etagFor(SCOPE_KIND, project.id, version + 1),
       writes,
       auditDetails: { replaced: [body.data ? 'data' : '', body.provider_selections ? 'provider_selections' : ''].filter(Boolean).join(',') },

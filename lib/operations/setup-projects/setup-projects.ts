@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
 import { getOne } from '../../store/read.js';
+import { toOrganisation } from '../../store/organisations.js';
 import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../../domain/projects.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound, validationFailed } from '../../errors.js';
@@ -73,7 +74,7 @@ export const createProject = operation({
     if (release?.status !== 'complete') {
       throw validationFailed([{ pointer: '/ism_release_id', code: 'unknown_release', detail: 'is not an ISM release listed in setup-options' }]);
     }
-    if (!((organisation.licensed_classifications as string[] | undefined) ?? []).includes(body.classification)) {
+    if (!(toOrganisation(organisation).licensed_classifications ?? []).includes(body.classification)) {
       throw validationFailed([{ pointer: '/classification', code: 'classification_not_licensed', detail: 'is not licensed for this organisation' }]);
     }
     const at = ctx.now.toISOString();

@@ -282,6 +282,7 @@ export class PdfLayout {
    * furniture must not join that run.
    */
   private isolated(draw: () => void): void {
+    // pdfkit's text run state is internal and untyped: the cast names the two fields this saves and restores.
     const state = this.doc as unknown as { _wrapper: unknown; _textOptions: unknown };
     const { _wrapper, _textOptions } = state;
     state._wrapper = null;

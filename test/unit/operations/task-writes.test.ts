@@ -29,9 +29,31 @@ const task = (fields: Partial<StoredTask> = {}): StoredTask => ({
   ...fields,
 });
 
+const AT = '2026-11-23T09:00:00.000Z';
+const project = {
+  ...keys.project(PROJECT),
+  id: PROJECT,
+  organisation_id: '01J0000000000000000000ORGA',
+  system_id: '01J0000000000000000000SYST',
+  name: 'Project',
+  description: null,
+  ism_release_id: '01J0000000000000000000RELS',
+  ism_release_version: '2025.03.1',
+  classification: 'OS',
+  essential_eight_target: 'none',
+  lifecycle_state: 'active',
+  archived: false,
+  population_run_id: null,
+  population_status: 'completed',
+  created_at: AT,
+  created_by: 'u',
+  updated_at: AT,
+  version: 1,
+};
+
 function context(stored: StoredTask): OperationContext {
   const items = new Map<string, Item>([
-    [keyString(keys.project(PROJECT)), { ...keys.project(PROJECT), id: PROJECT, archived: false, version: 1 }],
+    [keyString(keys.project(PROJECT)), project],
     [keyString(taskItem(stored)), taskItem(stored)],
   ]);
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toRelease } from '../../../lib/store/catalogue-releases.js';
-import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { z } from 'zod';
+import { StoredItemInvalid, storedSchema } from '../../../lib/store/entity.js';
 
 const stored = {
   PK: 'CATALOGUE',
@@ -28,5 +29,41 @@ describe('stored entities', () => {
   it('refuses a stored item that fails its schema, naming its key', () => {
     expect(() => toRelease({ ...stored, status: 'lost' })).toThrow(StoredItemInvalid);
     expect(() => toRelease({ ...stored, status: 'lost' })).toThrow(/CATALOGUE\|RELEASE#01J/);
+  });
+});
+
+interface Shape {
+  id: string;
+  note: string | null;
+  detail: { size: number };
+  tags?: string[];
+}
+
+describe('a stored schema checked against its domain type', () => {
+  const agreeing = z.looseObject({
+    id: z.string(),
+    note: z.string().nullable(),
+    detail: z.looseObject({ size: z.number() }),
+    tags: z.array(z.string()).optional(),
+  });
+
+  it('compiles when it reads exactly the type, loose at every depth', () => {
+    expect(storedSchema<Shape>()(agreeing)).toBe(agreeing);
+  });
+
+  it('does not compile when it refuses a value the type allows, at any depth', () => {
+    // @ts-expect-error a null note is written and must parse
+    storedSchema<Shape>()(agreeing.extend({ note: z.string() }));
+    // @ts-expect-error a size of the nested object is a number
+    storedSchema<Shape>()(agreeing.extend({ detail: z.looseObject({ size: z.string() }) }));
+    expect(agreeing.safeParse({ id: 'a', note: null, detail: { size: 1 } }).success).toBe(true);
+  });
+
+  it('does not compile when it parses what the type does not hold, or leaves an attribute unnamed', () => {
+    // @ts-expect-error an absent id is no Shape
+    storedSchema<Shape>()(agreeing.extend({ id: z.string().optional() }));
+    // @ts-expect-error tags are unnamed
+    storedSchema<Shape>()(agreeing.omit({ tags: true }));
+    expect(agreeing.safeParse({ note: null, detail: { size: 1 } }).success).toBe(false);
   });
 });

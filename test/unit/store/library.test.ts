@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { assembled } from '../../../lib/store/library.js';
 import { keys } from '../../../lib/store/keys.js';
 
@@ -18,7 +19,13 @@ const item = (version: number, contentVersion: number) => ({
   version,
   content_version: contentVersion,
 });
-const content = (version: number) => ({ ...keys.libraryContent(PROJECT, DEFINITION), content_markdown: 'Text', version });
+const content = (version: number) => ({
+  ...keys.libraryContent(PROJECT, DEFINITION),
+  project_id: PROJECT,
+  definition_id: DEFINITION,
+  content_markdown: 'Text',
+  version,
+});
 
 describe('a working copy from its two items', () => {
   it('takes the content the item names', () => {
@@ -39,5 +46,21 @@ describe('a working copy from its two items', () => {
 
   it('leaves the stored size out of the record', () => {
     expect(assembled(item(1, 0), undefined)).not.toHaveProperty('content_bytes');
+  });
+});
+
+describe('a working copy as stored', () => {
+  it('reads without content when stored before the content had an item of its own', () => {
+    const { content_version: _v, content_bytes: _b, ...older } = item(2, 0);
+    expect(assembled({ ...older, content_markdown: 'Inline' }, undefined)).toMatchObject({ version: 2, content_version: 0, content_markdown: null });
+  });
+
+  it('refuses a small item that fails its schema, naming its key', () => {
+    expect(() => assembled({ ...item(1, 0), classification: 'SECRET' }, undefined)).toThrow(StoredItemInvalid);
+    expect(() => assembled({ ...item(1, 0), classification: 'SECRET' }, undefined)).toThrow(`PROJECT#${PROJECT}|LIBRARY#${DEFINITION}`);
+  });
+
+  it('refuses a content item that fails its schema, naming its key', () => {
+    expect(() => assembled(item(2, 2), { ...content(2), content_markdown: null })).toThrow(`PROJECT#${PROJECT}|LIBCONTENT#${DEFINITION}`);
   });
 });

@@ -56,7 +56,16 @@ function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: 
     secret_hash: hashToken(token, SECRET),
     ...options.token,
   });
-  put({ ...keys.user(userId), id: userId, status: 'active', super_user: false, ...options.user });
+  put({
+    ...keys.user(userId),
+    id: userId,
+    email: 'ann@example.org',
+    name: 'Ann',
+    status: 'active',
+    super_user: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    ...options.user,
+  });
   if (options.access !== null)
     put({ ...keys.organisationAccess(userId, organisationId), permissions: options.access ?? ['manage-org-hierarchy', 'view-projects'] });
   return { token, claims: parseToken(token)!, items };
