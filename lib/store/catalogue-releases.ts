@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseStored } from './entity.js';
 import type { Item } from './read.js';
 

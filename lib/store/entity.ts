@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { withoutKeys } from './keys.js';
 import { keyString, type Item } from './read.js';
 

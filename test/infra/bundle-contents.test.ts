@@ -44,6 +44,11 @@ describe('HTTP function bundles', () => {
     expect(bundles.inputs(fn).filter((input) => /isomorphic-git|lib\/repositories\/local\.ts/.test(input))).toEqual([]);
   });
 
+  it.each([...FUNCTIONS, 'meta'])('%s carries no zod locale but English: a named `z` import keeps the whole namespace, locales included', async (fn) => {
+    // The German locale's message for an invalid input, as the minified code spells it.
+    expect(await bundles.code(fn)).not.toMatch(/Ung(\\xFC|ü)ltige Eingabe/);
+  });
+
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {
     const operationModules = bundles
       .inputs('meta')
