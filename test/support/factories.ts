@@ -4,6 +4,7 @@ import { type AssertionStatus, assertionId, type StoredAssertion } from '../../l
 import type { StoredControl } from '../../lib/domain/controls.js';
 import type { StoredGeneration } from '../../lib/domain/documents.js';
 import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
+import type { ImportedRow } from '../../lib/domain/imports/rows.js';
 import type { CatalogueEntry, ParsedRelease } from '../../lib/domain/oscal.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
 import type { StoredArtefact } from '../../lib/domain/provider-artefacts.js';
@@ -225,6 +226,12 @@ export function buildAssertion(over: Partial<StoredAssertion> = {}): StoredAsser
     ...assertionContent(),
     ...over,
   };
+}
+
+/** A row an import read: the provider implements the control, with no release named. */
+export function buildImportedRow(over: Partial<ImportedRow> = {}): ImportedRow {
+  const { artefact_id: _artefact, exact: _exact, review_reason: _reason, review_detail: _detail, imported_at: _at, ...content } = assertionContent();
+  return { ...content, control_id: 'ism-0001', ism_version: null, ...over };
 }
 
 /** What a project's selection reads of a confirmed assertion: the provider implements the control. */
