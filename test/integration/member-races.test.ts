@@ -5,7 +5,7 @@ import { grantAccess, revokeAccess } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { isActiveMember, memberCount, recountMembers } from '../../lib/store/members.js';
 import { getOne } from '../../lib/store/read.js';
-import { fixtures } from '../support/api.js';
+import { createOrganisation, createProject, createUser } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 /** Lets a test act once just before, or just after, the next Query that reads everything (member items, a user's access items). */
@@ -35,12 +35,12 @@ beforeAll(async () => {
 
 describe('recountMembers', () => {
   it('corrects a wrong counter even when a grant between its two reads makes the numbers agree', async () => {
-    const organisationId = await fixtures.organisation(await fixtures.user());
-    for (let i = 0; i < 2; i++) await grantAccess(await fixtures.user(), { kind: 'organisation', id: organisationId }, ['view-projects'], new Date());
+    const organisationId = (await createOrganisation()).id;
+    for (let i = 0; i < 2; i++) await grantAccess(await createUser(), { kind: 'organisation', id: organisationId }, ['view-projects'], new Date());
     const items = memberCount(await getOne(keys.organisationCounters(organisationId)));
     // One more than the member items: the drift the recount exists to correct.
     await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.organisationCounters(organisationId), members: items + 1 } }));
-    const latecomer = await fixtures.user();
+    const latecomer = await createUser();
     around.before = () => grantAccess(latecomer, { kind: 'organisation', id: organisationId }, ['view-projects'], new Date());
 
     await recountMembers(organisationId);
@@ -51,9 +51,9 @@ describe('recountMembers', () => {
 
 describe('a revoke racing a grant in the same organisation', () => {
   it('keeps the member whose grant landed after the revoke read the access items', async () => {
-    const organisationId = await fixtures.organisation(await fixtures.user());
-    const projectId = await fixtures.project(organisationId);
-    const userId = await fixtures.user();
+    const organisationId = (await createOrganisation()).id;
+    const projectId = (await createProject({ organisation_id: organisationId })).id;
+    const userId = await createUser();
     await grantAccess(userId, { kind: 'organisation', id: organisationId }, ['view-projects'], new Date());
     const members = memberCount(await getOne(keys.organisationCounters(organisationId)));
     // The revoke's sync has read the access items (the organisation grant gone, the project grant not yet there).

@@ -5,19 +5,19 @@ import { grantAccess, livePermissions } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { isActiveMember, memberCount } from '../../lib/store/members.js';
 import { getOne } from '../../lib/store/read.js';
-import { fixtures } from '../support/api.js';
+import { createOrganisation, createUser } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 let organisationId: string;
 
 beforeAll(async () => {
   await useTestServices();
-  organisationId = await fixtures.organisation(await fixtures.user());
+  organisationId = (await createOrganisation()).id;
 });
 
 describe('organisation members on grant', () => {
   it('writes the access, the member item and the counter together', async () => {
-    const userId = await fixtures.user();
+    const userId = await createUser();
     const before = memberCount(await getOne(keys.organisationCounters(organisationId)));
     await grantAccess(userId, { kind: 'organisation', id: organisationId }, ['view-projects'], new Date());
     expect(await livePermissions(userId, { kind: 'organisation', id: organisationId })).toEqual(new Set(['view-projects']));
@@ -26,10 +26,10 @@ describe('organisation members on grant', () => {
   });
 
   it('leaves no access behind when the member counter cannot be written', async () => {
-    const broken = await fixtures.organisation(await fixtures.user());
+    const broken = (await createOrganisation()).id;
     // A counter DynamoDB cannot ADD to: the member write fails inside the grant's transaction.
     await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.organisationCounters(broken), members: 'not a number' } }));
-    const userId = await fixtures.user();
+    const userId = await createUser();
     await expect(grantAccess(userId, { kind: 'organisation', id: broken }, ['view-projects'], new Date())).rejects.toThrow();
     expect(await livePermissions(userId, { kind: 'organisation', id: broken })).toBeUndefined();
     expect(await isActiveMember(broken, userId)).toBe(false);

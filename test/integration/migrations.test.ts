@@ -1,37 +1,24 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { controlWorkflow } from '../../lib/config.js';
-import type { CatalogueEntry } from '../../lib/domain/oscal.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { newControlItem, SUMMARY_PREFIX } from '../../lib/store/controls.js';
-import { listUsers, setUserStatus } from '../../lib/store/identity.js';
+import { grantAccess, listUsers, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { memberCount, membersPage } from '../../lib/store/members.js';
 import { MIGRATIONS, registerStep, runMigrations, type MigrationOutcome, type MigrationStep } from '../../lib/migrations/index.js';
 import { getOne } from '../../lib/store/read.js';
 import type { RowScope } from '../../lib/store/registers.js';
-import { fixtures } from '../support/api.js';
+import { buildCatalogueEntry, createOrganisation, createProject, createUser } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 const put = (item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: tableName(), Item: item }));
 
-const entry = (position: number): CatalogueEntry => ({
-  id: `ism-${9000 + position}`,
-  kind: 'control',
-  label: `ISM-${9000 + position}`,
-  title: 'Fixture control',
-  statement: 'A fixture statement.',
-  position,
-  path: ['Guideline', 'Section', 'Topic'],
-  classifications: ['P'],
-  essential_eight: [],
-  revision: null,
-  updated: null,
-});
+const entry = (position: number) => buildCatalogueEntry({ position, classifications: ['P'] });
 
 /** A populated project as an installation before the status counters left it: controls, and a summary without impl_ and outcome_ counters. */
 async function projectSummarisedBefore(organisationId: string): Promise<string> {
-  const projectId = await fixtures.project(organisationId);
+  const projectId = (await createProject({ organisation_id: organisationId })).id;
   const planned = [0, 1, 2].map((p) => ({ entry: entry(p), applicability: 'y' as const, origin: 'default_inclusion' as const, recommendation: null }));
   for (const p of planned) await put(newControlItem({ id: projectId }, p, 'run', new Date()));
   await put({
@@ -74,9 +61,9 @@ let unlistedUser: string;
 
 beforeAll(async () => {
   await useTestServices();
-  const creator = await fixtures.user();
-  organisationA = await fixtures.organisation(creator);
-  organisationB = await fixtures.organisation(creator);
+  const creator = await createUser();
+  organisationA = (await createOrganisation({ created_by: creator })).id;
+  organisationB = (await createOrganisation({ created_by: creator })).id;
   staleProject = await projectSummarisedBefore(organisationA);
   editedProject = await projectSummarisedBefore(organisationA);
   await put({
@@ -84,13 +71,13 @@ beforeAll(async () => {
     [`${SUMMARY_PREFIX.implementationStatus}implemented`]: 1,
     [`${SUMMARY_PREFIX.implementationStatus}not_set`]: -1,
   });
-  [oldMember, newMember, disabledUser] = [await fixtures.user(), await fixtures.user(), await fixtures.user()];
+  [oldMember, newMember, disabledUser] = [await createUser(), await createUser(), await createUser()];
   await oldAccess(oldMember, { organisation: organisationA });
-  await oldAccess(oldMember, { project: await fixtures.project(organisationB) });
-  await fixtures.grant(newMember, { kind: 'organisation', id: organisationA }, ['view-projects']);
+  await oldAccess(oldMember, { project: (await createProject({ organisation_id: organisationB })).id });
+  await grantAccess(newMember, { kind: 'organisation', id: organisationA }, ['view-projects'], new Date());
   await setUserStatus(disabledUser, 'disabled');
   await oldAccess(disabledUser, { organisation: organisationA });
-  unlistedUser = await fixtures.user();
+  unlistedUser = await createUser();
   const { GSI1PK: _pk, GSI1SK: _sk, ...beforeTheConsole } = (await getOne(keys.user(unlistedUser)))!;
   await put(beforeTheConsole);
   firstRun = await runMigrations(new Date());

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { monotonicFactory, ulid } from 'ulid';
-import type { StoredRegisterRow } from '../../lib/domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
 import { traceDdb } from '../../lib/store/client.js';
 import { getOne } from '../../lib/store/read.js';
 import { backfillRowOrder, countersKey, createRowWrites, rowCountAttribute, rowsPage, type RowScope } from '../../lib/store/registers.js';
 import { commit, type WriteItem } from '../../lib/store/transact.js';
 import { addToCounter } from '../../lib/store/versioned.js';
+import { buildRegisterRow } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(async () => {
@@ -29,18 +29,12 @@ const legacyWrites = (scope: RowScope, writes: WriteItem[]): WriteItem[] =>
 async function created(scope: RowScope, count: number, legacy = false): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const at = new Date().toISOString();
-    const row: StoredRegisterRow = {
+    const row = buildRegisterRow({
       id: nextId(),
       definition_id: definitionId,
-      owner: 'system',
-      organisation_id: ulid(),
       system_id: scope.owner === 'system' ? scope.systemId : null,
       data: { asset_tag: `A-${ids.length}-${ulid()}`, name: 'Asset', notes: NOTES },
-      created_at: at,
-      updated_at: at,
-      version: 1,
-    };
+    });
     const writes = createRowWrites(scope, { row, logicalKey: row.data.asset_tag as string }, () => new Error('key taken'));
     await commit(legacy ? legacyWrites(scope, writes) : writes);
     ids.push(row.id);

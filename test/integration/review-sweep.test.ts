@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import type { StoredProject } from '../../lib/domain/projects.js';
 import { sweepReviewTasks } from '../../lib/jobs/review-tasks.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { ddb, tableName } from '../../lib/store/client.js';
@@ -8,15 +9,18 @@ import { keys } from '../../lib/store/keys.js';
 import { reviewDueKeys, type ReviewSubject } from '../../lib/store/review-due.js';
 import { taskCount, taskKeys, tasksPage } from '../../lib/store/tasks.js';
 import { getOne } from '../../lib/store/read.js';
-import { fixtures } from '../support/api.js';
+import { createOrganisation, createProject } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 let organisationId: string;
 
 beforeAll(async () => {
   await useTestServices();
-  organisationId = await fixtures.organisation(await fixtures.user());
+  organisationId = (await createOrganisation()).id;
 });
+
+/** A project of the file's organisation; its id. */
+const newProject = async (over: Partial<StoredProject> = {}) => (await createProject({ organisation_id: organisationId, ...over })).id;
 
 const subjectKey = (s: ReviewSubject) =>
   s.kind === 'library-item' ? keys.libraryItem(s.projectId, s.definitionId) : keys.projectRegisterRow(s.projectId, s.definitionId, s.id);
@@ -43,7 +47,7 @@ const NOW = new Date('2026-11-23T09:00:00Z');
 
 describe('review sweep', () => {
   it('creates a review task for a subject whose review date has come', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     const subject = await dueItem(projectId, '2026-11-23', 'register-row');
     await sweep(NOW);
     expect(await tasksOf(projectId)).toMatchObject([
@@ -58,7 +62,7 @@ describe('review sweep', () => {
   });
 
   it('creates the task once however often it sweeps', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     await dueItem(projectId, '2026-10-01');
     await sweep(NOW);
     await sweep(NOW);
@@ -66,14 +70,14 @@ describe('review sweep', () => {
   });
 
   it('creates one task when two sweeps run at once', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     await dueItem(projectId, '2026-10-02');
     await Promise.all([sweep(NOW), sweep(NOW)]);
     expect(await tasksOf(projectId)).toHaveLength(1);
   });
 
   it('waits for a review date still to come', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     await dueItem(projectId, '2026-11-24');
     await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(0);
@@ -82,7 +86,7 @@ describe('review sweep', () => {
   });
 
   it('creates another task when the subject comes due on a new date', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     const subject = await dueItem(projectId, '2026-09-01');
     await sweep(NOW);
     await putSubject(subject, '2026-11-01');
@@ -91,14 +95,14 @@ describe('review sweep', () => {
   });
 
   it('creates no task in an archived project', async () => {
-    const projectId = await fixtures.project(organisationId, { archived: true });
+    const projectId = await newProject({ archived: true });
     await dueItem(projectId, '2026-10-03');
     await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(0);
   });
 
   it('reads the index in pages: every due subject gets its task', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     for (let i = 0; i < 60; i++) await dueItem(projectId, '2026-08-01');
     await sweep(NOW);
     expect(await tasksOf(projectId)).toHaveLength(60);
@@ -106,7 +110,7 @@ describe('review sweep', () => {
   });
 
   it('takes a swept subject out of the review-due index without moving its version', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     const subject = await dueItem(projectId, '2026-10-04', 'register-row');
     await sweep(NOW);
     const item = await getOne(subjectKey(subject));
@@ -115,7 +119,7 @@ describe('review sweep', () => {
   });
 
   it('creates no task for an index entry whose subject is no longer due on that date', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     const subject: ReviewSubject = { kind: 'library-item', projectId, definitionId: ulid(), id: '' };
     subject.id = subject.definitionId;
     await putSubject(subject, '2026-12-24', '2026-10-05');
@@ -124,7 +128,7 @@ describe('review sweep', () => {
   });
 
   it('reads at most its page budget of the index per tick', async () => {
-    const projectId = await fixtures.project(organisationId);
+    const projectId = await newProject();
     for (let i = 0; i < 3; i++) await dueItem(projectId, '2026-07-01');
     const send = vi.spyOn(ddb(), 'send');
     try {

@@ -4,20 +4,20 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, onTableWrite, tableName, traceDdb } from '../../lib/store/client.js';
 import { createUser, EmailTakenError, grantAccess, livePermissions, revokeAccess, setUserStatus } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
-import { createOrganisationWrites, newOrganisation, organisationsByIds, visibleOrganisationIds } from '../../lib/store/organisations.js';
+import { createOrganisationWrites, organisationsByIds, visibleOrganisationIds } from '../../lib/store/organisations.js';
 import { countHits, uncountHits } from '../../lib/store/rate-limits.js';
 import { getMany, getOne, queryPage } from '../../lib/store/read.js';
 import { receiptWrite, ReceiptRaceError } from '../../lib/store/receipts.js';
 import { ensureTable } from '../../lib/store/schema.js';
 import { commit } from '../../lib/store/transact.js';
+import { buildOrganisation } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(async () => {
   await useTestServices();
 });
 
-const org = (createdBy: string, slug = `s-${ulid().toLowerCase()}`) =>
-  newOrganisation({ id: ulid(), name: 'N', slug, timezone: 'UTC', createdBy, now: new Date() });
+const org = (createdBy: string, slug?: string) => buildOrganisation({ created_by: createdBy, ...(slug && { slug }) });
 const fail = (message: string) => () => new Error(message);
 
 describe('table bootstrap', () => {

@@ -1,111 +1,86 @@
 import { describe, expect, it } from 'vitest';
-import { applyAssessment, applyImplementation, attentionOf, matrixMissing, preparationMissing, type StoredControl } from '../../../lib/domain/controls.js';
+import { applyAssessment, applyImplementation, attentionOf, matrixMissing, preparationMissing } from '../../../lib/domain/controls.js';
 import { captureEvidence } from '../../../lib/domain/evidence-capture.js';
+import { buildControl } from '../../support/factories.js';
 
-const control = (over: Partial<StoredControl> = {}): StoredControl => ({
-  id: 'C',
-  project_id: 'P',
-  catalogue_id: 'ism-0001',
-  label: '0001',
-  kind: 'control',
-  title: 'Control',
-  statement: 'Do the thing.',
-  path: ['G', 'S', 'T'],
-  position: 1,
-  classifications: ['P'],
-  essential_eight: [],
-  applicability: 'y',
-  applicability_origin: 'default_inclusion',
-  applicability_comment: null,
-  recommendation: null,
-  recommendation_at: null,
-  implementation_status: null,
-  implementation_description: null,
-  implementation_summary: null,
-  workflow_state: 'editing',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  version: 1,
-  ...over,
-});
 const actor = { userId: 'U', at: '2026-11-22T00:00:00.000Z' };
 const pointers = (errors: { pointer: string }[]) => errors.map((e) => e.pointer);
 const exclude = { value: 'n' as const, rules: ['no-wireless-networks'], reasons: ['No wireless.'] };
 
 describe('applyImplementation', () => {
   it('records an explicit decision for an unchanged value', () => {
-    const { next, errors } = applyImplementation(control(), { applicability: 'y' }, actor);
+    const { next, errors } = applyImplementation(buildControl(), { applicability: 'y' }, actor);
     expect(errors).toEqual([]);
     expect(next).toMatchObject({ applicability: 'y', applicability_origin: 'explicit_user_choice', applicability_decided_by: 'U' });
   });
 
   it('needs a rationale for an exclusion', () => {
-    expect(pointers(applyImplementation(control(), { applicability: 'n' }, actor).errors)).toEqual(['/applicability_comment']);
-    expect(applyImplementation(control(), { applicability: 'n', applicability_comment: 'Inherited.' }, actor).errors).toEqual([]);
+    expect(pointers(applyImplementation(buildControl(), { applicability: 'n' }, actor).errors)).toEqual(['/applicability_comment']);
+    expect(applyImplementation(buildControl(), { applicability: 'n', applicability_comment: 'Inherited.' }, actor).errors).toEqual([]);
   });
 
   it('needs a rationale to keep a value that differs from the recommendation', () => {
-    const recommended = control({ recommendation: exclude, applicability: 'n', applicability_origin: 'initial_recommendation' });
+    const recommended = buildControl({ recommendation: exclude, applicability: 'n', applicability_origin: 'initial_recommendation' });
     expect(pointers(applyImplementation(recommended, { applicability: 'y' }, actor).errors)).toEqual(['/applicability_comment']);
   });
 
   it('leaves a system-set exclusion alone when only other fields change', () => {
-    const excluded = control({ applicability: 'n', applicability_origin: 'classification_exclusion' });
+    const excluded = buildControl({ applicability: 'n', applicability_origin: 'classification_exclusion' });
     expect(applyImplementation(excluded, { implementation_summary: 'n/a' }, actor).errors).toEqual([]);
   });
 
   it('stores a blank comment as none', () => {
-    expect(applyImplementation(control(), { applicability_comment: '  ' }, actor).next.applicability_comment).toBeNull();
+    expect(applyImplementation(buildControl(), { applicability_comment: '  ' }, actor).next.applicability_comment).toBeNull();
   });
 });
 
 describe('applyAssessment', () => {
   it('refuses Common Control on a principle', () => {
-    expect(pointers(applyAssessment(control({ kind: 'principle' }), { overall_assessed_outcome: 'common_control' }).errors)).toEqual([
+    expect(pointers(applyAssessment(buildControl({ kind: 'principle' }), { overall_assessed_outcome: 'common_control' }).errors)).toEqual([
       '/overall_assessed_outcome',
     ]);
-    expect(applyAssessment(control(), { overall_assessed_outcome: 'common_control' }).errors).toEqual([]);
+    expect(applyAssessment(buildControl(), { overall_assessed_outcome: 'common_control' }).errors).toEqual([]);
   });
 
   it('clears evidence references with null', () => {
-    expect(applyAssessment(control({ evidence_references: ['a'] }), { evidence_references: null }).next.evidence_references).toEqual([]);
+    expect(applyAssessment(buildControl({ evidence_references: ['a'] }), { evidence_references: null }).next.evidence_references).toEqual([]);
   });
 });
 
 describe('matrixMissing (seed, Assessment rules)', () => {
   it('counts Not Assessed as incomplete', () => {
-    expect(pointers(matrixMissing(control({ overall_assessed_outcome: 'not_assessed', overall_assessed_rationale: 'x' })))).toEqual([
+    expect(pointers(matrixMissing(buildControl({ overall_assessed_outcome: 'not_assessed', overall_assessed_rationale: 'x' })))).toEqual([
       '/overall_assessed_outcome',
     ]);
   });
 
   it('takes a rationale or evidence references', () => {
-    expect(matrixMissing(control({ overall_assessed_outcome: 'effective', evidence_references: ['Register'] }))).toEqual([]);
-    expect(pointers(matrixMissing(control({ overall_assessed_outcome: 'effective', overall_assessed_rationale: ' ' })))).toEqual([
+    expect(matrixMissing(buildControl({ overall_assessed_outcome: 'effective', evidence_references: ['Register'] }))).toEqual([]);
+    expect(pointers(matrixMissing(buildControl({ overall_assessed_outcome: 'effective', overall_assessed_rationale: ' ' })))).toEqual([
       '/overall_assessed_rationale',
     ]);
   });
 
   it('needs a severity for ineffective, no visibility and not implemented', () => {
     for (const outcome of ['ineffective', 'no_visibility', 'not_implemented'] as const) {
-      expect(pointers(matrixMissing(control({ overall_assessed_outcome: outcome, overall_assessed_rationale: 'x' })))).toEqual(['/finding_severity']);
-      expect(matrixMissing(control({ overall_assessed_outcome: outcome, overall_assessed_rationale: 'x', finding_severity: 'low' }))).toEqual([]);
+      expect(pointers(matrixMissing(buildControl({ overall_assessed_outcome: outcome, overall_assessed_rationale: 'x' })))).toEqual(['/finding_severity']);
+      expect(matrixMissing(buildControl({ overall_assessed_outcome: outcome, overall_assessed_rationale: 'x', finding_severity: 'low' }))).toEqual([]);
     }
   });
 });
 
 describe('preparationMissing', () => {
   it('needs a status and a description of an applicable control, nothing of an excluded one', () => {
-    expect(pointers(preparationMissing(control()))).toEqual(['/implementation_status', '/implementation_description']);
-    expect(preparationMissing(control({ applicability: 'n' }))).toEqual([]);
+    expect(pointers(preparationMissing(buildControl()))).toEqual(['/implementation_status', '/implementation_description']);
+    expect(preparationMissing(buildControl({ applicability: 'n' }))).toEqual([]);
   });
 });
 
 describe('attentionOf', () => {
   it('tells a conflict from a suggested exclusion', () => {
-    expect(attentionOf(control({ recommendation: exclude, applicability_origin: 'explicit_user_choice' }))).toBe('conflict');
-    expect(attentionOf(control({ recommendation: exclude, applicability_origin: 'unknown_historical_provenance' }))).toBe('suggested_exclusion');
-    expect(attentionOf(control({ recommendation: exclude, applicability: 'n', applicability_origin: 'initial_recommendation' }))).toBeNull();
+    expect(attentionOf(buildControl({ recommendation: exclude, applicability_origin: 'explicit_user_choice' }))).toBe('conflict');
+    expect(attentionOf(buildControl({ recommendation: exclude, applicability_origin: 'unknown_historical_provenance' }))).toBe('suggested_exclusion');
+    expect(attentionOf(buildControl({ recommendation: exclude, applicability: 'n', applicability_origin: 'initial_recommendation' }))).toBeNull();
   });
 });
 

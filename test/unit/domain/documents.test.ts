@@ -10,25 +10,11 @@ import {
   resolveOptions,
   type StoredGeneration,
 } from '../../../lib/domain/documents.js';
+import { buildGeneration } from '../../support/factories.js';
 
 const READY = { populationStatus: 'completed', essentialEightTarget: 'ML2', assessedControls: 3, diagramReady: true, logoReady: true };
 
-const generation = (over: Partial<StoredGeneration> = {}): StoredGeneration => ({
-  id: 'G1',
-  status: 'queued',
-  options: { output: 'draft', draft_watermark: true, show_implementation_notes: false, show_assessor_notes: false },
-  requested_by: 'U1',
-  requested_by_name: 'Alex',
-  token_id: 'T1',
-  requested_at: '2026-11-25T00:00:00.000Z',
-  approved_by: null,
-  approved_by_name: null,
-  approved_at: null,
-  started_at: null,
-  finished_at: null,
-  error_code: null,
-  ...over,
-});
+const generation = (over: Partial<StoredGeneration> = {}) => buildGeneration({ id: 'G1', requested_at: '2026-11-25T00:00:00.000Z', ...over });
 
 describe('document dependencies', () => {
   it('are complete for every template of a populated, assessed project with an Essential Eight target', () => {

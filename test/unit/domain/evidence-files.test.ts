@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { metadataOf, MAX_CONTENT_BYTES, type StoredEvidence } from '../../../lib/domain/evidence.js';
+import { MAX_CONTENT_BYTES, type StoredEvidence } from '../../../lib/domain/evidence.js';
 import { contentDisposition, readRefusal, titleFrom, UploadFields } from '../../../lib/domain/evidence-files.js';
+import { buildEvidence } from '../../support/factories.js';
 
-const base = (over: Partial<StoredEvidence>): StoredEvidence => ({
-  ...metadataOf({ title: 'T' }),
-  id: '01JX0000000000000000000001',
-  project_id: '01JX0000000000000000000002',
-  control_id: '01JX0000000000000000000003',
-  kind: 'upload',
-  status: 'ready',
-  version: 1,
-  source: null,
-  created_at: '2026-11-01T00:00:00Z',
-  created_by: 'u',
-  updated_at: '2026-11-01T00:00:00Z',
-  updated_by: 'u',
-  ...over,
-});
+const base = (over: Partial<StoredEvidence>) =>
+  buildEvidence({
+    id: '01JX0000000000000000000001',
+    project_id: '01JX0000000000000000000002',
+    control_id: '01JX0000000000000000000003',
+    kind: 'upload',
+    ...over,
+  });
 
 const file = (detected_type: string, size: number, file_status: StoredEvidence['file_status'] = 'ready') =>
   base({ upload_id: 'up', file_status, file_name: 'f', size, sha256: 'h', detected_type, s3_key: 'files/up' });

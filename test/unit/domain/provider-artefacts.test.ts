@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ArtefactUrl, artefactView, BulkUpload, createdView, type StoredArtefact } from '../../../lib/domain/provider-artefacts.js';
 import type { Permission } from '../../../lib/domain/permissions.js';
+import { buildArtefact } from '../../support/factories.js';
 
-const stored = (over: Partial<StoredArtefact> = {}): StoredArtefact => ({
-  id: '01J0000000000000000000000A',
-  provider_id: '01J0000000000000000000000P',
-  release_id: null,
-  kind: 'file',
-  name: 'ccm.xlsx',
-  url: null,
-  restricted: false,
-  ism_version_id: null,
-  upload_id: '01J0000000000000000000000U',
-  file_status: 'quarantine',
-  error_code: null,
-  file_name: 'ccm.xlsx',
-  size: 10,
-  sha256: 'ab',
-  detected_type: null,
-  s3_key: 'quarantine/01J0000000000000000000000U',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  created_by: 'u',
-  version: 1,
-  ...over,
-});
+const stored = (over: Partial<StoredArtefact> = {}) => buildArtefact({ id: '01J0000000000000000000000A', provider_id: '01J0000000000000000000000P', ...over });
 
 describe('artefactView', () => {
   it('shows a file in quarantine as pending, without a file_url', () => {

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GUIDANCE_BUDGET, providerEffects, type SelectedAssertion, visibleGuidance, withProviderEffect } from '../../../lib/domain/provider-effects.js';
+import { buildSelectedAssertion } from '../../support/factories.js';
 
-const assertion = (overrides: Partial<SelectedAssertion> = {}): SelectedAssertion => ({
-  id: 'R1-ism-0001',
-  provider_id: 'P1',
-  release_id: 'R1',
-  control_id: 'ism-0001',
-  responsibility: 'provider',
-  implementation_status: 'implemented',
-  consumer_guidance: 'Nothing further for tenants.',
-  implementation_statement: 'The platform does it.',
-  restricted: false,
-  ...overrides,
-});
+const assertion = (overrides: Partial<SelectedAssertion> = {}) =>
+  buildSelectedAssertion({ id: 'R1-ism-0001', provider_id: 'P1', release_id: 'R1', control_id: 'ism-0001', ...overrides });
 
 const inherited = providerEffects([assertion()]).get('ism-0001');
 const guidanceOnly = providerEffects([assertion({ responsibility: 'shared' })]).get('ism-0001');

@@ -2,24 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Permission } from '../../../lib/domain/permissions.js';
 import { claimed, CreateTaskComment, decisionStates, released, taskView, type StoredTask } from '../../../lib/domain/tasks.js';
 import { DEFAULT_WORKFLOW } from '../../../lib/domain/workflow.js';
+import { buildTask } from '../../support/factories.js';
 
 const ME = 'user-me';
 const OTHER = 'user-other';
 
-const task = (fields: Partial<StoredTask> = {}): StoredTask => ({
-  id: 'task-1',
-  project_id: 'project-1',
-  kind: 'manual',
-  title: 'Confirm the owner',
-  status: 'open',
-  related_control_id: 'control-1',
-  subject: null,
-  assignee_user_id: null,
-  created_at: '2026-11-23T00:00:00.000Z',
-  closed_at: null,
-  version: 3,
-  ...fields,
-});
+/** The task the tests act on: a manual one related to a control, seen two edits after it was opened. */
+const task = (fields: Partial<StoredTask> = {}) => buildTask({ related_control_id: 'control-1', version: 3, ...fields });
 const closed = { status: 'closed' as const, closed_at: '2026-11-23T01:00:00.000Z' };
 const codeOf = (fn: () => unknown) => {
   try {

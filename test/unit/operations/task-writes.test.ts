@@ -9,25 +9,13 @@ import { keys } from '../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../lib/store/read.js';
 import { taskItem } from '../../../lib/store/tasks.js';
 import type { WriteItem } from '../../../lib/store/transact.js';
+import { buildTask } from '../../support/factories.js';
 
 const PROJECT = '01J0000000000000000000PROJ';
 const TASK = '01J0000000000000000000TASK';
 const ME = 'user-me';
 
-const task = (fields: Partial<StoredTask> = {}): StoredTask => ({
-  id: TASK,
-  project_id: PROJECT,
-  kind: 'manual',
-  title: 'A task',
-  status: 'open',
-  related_control_id: null,
-  subject: null,
-  assignee_user_id: null,
-  created_at: '2026-11-23T00:00:00.000Z',
-  closed_at: null,
-  version: 1,
-  ...fields,
-});
+const task = (fields: Partial<StoredTask> = {}) => buildTask({ id: TASK, project_id: PROJECT, ...fields });
 
 const AT = '2026-11-23T09:00:00.000Z';
 const project = {

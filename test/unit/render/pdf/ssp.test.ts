@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sspRenderer } from '../../../lib/render/pdf/ssp.js';
-import { documentModel } from '../../support/document-model.js';
-import { images, pageTexts, renderTo } from '../../support/pdf.js';
+import { sspRenderer } from '../../../../lib/render/pdf/ssp.js';
+import { documentModel } from '../../../support/document-model.js';
+import { images, pageTexts, renderTo } from '../../../support/pdf.js';
 
 const LIMIT = 120;
 let dir: string;

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPdf } from '../../../lib/render/pdf/document.js';
-import { type Column, table } from '../../../lib/render/pdf/table.js';
-import { documentModel } from '../../support/document-model.js';
-import { pageTexts } from '../../support/pdf.js';
+import { renderPdf } from '../../../../lib/render/pdf/document.js';
+import { type Column, table } from '../../../../lib/render/pdf/table.js';
+import { documentModel } from '../../../support/document-model.js';
+import { pageTexts } from '../../../support/pdf.js';
 
 const COLUMNS: Column[] = [
   { header: 'Key', share: 0.2, font: 'bold' },

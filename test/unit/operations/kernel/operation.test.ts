@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { authenticate } from '../../../lib/http/middlewares/authenticate.js';
-import { preconditions } from '../../../lib/http/middlewares/preconditions.js';
-import { ingressLimit } from '../../../lib/http/middlewares/rate-limit.js';
-import { validate } from '../../../lib/http/middlewares/validate.js';
-import { derivedErrors, type AnyOperation } from '../../../lib/operations/kernel/operation.js';
-import { OPERATIONS } from '../../../lib/operations/registry.js';
-import type { PipelineRequest } from '../../../lib/http/state.js';
-import { pipelineRequest, thrownBy } from '../../support/pipeline.js';
+import { authenticate } from '../../../../lib/http/middlewares/authenticate.js';
+import { preconditions } from '../../../../lib/http/middlewares/preconditions.js';
+import { ingressLimit } from '../../../../lib/http/middlewares/rate-limit.js';
+import { validate } from '../../../../lib/http/middlewares/validate.js';
+import { derivedErrors, type AnyOperation } from '../../../../lib/operations/kernel/operation.js';
+import { OPERATIONS } from '../../../../lib/operations/registry.js';
+import type { PipelineRequest } from '../../../../lib/http/state.js';
+import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 const ULID = '01JD3Q5Z8X6Y7W2V9T4S3R2P1N';
 

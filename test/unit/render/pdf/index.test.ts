@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentKey } from '../../../lib/domain/documents.js';
-import { PDF_RENDERERS } from '../../../lib/render/pdf/index.js';
-import { documentModel } from '../../support/document-model.js';
-import { fonts, inkInBody, isTagged, pageCount, pageTexts, rasterise, renderTo } from '../../support/pdf.js';
+import type { DocumentKey } from '../../../../lib/domain/documents.js';
+import { PDF_RENDERERS } from '../../../../lib/render/pdf/index.js';
+import { documentModel } from '../../../support/document-model.js';
+import { fonts, inkInBody, isTagged, pageCount, pageTexts, rasterise, renderTo } from '../../../support/pdf.js';
 
 /** Enough controls for several guidelines and pages, few enough to render in a moment. */
 const LIMIT = 150;

@@ -2,17 +2,17 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { controlWorkflow } from '../../../lib/config.js';
-import { MetadataFields } from '../../../lib/domain/evidence.js';
-import { Ulid } from '../../../lib/domain/ids.js';
-import { CreateOrganisation } from '../../../lib/domain/organisations.js';
-import { changesSomething } from '../../../lib/domain/patch.js';
-import { UpdateSetupProject } from '../../../lib/domain/projects.js';
-import { CreateSystem } from '../../../lib/domain/systems.js';
-import { filledLine, filledText } from '../../../lib/domain/validation.js';
-import { stateIds } from '../../../lib/domain/workflow.js';
-import { buildOpenApi } from '../../../lib/operations/kernel/openapi.js';
-import { OPERATIONS } from '../../../lib/operations/registry.js';
+import { controlWorkflow } from '../../../../lib/config.js';
+import { MetadataFields } from '../../../../lib/domain/evidence.js';
+import { Ulid } from '../../../../lib/domain/ids.js';
+import { CreateOrganisation } from '../../../../lib/domain/organisations.js';
+import { changesSomething } from '../../../../lib/domain/patch.js';
+import { UpdateSetupProject } from '../../../../lib/domain/projects.js';
+import { CreateSystem } from '../../../../lib/domain/systems.js';
+import { filledLine, filledText } from '../../../../lib/domain/validation.js';
+import { stateIds } from '../../../../lib/domain/workflow.js';
+import { buildOpenApi } from '../../../../lib/operations/kernel/openapi.js';
+import { OPERATIONS } from '../../../../lib/operations/registry.js';
 
 /*
  * Where a shared definition's JSON Schema is the whole rule, the document and the server agree on

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../../lib/operations/kernel/router.js';
-import { OPERATIONS } from '../../../lib/operations/registry.js';
+import { createRouter } from '../../../../lib/operations/kernel/router.js';
+import { OPERATIONS } from '../../../../lib/operations/registry.js';
 
 const router = createRouter(OPERATIONS);
 

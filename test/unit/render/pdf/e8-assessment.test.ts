@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentControl, DocumentModel } from '../../../lib/domain/document-model.js';
-import { E8_STRATEGIES, essentialEightMaturity, strategiesOf } from '../../../lib/domain/essential-eight.js';
-import { e8AssessmentRenderer } from '../../../lib/render/pdf/e8-assessment.js';
-import { documentModel } from '../../support/document-model.js';
-import { isTagged, pageTexts, renderTo } from '../../support/pdf.js';
+import type { DocumentControl, DocumentModel } from '../../../../lib/domain/document-model.js';
+import { E8_STRATEGIES, essentialEightMaturity, strategiesOf } from '../../../../lib/domain/essential-eight.js';
+import { e8AssessmentRenderer } from '../../../../lib/render/pdf/e8-assessment.js';
+import { documentModel } from '../../../support/document-model.js';
+import { isTagged, pageTexts, renderTo } from '../../../support/pdf.js';
 
 let dir: string;
 beforeAll(async () => {

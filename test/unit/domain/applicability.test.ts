@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { inConflict, plannedControls, recalculated, recommendationFor, type Facts } from '../../../lib/domain/applicability.js';
 import type { CatalogueEntry } from '../../../lib/domain/oscal.js';
+import { buildCatalogueEntry } from '../../support/factories.js';
 
 const NONE: Facts = { organisation: {}, system: {}, scope: {} };
-const entry = (over: Partial<CatalogueEntry>): CatalogueEntry => ({
-  id: 'x-1',
-  kind: 'control',
-  label: 'X-1',
-  title: 'x',
-  statement: 's',
-  position: 0,
-  path: ['Guidelines for networking', 'Network design and configuration', 'Topic'],
-  classifications: ['NC', 'OS', 'P', 'S', 'TS'],
-  essential_eight: [],
-  revision: 1,
-  updated: null,
-  ...over,
-});
+const entry = (over: Partial<CatalogueEntry>) => buildCatalogueEntry({ id: 'x-1', ...over });
 
 describe('planned controls', () => {
   it('includes entries tagged for the classification by default', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagFor, requireIfMatch } from '../../../lib/operations/kernel/etag.js';
+import { etagFor, requireIfMatch } from '../../../../lib/operations/kernel/etag.js';
 
 describe('etag', () => {
   it('is a strong, quoted validator', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatTimestamp, humanise, plain } from '../../../lib/render/pdf/format.js';
+import { formatDate, formatTimestamp, humanise, plain } from '../../../../lib/render/pdf/format.js';
 
 describe('PDF text formatting', () => {
   it('draws tabs as spaces and CR LF as one line break', () => {

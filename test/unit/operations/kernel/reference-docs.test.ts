@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedBlocks, withBlock } from '../../../lib/operations/kernel/reference-docs.js';
-import { OPERATIONS } from '../../../lib/operations/registry.js';
+import { generatedBlocks, withBlock } from '../../../../lib/operations/kernel/reference-docs.js';
+import { OPERATIONS } from '../../../../lib/operations/registry.js';
 
-const root = join(dirname(new URL(import.meta.url).pathname), '../../..');
+const root = join(dirname(new URL(import.meta.url).pathname), '../../../..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 function markdownFiles(dir: string): string[] {

@@ -1,0 +1,382 @@
+import { ulid } from 'ulid';
+import { importRelease } from '../../lib/catalogue/store.js';
+import { type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
+import type { StoredControl } from '../../lib/domain/controls.js';
+import type { StoredGeneration } from '../../lib/domain/documents.js';
+import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
+import type { ImportedRow } from '../../lib/domain/imports/rows.js';
+import type { CatalogueEntry, ParsedRelease } from '../../lib/domain/oscal.js';
+import type { StoredProject } from '../../lib/domain/projects.js';
+import type { StoredArtefact } from '../../lib/domain/provider-artefacts.js';
+import type { SelectedAssertion } from '../../lib/domain/provider-effects.js';
+import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
+import type { StoredRegisterRow } from '../../lib/domain/register-rows.js';
+import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
+import type { StoredSystem } from '../../lib/domain/systems.js';
+import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
+import { assertionWrites } from '../../lib/store/assertions.js';
+import { itemAbsent } from '../../lib/store/conditions.js';
+import { controlItem } from '../../lib/store/controls.js';
+import { createUser as createStoredUser } from '../../lib/store/identity.js';
+import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
+import { createProjectWrites } from '../../lib/store/projects.js';
+import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
+import { createRowWrites, type RowScope } from '../../lib/store/registers.js';
+import { createSystemWrites } from '../../lib/store/systems.js';
+import { createTaskWrites } from '../../lib/store/tasks.js';
+import { commit } from '../../lib/store/transact.js';
+import { assertionContent } from './providers.js';
+
+/**
+ * Test data in one place, in the manner of Outline's server/test/factories.ts: each `build*` returns
+ * a valid entity as the service stores it, with any field overridden; each `create*` writes one
+ * through the same store writes the operations use and returns it. Built entities carry fresh
+ * ULIDs and one fixed instant, so that a unit test names only what it is about.
+ */
+
+/** The instant every built entity was created and last updated at. */
+export const BUILT_AT = '2026-01-01T00:00:00.000Z';
+
+/** Store writes whose limit or claim a fixture never reaches: reaching it is a broken test. */
+const never = () => new Error('a factory write met a condition it should never meet');
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
+export function buildOrganisation(over: Partial<StoredOrganisation> = {}): StoredOrganisation {
+  const id = over.id ?? ulid();
+  return {
+    ...newOrganisation({
+      id,
+      name: `Organisation ${id}`,
+      slug: `org-${id.toLowerCase()}`,
+      timezone: 'Australia/Sydney',
+      createdBy: 'factory',
+      now: new Date(BUILT_AT),
+    }),
+    ...over,
+  };
+}
+
+export function buildSystem(over: Partial<StoredSystem> = {}): StoredSystem {
+  const id = over.id ?? ulid();
+  return {
+    id,
+    organisation_id: ulid(),
+    name: `System ${id}`,
+    short_code: `S${id.slice(-8)}`,
+    description: null,
+    created_at: BUILT_AT,
+    updated_at: BUILT_AT,
+    version: 1,
+    ...over,
+  };
+}
+
+/** An active PROTECTED project whose population has completed. */
+export function buildProject(over: Partial<StoredProject> = {}): StoredProject {
+  return {
+    id: ulid(),
+    organisation_id: ulid(),
+    system_id: ulid(),
+    name: 'Factory project',
+    description: null,
+    ism_release_id: ulid(),
+    ism_release_version: 'factory',
+    classification: 'P',
+    essential_eight_target: 'none',
+    lifecycle_state: 'active',
+    archived: false,
+    population_run_id: null,
+    population_status: 'completed',
+    created_at: BUILT_AT,
+    created_by: 'factory',
+    updated_at: BUILT_AT,
+    version: 1,
+    ...over,
+  };
+}
+
+/** An ISM control of every classification, outside the Essential Eight. */
+export function buildCatalogueEntry(over: Partial<CatalogueEntry> = {}): CatalogueEntry {
+  const position = over.position ?? 0;
+  return {
+    id: `ism-${String(position + 1).padStart(4, '0')}`,
+    kind: 'control',
+    label: `ISM-${String(position + 1).padStart(4, '0')}`,
+    title: 'Control',
+    statement: 'Do the thing.',
+    position,
+    path: ['Guidelines for networking', 'Network design and configuration', 'Topic'],
+    classifications: ['NC', 'OS', 'P', 'S', 'TS'],
+    essential_eight: [],
+    revision: 1,
+    updated: null,
+    ...over,
+  };
+}
+
+/** A catalogue release of the given entries (one control by default). */
+export function buildCatalogueRelease(over: Partial<ParsedRelease> = {}): ParsedRelease {
+  return { version: `factory-${ulid().toLowerCase()}`, title: 'Factory catalogue', published: '2026-01-01', entries: [buildCatalogueEntry()], ...over };
+}
+
+/** An applicable control of a project, in editing, with nothing implemented or assessed yet. */
+export function buildControl(over: Partial<StoredControl> = {}): StoredControl {
+  const { id: catalogue_id, revision: _revision, updated: _updated, ...entry } = buildCatalogueEntry({ position: over.position ?? 0 });
+  return {
+    ...entry,
+    id: ulid(),
+    project_id: ulid(),
+    catalogue_id,
+    classifications: ['P'],
+    applicability: 'y',
+    applicability_origin: 'default_inclusion',
+    applicability_comment: null,
+    recommendation: null,
+    recommendation_at: null,
+    implementation_status: null,
+    implementation_description: null,
+    implementation_summary: null,
+    workflow_state: 'editing',
+    created_at: BUILT_AT,
+    updated_at: BUILT_AT,
+    version: 1,
+    ...over,
+  };
+}
+
+/** A text reference of a control, ready, without a file. */
+export function buildEvidence(over: Partial<StoredEvidence> = {}): StoredEvidence {
+  return {
+    ...metadataOf({ title: 'Evidence', description: 'What was seen.' }),
+    id: ulid(),
+    project_id: ulid(),
+    control_id: ulid(),
+    kind: 'text_reference',
+    status: 'ready',
+    version: 1,
+    source: null,
+    created_at: BUILT_AT,
+    created_by: 'factory',
+    updated_at: BUILT_AT,
+    updated_by: 'factory',
+    ...over,
+  };
+}
+
+/** A row of a system's asset register. */
+export function buildRegisterRow(over: Partial<StoredRegisterRow> = {}): StoredRegisterRow {
+  const id = over.id ?? ulid();
+  return {
+    id,
+    definition_id: REGISTER_DEFINITION_IDS.assetRegister,
+    owner: 'system',
+    organisation_id: ulid(),
+    system_id: ulid(),
+    data: { asset_tag: `A-${id}`, name: 'Asset' },
+    created_at: BUILT_AT,
+    updated_at: BUILT_AT,
+    version: 1,
+    ...over,
+  };
+}
+
+/** An open, unassigned manual task unrelated to a control. */
+export function buildTask(over: Partial<StoredTask> = {}): StoredTask {
+  return { ...openTask({ project_id: ulid(), kind: 'manual', title: 'Confirm the system owner' }, new Date(BUILT_AT)), ...over };
+}
+
+export function buildProvider(over: Partial<StoredProvider> = {}): StoredProvider {
+  const id = over.id ?? ulid();
+  return {
+    id,
+    name: `Provider ${id}`,
+    description: null,
+    website: null,
+    release_count: 0,
+    created_at: BUILT_AT,
+    updated_at: BUILT_AT,
+    version: 1,
+    created_by: 'factory',
+    ...over,
+  };
+}
+
+/** A draft release as the create operation stores it (`publishedRelease` publishes one). */
+export function buildRelease(over: Partial<StoredRelease> = {}): StoredRelease {
+  const draft = newRelease(
+    { name: 'Factory release', version: '1.0', ism_version_id: over.ism_version_id ?? ulid(), assessed_on: '2026-01-15' },
+    { id: over.id ?? ulid(), providerId: over.provider_id ?? ulid(), ismVersion: 'factory', by: 'factory', now: new Date(BUILT_AT) },
+  );
+  return { ...draft, ...over };
+}
+
+/** A confirmed, exact assertion of a release that the provider implements the control. */
+export function buildAssertion(over: Partial<StoredAssertion> = {}): StoredAssertion {
+  const releaseId = over.release_id ?? ulid();
+  const controlId = over.control_id ?? 'ism-0001';
+  return {
+    id: assertionId(releaseId, controlId),
+    provider_id: ulid(),
+    release_id: releaseId,
+    control_id: controlId,
+    status: 'confirmed',
+    version: 1,
+    reviewed_by: null,
+    reviewed_at: null,
+    ...assertionContent(),
+    ...over,
+  };
+}
+
+/** A row an import read: the provider implements the control, with no release named. */
+export function buildImportedRow(over: Partial<ImportedRow> = {}): ImportedRow {
+  const { artefact_id: _artefact, exact: _exact, review_reason: _reason, review_detail: _detail, imported_at: _at, ...content } = assertionContent();
+  return { ...content, control_id: 'ism-0001', ism_version: null, ...over };
+}
+
+/** What a project's selection reads of a confirmed assertion: the provider implements the control. */
+export function buildSelectedAssertion(over: Partial<SelectedAssertion> = {}): SelectedAssertion {
+  const { id, provider_id, release_id, control_id, responsibility, implementation_status, consumer_guidance, implementation_statement } = buildAssertion({
+    consumer_guidance: 'Nothing further for tenants.',
+    implementation_statement: 'The platform does it.',
+  });
+  return {
+    id,
+    provider_id,
+    release_id,
+    control_id,
+    responsibility,
+    implementation_status,
+    consumer_guidance,
+    implementation_statement,
+    restricted: false,
+    ...over,
+  };
+}
+
+/** A provider's file artefact whose upload is still in quarantine. */
+export function buildArtefact(over: Partial<StoredArtefact> = {}): StoredArtefact {
+  const uploadId = over.upload_id ?? ulid();
+  return {
+    id: ulid(),
+    provider_id: ulid(),
+    release_id: null,
+    kind: 'file',
+    name: 'ccm.xlsx',
+    url: null,
+    restricted: false,
+    ism_version_id: null,
+    upload_id: uploadId,
+    file_status: 'quarantine',
+    error_code: null,
+    file_name: 'ccm.xlsx',
+    size: 10,
+    sha256: 'ab',
+    detected_type: null,
+    s3_key: `quarantine/${uploadId}`,
+    created_at: BUILT_AT,
+    updated_at: BUILT_AT,
+    created_by: 'factory',
+    version: 1,
+    ...over,
+  };
+}
+
+/** A queued draft generation of a document. */
+export function buildGeneration(over: Partial<StoredGeneration> = {}): StoredGeneration {
+  return {
+    id: ulid(),
+    status: 'queued',
+    options: { output: 'draft', draft_watermark: true, show_implementation_notes: false, show_assessor_notes: false },
+    requested_by: ulid(),
+    requested_by_name: 'Alex',
+    token_id: ulid(),
+    requested_at: BUILT_AT,
+    approved_by: null,
+    approved_by_name: null,
+    approved_at: null,
+    started_at: null,
+    finished_at: null,
+    error_code: null,
+    ...over,
+  };
+}
+
+/* The create* variants: stored through the store's own writes, for integration tests. */
+
+/** A user of the installation; its id. */
+export async function createUser(options: { superUser?: boolean } = {}): Promise<string> {
+  return (await createStoredUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Test User', superUser: options.superUser ?? false }, new Date())).id;
+}
+
+export async function createOrganisation(over: Partial<StoredOrganisation> = {}): Promise<StoredOrganisation> {
+  const organisation = buildOrganisation(over);
+  await commit(createOrganisationWrites(organisation, NO_LIMIT, never, never));
+  return organisation;
+}
+
+/** A system of the organisation (a new one unless given). */
+export async function createSystem(over: Partial<StoredSystem> = {}): Promise<StoredSystem> {
+  const system = buildSystem({ ...over, organisation_id: over.organisation_id ?? (await createOrganisation()).id });
+  await commit(createSystemWrites(system, NO_LIMIT, never, never));
+  return system;
+}
+
+/** A project in a new system of the organisation, unless a system is given. */
+export async function createProject(over: Partial<StoredProject> & Pick<StoredProject, 'organisation_id'>): Promise<StoredProject> {
+  const project = buildProject({ ...over, system_id: over.system_id ?? (await createSystem({ organisation_id: over.organisation_id })).id });
+  await commit(createProjectWrites(project));
+  return project;
+}
+
+/** A control item of the project, as a population writes it. */
+export async function createControl(over: Partial<StoredControl> & Pick<StoredControl, 'project_id'>): Promise<StoredControl> {
+  const control = buildControl(over);
+  await commit([{ kind: 'put', item: controlItem(control), condition: itemAbsent() }]);
+  return control;
+}
+
+/** A catalogue release imported as the operator CLI imports one; its release id. */
+export async function createCatalogueRelease(over: Partial<ParsedRelease> = {}): Promise<string> {
+  return (await importRelease(buildCatalogueRelease(over), { sample: true }, new Date())).id;
+}
+
+/** A row of the scope's register, counted and claiming its logical key as a create does. */
+export async function createRegisterRow(scope: RowScope, over: Partial<StoredRegisterRow> = {}): Promise<StoredRegisterRow> {
+  const row = buildRegisterRow(over);
+  await commit(createRowWrites(scope, { row, logicalKey: String(row.data.asset_tag ?? row.id) }, never));
+  return row;
+}
+
+/** A task of the project, counted as the task operations count it. */
+export async function createTask(over: Partial<StoredTask> & Pick<StoredTask, 'project_id'>): Promise<StoredTask> {
+  const task = buildTask(over);
+  await commit(createTaskWrites(task));
+  return task;
+}
+
+export async function createProvider(over: Partial<StoredProvider> = {}): Promise<StoredProvider> {
+  const provider = buildProvider(over);
+  await commit(createProviderWrites(provider));
+  return provider;
+}
+
+/** A release of the provider through the operations' writes: a draft, then published unless the status asks for a draft. */
+export async function createRelease(over: Partial<StoredRelease> & Pick<StoredRelease, 'provider_id'>): Promise<StoredRelease> {
+  const draft = buildRelease({ ...over, status: 'draft' });
+  await commit(createReleaseWrites(draft, NO_LIMIT, never));
+  if (over.status === 'draft') return draft;
+  const published = publishedRelease(draft, 'factory', new Date());
+  await commit(publishReleaseWrites(draft, published, never));
+  return published;
+}
+
+/** An assertion of the release about an ISM control, written as the imports write it. */
+export async function createAssertion(
+  release: Pick<StoredRelease, 'provider_id' | 'id'>,
+  over: Partial<StoredAssertion> & { status?: AssertionStatus } = {},
+): Promise<StoredAssertion> {
+  const assertion = buildAssertion({ ...over, provider_id: release.provider_id, release_id: release.id });
+  await commit(assertionWrites(assertion, undefined));
+  return assertion;
+}
