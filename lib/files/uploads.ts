@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { parseStored, storedSchema } from '../store/entity.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Assertion, assertionId, isConfirmed, releaseAssertionIds, type StoredAssertion } from '../domain/assertions.js';
 import type { SelectedAssertion } from '../domain/provider-effects.js';
 import { type Condition, itemAbsent, itemPresent, versionIs } from './conditions.js';

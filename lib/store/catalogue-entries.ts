@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLASSIFICATION_CODES } from '../domain/classifications.js';
 import { type CatalogueEntry, MATURITY_LEVELS } from '../domain/oscal.js';
 import { parseStored } from './entity.js';

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ddb, tableName } from './client.js';
 import { and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';
 import { parseFound, storedSchema } from './entity.js';

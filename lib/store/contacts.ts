@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredContact } from '../domain/contacts.js';
 import { itemAbsent, versionIs } from './conditions.js';
 import { parseStored, storedSchema } from './entity.js';

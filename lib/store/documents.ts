@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DOCUMENT_KEYS, GENERATION_ERRORS, GENERATION_STATUSES, type StoredDocument, type StoredGeneration, type StoredOutput } from '../domain/documents.js';
 import { conflict } from '../errors.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, memberOneOf, versionIs, type Condition } from './conditions.js';

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConsolePermission, CredentialType, Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { absentOrBefore, and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLASSIFICATION_CODES } from '../domain/classifications.js';
 import { storageUnavailable } from '../errors.js';
 import type { StoredWorkingCopy, WorkingCopySummary } from '../domain/library.js';

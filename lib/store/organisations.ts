@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { settings } from '../config.js';
 import { Organisation } from '../domain/organisations.js';
 import { itemAbsent, ownedBy } from './conditions.js';

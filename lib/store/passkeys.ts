@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { and, attributeEquals, itemAbsent, itemPresent, presentAtLeast, presentBelow } from './conditions.js';
 import { parseFound, parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLASSIFICATION_CODES } from '../domain/classifications.js';
 import { base32, digestBase32 } from '../domain/ids.js';
 import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from '../domain/projects.js';

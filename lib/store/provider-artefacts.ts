@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ARTEFACT_KINDS, type StoredArtefact } from '../domain/provider-artefacts.js';
 import type { StoredRelease } from '../domain/providers.js';
 import { notFound, preconditionFailed } from '../errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AssuranceRelease, COUNT_NAMES, ExternalProvider, ReleaseCounts, type StoredProvider, type StoredRelease } from '../domain/providers.js';
 import { notFound, preconditionFailed } from '../errors.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent, presentBelow, setFields, type Condition } from './conditions.js';

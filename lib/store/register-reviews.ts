@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RegisterReview, type StoredRegisterReview } from '../domain/register-reviews.js';
 import { itemAbsent } from './conditions.js';
 import { parseStored } from './entity.js';

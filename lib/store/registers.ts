@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isValid as isUlid } from 'ulid';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isDocumentKey } from '../domain/documents.js';
 import type { RowReference, StoredRegisterRow } from '../domain/register-rows.js';
 import { REGISTER_OWNERS } from '../domain/registers.js';

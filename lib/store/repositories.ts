@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPOSITORY_PROVIDERS, type RepositoryConnection } from '../domain/repositories.js';
 import { ddb, tableName } from './client.js';
 import { itemAbsent, itemPresent } from './conditions.js';

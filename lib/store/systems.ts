@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredSystem } from '../domain/systems.js';
 import { itemAbsent, ownedBy } from './conditions.js';
 import { parseStored, storedSchema } from './entity.js';

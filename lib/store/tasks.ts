@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type StoredTask, type StoredTaskComment, TASK_KINDS, TASK_STATUSES, type TaskStatus, type TaskSubject } from '../domain/tasks.js';
 import { notFound } from '../errors.js';
 import { and, attributeEquals, itemAbsent, itemPresent, versionIs } from './conditions.js';

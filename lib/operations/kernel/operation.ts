@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CredentialType, Permission } from '../../domain/permissions.js';
 import type { TokenClaims } from '../../auth/tokens.js';
 import type { Key } from '../../store/keys.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ProviderSelection, Scope } from '../../domain/projects.js';
 import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { bodyErrors, multiLine, parameterErrors, singleLine } from '../../../lib/domain/validation.js';
 
 const REFUSED_EVERYWHERE = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { rowBodySchema } from '../../../lib/domain/register-rows.js';
 import { REGISTER_DEFINITIONS } from '../../../lib/domain/registers.js';
 import { carriesTextRule, singleLine } from '../../../lib/domain/validation.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toRelease } from '../../../lib/store/catalogue-releases.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { StoredItemInvalid, storedSchema } from '../../../lib/store/entity.js';
 
 const stored = {
