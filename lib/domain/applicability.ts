@@ -7,7 +7,13 @@ import type { Classification, CatalogueEntry, MaturityLevel } from './oscal.js';
  * Seed, Applicability context: `origin` tells default inclusion, initial recommendation, explicit
  * user choice, classification exclusion and unknown historical provenance apart.
  */
-const ORIGINS = ['default_inclusion', 'initial_recommendation', 'explicit_user_choice', 'classification_exclusion', 'unknown_historical_provenance'] as const;
+export const ORIGINS = [
+  'default_inclusion',
+  'initial_recommendation',
+  'explicit_user_choice',
+  'classification_exclusion',
+  'unknown_historical_provenance',
+] as const;
 export type Origin = (typeof ORIGINS)[number];
 export type Applicability = 'y' | 'n';
 

@@ -3,7 +3,17 @@ import { EvidenceView } from './evidence.js';
 import { IMPLEMENTATION_STATUSES as ASSERTED_STATUSES, RESPONSIBILITIES } from './imports/rows.js';
 import type { Permission } from './permissions.js';
 import { STATUS_ORIGINS, visibleGuidance } from './provider-effects.js';
-import { ALL_STATUSES, ASSESSMENT_PROPERTIES, attentionOf, matrixMissing, OUTCOMES, preparationMissing, SEVERITIES, type StoredControl } from './controls.js';
+import {
+  ALL_STATUSES,
+  ASSESSMENT_PROPERTIES,
+  attentionOf,
+  matrixMissing,
+  OUTCOMES,
+  preparationMissing,
+  SEVERITIES,
+  type ControlListing,
+  type StoredControl,
+} from './controls.js';
 import type { FieldError } from '../errors.js';
 
 /** How controls answer: the list item, and the detail with what this caller may see and do. */
@@ -111,7 +121,7 @@ export type ControlView = z.infer<typeof Control>;
 
 const ASSESSMENT_VIEW_FIELDS = [...ASSESSMENT_PROPERTIES, 'assessment_matrix_completeness', 'evidence_snapshot'] as const;
 
-export const controlListItem = (c: StoredControl): z.infer<typeof ControlListItem> => ({
+export const controlListItem = (c: ControlListing): z.infer<typeof ControlListItem> => ({
   id: c.id,
   catalogue_id: c.catalogue_id,
   label: c.label,

@@ -72,6 +72,25 @@ export interface StoredControl {
   version: number;
 }
 
+/** What the control list shows and filters on: the statement and the assessment stay behind. */
+export const LIST_FIELDS = [
+  'id',
+  'position',
+  'catalogue_id',
+  'label',
+  'kind',
+  'title',
+  'path',
+  'essential_eight',
+  'applicability',
+  'applicability_origin',
+  'recommendation',
+  'implementation_status',
+  'workflow_state',
+  'updated_at',
+] as const;
+export type ControlListing = Pick<StoredControl, (typeof LIST_FIELDS)[number]>;
+
 /* Requests --------------------------------------------------------------------------------- */
 
 const Text = (max: number) => multiLine().max(max).nullable().optional();

@@ -6,7 +6,7 @@ import { runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { and, attributeEquals, itemPresent, versionIs } from '../store/conditions.js';
 import { deleteIf, updateIf } from '../store/update.js';
-import { attentionKeys, projectApplicability, recountProject, type ControlApplicability } from '../store/controls.js';
+import { attentionKeys, projectApplicability, recountProject, toApplicability, type ControlApplicability } from '../store/controls.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { projectsOfSystems, toProject } from '../store/projects.js';
 import { systemIdsOf } from '../store/systems.js';
@@ -77,7 +77,8 @@ async function updateControl(
       attention.GSI1PK ? [] : ['GSI1PK', 'GSI1SK'],
     );
     if (written) return;
-    current = (await getOne(keys.control(projectId, current.id))) as unknown as ControlApplicability | undefined;
+    const reread = await getOne(keys.control(projectId, current.id));
+    current = reread && toApplicability(reread);
   }
 }
 

@@ -1,12 +1,16 @@
-import type { Origin, PlannedControl, Recommendation } from '../domain/applicability.js';
+import * as z from 'zod';
+import { ORIGINS, type Origin, type PlannedControl, type Recommendation } from '../domain/applicability.js';
 import { controlWorkflow } from '../config.js';
-import { attentionOf, type StoredControl } from '../domain/controls.js';
+import { ALL_STATUSES, attentionOf, type ControlListing, LIST_FIELDS, OUTCOMES, SEVERITIES, type StoredControl } from '../domain/controls.js';
+import { IMPLEMENTATION_STATUSES as ASSERTED_STATUSES, RESPONSIBILITIES } from '../domain/imports/rows.js';
+import { STATUS_ORIGINS } from '../domain/provider-effects.js';
+import { parseStored, storedSchema } from './entity.js';
 import type { StoredProject } from '../domain/projects.js';
 import { type ProviderEffect, withProviderEffect } from '../domain/provider-effects.js';
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
 import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
 import { updateIf } from './update.js';
-import { gsi1, keys, prefixes, withoutKeys } from './keys.js';
+import { gsi1, keys, prefixes } from './keys.js';
 import { getMany, keyString, queryAll, type Item } from './read.js';
 import { type Backoff, retryUntil } from './retry.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
@@ -56,7 +60,88 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
   };
 }
 
-export const toControl = (item: Item): StoredControl => withoutKeys(item) as unknown as StoredControl;
+const recommendationSchema = z.looseObject({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
+
+const providerGuidanceSchema = z.looseObject({
+  provider_id: z.string(),
+  release_id: z.string(),
+  assertion_id: z.string(),
+  responsibility: z.enum(RESPONSIBILITIES),
+  implementation_status: z.enum(ASSERTED_STATUSES).nullable(),
+  guidance: z.string().nullable(),
+  guidance_truncated: z.boolean(),
+  restricted: z.boolean(),
+});
+
+/** The fields that place a control in counts, indexes and filters: what the applicability read projects. */
+const applicabilityFields = {
+  id: z.string(),
+  catalogue_id: z.string(),
+  label: z.string(),
+  title: z.string(),
+  essential_eight: z.array(z.string()),
+  implementation_status: z.enum(ALL_STATUSES).nullable(),
+  implementation_status_origin: z.enum(STATUS_ORIGINS).nullable().optional(),
+  provider_guidance: z.array(providerGuidanceSchema).optional(),
+  position: z.number(),
+  path: z.array(z.string()),
+  applicability: z.enum(['y', 'n']),
+  applicability_origin: z.enum(ORIGINS),
+  recommendation: recommendationSchema.nullable(),
+  workflow_state: z.string(),
+  overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional(),
+  version: z.number(),
+};
+
+/** A project's control as stored under keys.control. */
+export const controlSchema = storedSchema<StoredControl>()(
+  z.looseObject({
+    ...applicabilityFields,
+    project_id: z.string(),
+    kind: z.enum(['control', 'principle']),
+    statement: z.string(),
+    classifications: z.array(z.string()),
+    applicability_comment: z.string().nullable(),
+    applicability_decided_at: z.string().nullable().optional(),
+    applicability_decided_by: z.string().nullable().optional(),
+    recommendation_at: z.string().nullable(),
+    implementation_description: z.string().nullable(),
+    implementation_summary: z.string().nullable(),
+    overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional(),
+    overall_proposed_rationale: z.string().nullable().optional(),
+    maturity_proposed_level: z.string().nullable().optional(),
+    overall_assessed_rationale: z.string().nullable().optional(),
+    evidence_references: z.array(z.string()).optional(),
+    finding_severity: z.enum(SEVERITIES).nullable().optional(),
+    assessor_notes: z.string().nullable().optional(),
+    maturity_assessed_level: z.string().nullable().optional(),
+    last_transition: z
+      .looseObject({
+        id: z.string(),
+        from: z.string(),
+        to: z.string(),
+        comment: z.string().nullable(),
+        by: z.string(),
+        at: z.string(),
+        assessment: z.boolean(),
+      })
+      .nullable()
+      .optional(),
+    evidence_snapshot: z
+      .looseObject({
+        captured_at: z.string(),
+        versions: z.array(z.looseObject({ evidence_id: z.string(), version: z.number(), sha256: z.string().nullable() })),
+        acknowledged_warnings: z.array(z.string()),
+      })
+      .nullable()
+      .optional(),
+    approval_task_id: z.string().nullable().optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
+
+export const toControl = (item: Item): StoredControl => parseStored(controlSchema, item);
 
 /**
  * The sparse index keys of a control that needs attention: filter[applicability_attention] reads
@@ -93,6 +178,17 @@ export interface ControlApplicability {
   version: number;
   GSI1PK?: string;
 }
+
+const applicabilitySchema = storedSchema<Omit<ControlApplicability, 'GSI1PK'>>()(z.looseObject(applicabilityFields));
+
+/**
+ * A control read through the applicability projection (its keys projected too, so that a refusal
+ * names the item). Parsing drops index keys, and the attention index partition is part of the read.
+ */
+export const toApplicability = (item: Item): ControlApplicability => ({
+  ...parseStored(applicabilitySchema, item),
+  ...(typeof item.GSI1PK === 'string' ? { GSI1PK: item.GSI1PK } : {}),
+});
 type Counted = Pick<
   ControlApplicability,
   'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state' | 'implementation_status' | 'overall_assessed_outcome'
@@ -107,11 +203,11 @@ export async function projectApplicability(projectId: string, read: { provider?:
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ExpressionAttributeNames: { '#p': 'path', '#pos': 'position', '#v': 'version', '#t': 'title' },
-    ProjectionExpression: `id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, overall_assessed_outcome, #v, GSI1PK${read.provider ? ', implementation_status_origin, provider_guidance' : ''}`,
+    ProjectionExpression: `PK, SK, id, catalogue_id, label, #t, essential_eight, implementation_status, #pos, #p, applicability, applicability_origin, recommendation, workflow_state, overall_assessed_outcome, #v, GSI1PK${read.provider ? ', implementation_status_origin, provider_guidance' : ''}`,
     // Population summarises, and recalculation fills, right after writes: they must see them.
     ConsistentRead: true,
   });
-  return items as unknown as ControlApplicability[];
+  return items.map(toApplicability);
 }
 
 /** Prefixes of the summary counters by implementation status and by assessment outcome (the control summary register reads them). */
@@ -261,30 +357,18 @@ export async function recountProject(projectId: string, now: Date): Promise<void
   );
 }
 
-/** What the control list shows (and filters on); the statement and the assessment stay behind. */
-const LIST_FIELDS = [
-  'id',
-  'position',
-  'catalogue_id',
-  'label',
-  'kind',
-  'title',
-  'path',
-  'essential_eight',
-  'applicability',
-  'applicability_origin',
-  'recommendation',
-  'implementation_status',
-  'workflow_state',
-  'updated_at',
-];
+const listingSchema = controlSchema.pick(Object.fromEntries(LIST_FIELDS.map((f) => [f, true])) as { [K in (typeof LIST_FIELDS)[number]]: true });
+
+/** A control read through the list projection (its keys projected too, so that a refusal names the item). */
+const toListing = (item: Item): ControlListing => parseStored(listingSchema, item);
+
 const listProjection = {
-  ProjectionExpression: LIST_FIELDS.map((_, i) => `#f${i}`).join(', '),
+  ProjectionExpression: ['PK', 'SK', ...LIST_FIELDS.map((_, i) => `#f${i}`)].join(', '),
   ExpressionAttributeNames: Object.fromEntries(LIST_FIELDS.map((f, i) => [`#f${i}`, f])),
 };
 
 /** The controls at the wanted positions (position keys of the index), in catalogue order: one round trip of key-range Queries. */
-export async function controlsAt(projectId: string, all: readonly string[], wanted: readonly string[]): Promise<StoredControl[]> {
+export async function controlsAt(projectId: string, all: readonly string[], wanted: readonly string[]): Promise<ControlListing[]> {
   const pk = keys.project(projectId).PK;
   const reads = rangesFor(all, wanted).map(({ from, to }) => {
     const range = controlRange(projectId, from, to);
@@ -297,12 +381,12 @@ export async function controlsAt(projectId: string, all: readonly string[], want
   const keep = new Set(wanted);
   return (await Promise.all(reads))
     .flat()
-    .map(toControl)
+    .map(toListing)
     .filter((c) => keep.has(controlPositionKey(c.position)));
 }
 
 /** Page `page` of the project's controls in catalogue order, by the control index: one key-range Query. */
-export async function controlsPage(projectId: string, index: ControlIndex, page: { number: number; size: number }): Promise<StoredControl[]> {
+export async function controlsPage(projectId: string, index: ControlIndex, page: { number: number; size: number }): Promise<ControlListing[]> {
   const { positions } = index;
   const from = (page.number - 1) * page.size;
   if (from >= positions.length) return [];
@@ -312,26 +396,26 @@ export async function controlsPage(projectId: string, index: ControlIndex, page:
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':from': range.from, ':to': range.to },
     ...listProjection,
   });
-  return items.map(toControl);
+  return items.map(toListing);
 }
 
 /** The controls that need one kind of attention, in catalogue order, from the sparse index. */
-export async function attentionList(projectId: string, attention: 'conflict' | 'suggested_exclusion'): Promise<StoredControl[]> {
+export async function attentionList(projectId: string, attention: 'conflict' | 'suggested_exclusion'): Promise<ControlListing[]> {
   const items = await queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ...listProjection,
     ExpressionAttributeValues: { ':pk': gsi1.controlAttention(projectId, attention) },
   });
-  return items.map(toControl);
+  return items.map(toListing);
 }
 
 /** Every control of the project, in catalogue order, with the list fields only (filtered lists). */
-export async function controlList(projectId: string): Promise<StoredControl[]> {
+export async function controlList(projectId: string): Promise<ControlListing[]> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.control },
     ...listProjection,
   });
-  return items.map(toControl);
+  return items.map(toListing);
 }

@@ -8,7 +8,7 @@ import {
   IMPLEMENTATION_STATUSES,
   UpdateControlAssessment,
   UpdateControlImplementation,
-  type StoredControl,
+  type ControlListing,
 } from '../../domain/controls.js';
 import { Control, ControlListItem, controlListItem } from '../../domain/control-views.js';
 import { stateIds } from '../../domain/workflow.js';
@@ -56,8 +56,8 @@ const ListQuery = PageQuery.extend({
 type ListQuery = z.output<typeof ListQuery>;
 
 /** The filters other than attention, which the sparse attention index answers by itself. */
-function matcher(q: ListQuery): ((c: StoredControl) => boolean) | undefined {
-  const tests: ((c: StoredControl) => boolean)[] = [];
+function matcher(q: ListQuery): ((c: ControlListing) => boolean) | undefined {
+  const tests: ((c: ControlListing) => boolean)[] = [];
   const state = q['filter[workflow_state]'];
   if (state) tests.push((c) => c.workflow_state === state);
   const applicability = q['filter[applicability]'];

@@ -8,6 +8,7 @@ import { keys } from '../../../lib/store/keys.js';
 const ddb = mockClient(DynamoDBDocumentClient);
 
 const control = (id: string, position: number, implementation_status: string | null, overall_assessed_outcome: string | null) => ({
+  ...keys.control('P', id),
   id,
   catalogue_id: `ism-${position}`,
   label: `ISM-${position}`,
@@ -17,8 +18,8 @@ const control = (id: string, position: number, implementation_status: string | n
   position,
   path: [],
   applicability: 'y',
-  applicability_origin: 'rule',
-  recommendation: 'y',
+  applicability_origin: 'default_inclusion',
+  recommendation: null,
   workflow_state: 'editing',
   overall_assessed_outcome,
   version: 1,

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { controlItem, toApplicability, toControl } from '../../../lib/store/controls.js';
+import { buildControl } from '../../support/factories.js';
+import { readsStoredEntity } from '../../support/stored-entities.js';
+
+describe('a stored control', () => {
+  readsStoredEntity(toControl, controlItem(buildControl()), { workflow_state: 7 });
+
+  it('reads a control stored before implementation status origins were kept', () => {
+    const { implementation_status_origin: _o, ...older } = controlItem(buildControl({ implementation_status: 'implemented' }));
+    expect(toControl(older).implementation_status_origin).toBeUndefined();
+  });
+});
+
+describe('a control read through the applicability projection', () => {
+  it('keeps the attention index partition that recalculation compares', () => {
+    const item = controlItem(buildControl({ recommendation: { value: 'n', rules: ['r'], reasons: ['because'] } }));
+    expect(item.GSI1PK).toBeDefined();
+    expect(toApplicability(item).GSI1PK).toBe(item.GSI1PK);
+  });
+
+  it('refuses an applicability outside y and n', () => {
+    expect(() => toApplicability({ ...controlItem(buildControl()), applicability: 'maybe' })).toThrow(/does not match its schema/);
+  });
+});
