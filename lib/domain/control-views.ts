@@ -43,7 +43,8 @@ const Missing = z.object({ ready: z.boolean(), missing: z.array(z.object({ point
 const Pointers = z.object({ complete: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
 const AllowedTransition = z.object({ id: z.string(), to_state: z.string(), comment: z.enum(['required', 'rejected']) });
 
-const ProviderGuidanceView = z.object({
+/** What the selected provider releases say of a control, as stored on it and as shown. */
+export const PROVIDER_GUIDANCE_FIELDS = {
   provider_id: z.string(),
   release_id: z.string(),
   assertion_id: z.string(),
@@ -52,7 +53,9 @@ const ProviderGuidanceView = z.object({
   guidance: z.string().nullable(),
   guidance_truncated: z.boolean().meta({ description: 'The guidance was cut to this control\u2019s share of 16,000 characters.' }),
   restricted: z.boolean(),
-});
+};
+
+const ProviderGuidanceView = z.object(PROVIDER_GUIDANCE_FIELDS);
 
 export const Control = z
   .object({

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ORIGINS, type Origin, type PlannedControl, type Recommendation } from '../domain/applicability.js';
 import { controlWorkflow } from '../config.js';
 import { ALL_STATUSES, attentionOf, type ControlListing, LIST_FIELDS, OUTCOMES, SEVERITIES, type StoredControl } from '../domain/controls.js';
-import { IMPLEMENTATION_STATUSES as ASSERTED_STATUSES, RESPONSIBILITIES } from '../domain/imports/rows.js';
+import { PROVIDER_GUIDANCE_FIELDS } from '../domain/control-views.js';
 import { STATUS_ORIGINS } from '../domain/provider-effects.js';
 import { parseStored, storedSchema } from './entity.js';
 import type { StoredProject } from '../domain/projects.js';
@@ -62,16 +62,7 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
 
 const recommendationSchema = z.looseObject({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
 
-const providerGuidanceSchema = z.looseObject({
-  provider_id: z.string(),
-  release_id: z.string(),
-  assertion_id: z.string(),
-  responsibility: z.enum(RESPONSIBILITIES),
-  implementation_status: z.enum(ASSERTED_STATUSES).nullable(),
-  guidance: z.string().nullable(),
-  guidance_truncated: z.boolean(),
-  restricted: z.boolean(),
-});
+const providerGuidanceSchema = z.looseObject(PROVIDER_GUIDANCE_FIELDS);
 
 /** The fields that place a control in counts, indexes and filters: what the applicability read projects. */
 const applicabilityFields = {
