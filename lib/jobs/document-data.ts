@@ -29,7 +29,7 @@ import type { StoredProject } from '../domain/projects.js';
 import type { RowData } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../domain/registers.js';
 import { getObject } from '../files/storage.js';
-import { toControl } from '../store/controls.js';
+import { toControl } from '../store/control-entity.js';
 import { toEvidence } from '../store/evidence.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';

@@ -1,10 +1,7 @@
-import * as z from 'zod';
-import { ORIGINS, type Origin, type PlannedControl, type Recommendation } from '../domain/applicability.js';
+import type { PlannedControl } from '../domain/applicability.js';
 import { controlWorkflow } from '../config.js';
-import { ALL_STATUSES, attentionOf, type ControlListing, LIST_FIELDS, OUTCOMES, SEVERITIES, type StoredControl } from '../domain/controls.js';
-import { PROVIDER_GUIDANCE_FIELDS } from '../domain/control-views.js';
-import { STATUS_ORIGINS } from '../domain/provider-effects.js';
-import { parseStored, storedSchema } from './entity.js';
+import { attentionOf, type ControlListing, LIST_FIELDS, type StoredControl } from '../domain/controls.js';
+import { type ControlApplicability, toApplicability, toListing } from './control-entity.js';
 import type { StoredProject } from '../domain/projects.js';
 import { type ProviderEffect, withProviderEffect } from '../domain/provider-effects.js';
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
@@ -60,80 +57,6 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
   };
 }
 
-const recommendationSchema = z.looseObject({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
-
-const providerGuidanceSchema = z.looseObject(PROVIDER_GUIDANCE_FIELDS);
-
-/** The fields that place a control in counts, indexes and filters: what the applicability read projects. */
-const applicabilityFields = {
-  id: z.string(),
-  catalogue_id: z.string(),
-  label: z.string(),
-  title: z.string(),
-  essential_eight: z.array(z.string()),
-  implementation_status: z.enum(ALL_STATUSES).nullable(),
-  implementation_status_origin: z.enum(STATUS_ORIGINS).nullable().optional(),
-  provider_guidance: z.array(providerGuidanceSchema).optional(),
-  position: z.number(),
-  path: z.array(z.string()),
-  applicability: z.enum(['y', 'n']),
-  applicability_origin: z.enum(ORIGINS),
-  recommendation: recommendationSchema.nullable(),
-  workflow_state: z.string(),
-  overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional(),
-  version: z.number(),
-};
-
-/** A project's control as stored under keys.control. */
-export const controlSchema = storedSchema<StoredControl>()(
-  z.looseObject({
-    ...applicabilityFields,
-    project_id: z.string(),
-    kind: z.enum(['control', 'principle']),
-    statement: z.string(),
-    classifications: z.array(z.string()),
-    applicability_comment: z.string().nullable(),
-    applicability_decided_at: z.string().nullable().optional(),
-    applicability_decided_by: z.string().nullable().optional(),
-    recommendation_at: z.string().nullable(),
-    implementation_description: z.string().nullable(),
-    implementation_summary: z.string().nullable(),
-    overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional(),
-    overall_proposed_rationale: z.string().nullable().optional(),
-    maturity_proposed_level: z.string().nullable().optional(),
-    overall_assessed_rationale: z.string().nullable().optional(),
-    evidence_references: z.array(z.string()).optional(),
-    finding_severity: z.enum(SEVERITIES).nullable().optional(),
-    assessor_notes: z.string().nullable().optional(),
-    maturity_assessed_level: z.string().nullable().optional(),
-    last_transition: z
-      .looseObject({
-        id: z.string(),
-        from: z.string(),
-        to: z.string(),
-        comment: z.string().nullable(),
-        by: z.string(),
-        at: z.string(),
-        assessment: z.boolean(),
-      })
-      .nullable()
-      .optional(),
-    evidence_snapshot: z
-      .looseObject({
-        captured_at: z.string(),
-        versions: z.array(z.looseObject({ evidence_id: z.string(), version: z.number(), sha256: z.string().nullable() })),
-        acknowledged_warnings: z.array(z.string()),
-      })
-      .nullable()
-      .optional(),
-    approval_task_id: z.string().nullable().optional(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
-);
-
-export const toControl = (item: Item): StoredControl => parseStored(controlSchema, item);
-
 /**
  * The sparse index keys of a control that needs attention: filter[applicability_attention] reads
  * only those controls, in catalogue order, instead of the whole project. Empty when none is needed.
@@ -149,37 +72,6 @@ export function attentionKeys(
 /** A control item as every whole-item write stores it: keys, the record and its attention keys. */
 export const controlItem = (c: StoredControl) => ({ ...keys.control(c.project_id, c.id), entity: 'control', ...c, ...attentionKeys(c.project_id, c) });
 
-/** The fields that place a control in the project summary, the control index and the filter digest. */
-export interface ControlApplicability {
-  id: string;
-  catalogue_id: string;
-  label: string;
-  title: string;
-  essential_eight: string[];
-  implementation_status: StoredControl['implementation_status'];
-  implementation_status_origin?: StoredControl['implementation_status_origin'];
-  provider_guidance?: StoredControl['provider_guidance'];
-  position: number;
-  path: string[];
-  applicability: 'y' | 'n';
-  applicability_origin: Origin;
-  recommendation: Recommendation | null;
-  workflow_state: string;
-  overall_assessed_outcome?: StoredControl['overall_assessed_outcome'];
-  version: number;
-  GSI1PK?: string;
-}
-
-const applicabilitySchema = storedSchema<Omit<ControlApplicability, 'GSI1PK'>>()(z.looseObject(applicabilityFields));
-
-/**
- * A control read through the applicability projection (its keys projected too, so that a refusal
- * names the item). Parsing drops index keys, and the attention index partition is part of the read.
- */
-export const toApplicability = (item: Item): ControlApplicability => ({
-  ...parseStored(applicabilitySchema, item),
-  ...(typeof item.GSI1PK === 'string' ? { GSI1PK: item.GSI1PK } : {}),
-});
 type Counted = Pick<
   ControlApplicability,
   'applicability' | 'applicability_origin' | 'recommendation' | 'workflow_state' | 'implementation_status' | 'overall_assessed_outcome'
@@ -347,11 +239,6 @@ export async function recountProject(projectId: string, now: Date): Promise<void
     () => new Error('the project summary kept changing during its recount'),
   );
 }
-
-const listingSchema = controlSchema.pick(Object.fromEntries(LIST_FIELDS.map((f) => [f, true])) as { [K in (typeof LIST_FIELDS)[number]]: true });
-
-/** A control read through the list projection (its keys projected too, so that a refusal names the item). */
-const toListing = (item: Item): ControlListing => parseStored(listingSchema, item);
 
 const listProjection = {
   ProjectionExpression: ['PK', 'SK', ...LIST_FIELDS.map((_, i) => `#f${i}`)].join(', '),

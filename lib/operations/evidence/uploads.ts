@@ -7,7 +7,7 @@ import { consumeSessionWrite } from '../../files/sessions.js';
 import { evidenceCreateWrites, evidenceLimitReached } from '../../store/evidence.js';
 import { keys } from '../../store/keys.js';
 import type { WriteItem } from '../../store/transact.js';
-import { toControl } from '../../store/controls.js';
+import { toControl } from '../../store/control-entity.js';
 import { NoQuery } from '../kernel/common.js';
 import { ControlParams, controlPrefetch } from '../controls/access.js';
 import {

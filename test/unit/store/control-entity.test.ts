@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { controlItem, toApplicability, toControl } from '../../../lib/store/controls.js';
+import { toApplicability, toControl } from '../../../lib/store/control-entity.js';
+import { controlItem } from '../../../lib/store/controls.js';
 import { buildControl } from '../../support/factories.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
 
