@@ -20,13 +20,15 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { passkeyCeremonies } from '../lib/console/routes/ceremonies.js';
+import { consolePages } from '../lib/console/routes/pages.js';
 import { activeFunctions, type FunctionName } from '../lib/operations/registry.js';
 import { API_PREFIX } from '../lib/domain/api-paths.js';
 import { AppFunction } from './app-function.js';
 import { AWS_SETTINGS, tunableSettings } from './environment.js';
 import { addProblemGatewayResponses } from './gateway-responses.js';
 import { Observability } from './observability.js';
-import { addRegistryRoutes } from './routes.js';
+import { addConsoleRoutes, addRegistryRoutes } from './routes.js';
 import { publicEndpoint, stageResourceName, type CustomDomain, type StageConfig } from './stage.js';
 import { importSharedBucket, type SharedBucket } from './shared-bucket.js';
 
@@ -61,8 +63,10 @@ export class ApiStack extends Stack {
   /** The HTTP functions by name: one per operation group, and the streaming downloads function. */
   readonly groupFunctions = new Map<FunctionName, AppFunction>();
   readonly metaFunction: AppFunction;
-  /** The web console at /console/: passkey sign-in, tokens, user administration. */
+  /** The web console at /console/: pages, sessions, tokens, user administration. */
   readonly consoleFunction: AppFunction;
+  /** The console's passkey ceremonies (sign-in, enrolment, registration, confirmation), apart for the size of their WebAuthn stack. */
+  readonly passkeysFunction: AppFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -145,7 +149,7 @@ export class ApiStack extends Stack {
       fn.function.addEnvironment('CONSOLE_ORIGIN', endpoint.origin);
       fn.function.addEnvironment('CONSOLE_BASE_PATH', endpoint.basePath);
     }
-    this.consoleFunction = this.addConsole(props, settings, integrationOptions);
+    [this.consoleFunction, this.passkeysFunction] = this.addConsole(props, settings, integrationOptions);
     addRegistryRoutes(
       this.api,
       (name) => {
@@ -167,6 +171,7 @@ export class ApiStack extends Stack {
       functions: new Map([
         ...[...this.groupFunctions].map(([group, fn]) => [group as string, fn.function] as const),
         ['console', this.consoleFunction.function],
+        ['passkeys', this.passkeysFunction.function],
       ]),
       stage: this.api.deploymentStage,
       ...(props.alarmTopicArn ? { alarmTopicArn: props.alarmTopicArn } : {}),
@@ -174,32 +179,45 @@ export class ApiStack extends Stack {
   }
 
   /**
-   * The console's own function and routes (DESIGN.md section 11): /console and everything below
-   * it. Its WebAuthn origin, relying-party id and path prefix come from the stage's public
-   * endpoint; it reads the token-hash secret to mint the tokens it issues.
+   * The console's two functions and their routes (DESIGN.md section 11): /console and everything
+   * below it, the passkey ceremonies going to a function of their own, which alone carries the
+   * WebAuthn verification library and its X.509 and ASN.1 stack. Their WebAuthn origin,
+   * relying-party id and path prefix come from the stage's public endpoint; the console reads the
+   * token-hash secret to mint the tokens it issues (a ceremony starts a session, never a token).
    */
-  private addConsole(props: ApiStackProps, settings: Record<string, string>, integrationOptions: { proxy: true; scopePermissionToMethod: false }): AppFunction {
+  private addConsole(
+    props: ApiStackProps,
+    settings: Record<string, string>,
+    integrationOptions: { proxy: true; scopePermissionToMethod: false },
+  ): [AppFunction, AppFunction] {
     const endpoint = publicEndpoint(this, this.api, props.stage);
-    const fn = new AppFunction(this, 'Console', {
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      CONSOLE_ORIGIN: endpoint.origin,
+      CONSOLE_RP_ID: endpoint.rpId,
+      CONSOLE_BASE_PATH: endpoint.basePath,
+      ...settings,
+    };
+    const consoleFunction = new AppFunction(this, 'Console', {
       entry: `${HTTP_FUNCTIONS}console.ts`,
-      description: 'The web console: passkey sign-in, token issuance and revocation, user administration',
+      description: 'The web console: pages, sessions, token issuance and revocation, user administration',
       consoleAssets: true,
-      environment: {
-        TABLE_NAME: props.table.tableName,
-        TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn,
-        CONSOLE_ORIGIN: endpoint.origin,
-        CONSOLE_RP_ID: endpoint.rpId,
-        CONSOLE_BASE_PATH: endpoint.basePath,
-        ...settings,
-      },
+      environment: { ...environment, TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn },
     });
-    fn.grantRecorded({ table: props.table });
-    props.tokenHashSecret.grantRead(fn.role);
-    const integration = new LambdaIntegration(fn.function, integrationOptions);
-    const root = this.api.root.addResource('console');
-    root.addMethod('ANY', integration);
-    root.addResource('{proxy+}').addMethod('ANY', integration);
-    return fn;
+    consoleFunction.grantRecorded({ table: props.table });
+    props.tokenHashSecret.grantRead(consoleFunction.role);
+    const passkeysFunction = new AppFunction(this, 'ConsolePasskeys', {
+      entry: `${HTTP_FUNCTIONS}passkeys.ts`,
+      description: 'Passkey ceremonies of the web console: sign-in, enrolment, registration and confirmation',
+      environment,
+    });
+    passkeysFunction.grantRecorded({ table: props.table });
+    addConsoleRoutes(
+      this.api,
+      { fn: consolePages, integration: new LambdaIntegration(consoleFunction.function, integrationOptions) },
+      { fn: passkeyCeremonies, integration: new LambdaIntegration(passkeysFunction.function, integrationOptions) },
+    );
+    return [consoleFunction, passkeysFunction];
   }
 
   private addWaf(ingressPerMinute: number): void {

@@ -2,6 +2,8 @@ import type { Integration, IResource, RestApi } from 'aws-cdk-lib/aws-apigateway
 import { OPENAPI_PATH } from '../lib/operations/kernel/router.js';
 import { OPERATIONS, functionOf, type FunctionName } from '../lib/operations/registry.js';
 import { API_PREFIX } from '../lib/domain/api-paths.js';
+import { CONSOLE_PREFIX } from '../lib/console/http.js';
+import type { ConsoleFunction } from '../lib/console/route.js';
 
 /** The gateway path of a registry operation: the registry's paths are relative to /api/v1. */
 export function gatewayPath(operationPath: string): string {
@@ -43,4 +45,36 @@ export function addRegistryRoutes(api: RestApi, integrationOf: (fn: FunctionName
 
   api.root.addMethod('ANY', meta);
   api.root.addResource('{proxy+}').addMethod('ANY', meta);
+}
+
+/**
+ * The console's routes, from its functions' route declarations: ANY on /console and everything
+ * below it to the console function, and each passkey ceremony to the passkeys function. A ceremony
+ * on a path the console also serves (POST /console/sign-in beside its page) takes its method alone,
+ * the console keeping ANY there; a path that only ceremonies use goes to the passkeys function
+ * whole, which answers its other methods 405 as the console would.
+ */
+export function addConsoleRoutes(
+  api: RestApi,
+  pages: { fn: ConsoleFunction; integration: Integration },
+  ceremonies: { fn: ConsoleFunction; integration: Integration },
+): void {
+  const root = api.root.resourceForPath(CONSOLE_PREFIX);
+  root.addMethod('ANY', pages.integration);
+  root.addResource('{proxy+}').addMethod('ANY', pages.integration);
+  const pagePaths = new Set(pages.fn.routes.map((route) => route.path));
+  const byPath = new Map<string, Set<string>>();
+  for (const { path, method } of ceremonies.fn.routes) byPath.set(path, (byPath.get(path) ?? new Set()).add(method));
+  for (const [path, methods] of byPath) {
+    const resource = api.root.resourceForPath(CONSOLE_PREFIX + path);
+    if (!pagePaths.has(path)) {
+      resource.addMethod('ANY', ceremonies.integration);
+      continue;
+    }
+    for (const method of methods) {
+      resource.addMethod(method, ceremonies.integration);
+      if (method === 'GET') resource.addMethod('HEAD', ceremonies.integration);
+    }
+    resource.addMethod('ANY', pages.integration);
+  }
 }

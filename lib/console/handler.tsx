@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { runAsFunction } from '../command-recording.js';
+import { attributeTo, runAsFunction } from '../command-recording.js';
 import { logger } from '../log.js';
 import { writeAudit } from '../store/audit.js';
 import type { AssetReader } from './assets.js';
@@ -7,14 +7,8 @@ import { consoleConfig, consolePath, type ConsoleConfig } from './config.js';
 import { consoleRequest, formOf, problem, redirect, toResult, type ConsoleRequest, type ConsoleResponse } from './http.js';
 import { ConfirmPage, ErrorPage, ReferencePage } from './pages/auth.js';
 import type { PageContext } from './pages/layout.js';
-import { html, matchRoute, type Route, type RouteContext } from './route.js';
-import { adminRoutes } from './routes/admin.js';
-import { passkeyRoutes } from './routes/passkeys.js';
-import { signInRoutes } from './routes/sign-in.js';
-import { tokenRoutes } from './routes/tokens.js';
+import { html, matchRoute, type ConsoleFunction, type Route, type RouteContext } from './route.js';
 import { csrfMatches, loadSession, recentlyConfirmed } from './session.js';
-
-export const ROUTES: readonly Route[] = [...signInRoutes, ...tokenRoutes, ...passkeyRoutes, ...adminRoutes];
 
 /**
  * Every page: scripts and styles from this origin only, no inline script, no framing. The
@@ -68,21 +62,29 @@ async function gated(route: Gated, ctx: RouteContext): Promise<ConsoleResponse> 
   return route.handle(sessionCtx);
 }
 
-async function respond(request: ConsoleRequest, assets: AssetReader, now: Date): Promise<ConsoleResponse> {
+interface Served {
+  routes: readonly Route[];
+  functionOf: Map<Route, string>;
+  assets: AssetReader | undefined;
+}
+
+async function respond(request: ConsoleRequest, served: Served, now: Date): Promise<ConsoleResponse> {
+  const { assets } = served;
   const config = consoleConfig();
   const page: PageContext = { config };
   if (request.method === 'GET' || request.method === 'HEAD') {
-    if (request.path.startsWith('/assets/')) {
+    if (assets && request.path.startsWith('/assets/')) {
       const asset = await assets(request.path.slice('/assets/'.length));
       if (asset) return { status: 200, headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=300' }, body: asset.body };
     }
     if (request.path === '/reference')
       return { ...html(<ReferencePage ctx={page} />), headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': REFERENCE_CSP } };
   }
-  const found = matchRoute(ROUTES, request.method, request.path);
+  const found = matchRoute(served.routes, request.method, request.path);
   if (found === undefined) return html(<ErrorPage ctx={page} status={404} message="There is no such page." />, 404);
   if (found === 'no-method') return { ...html(<ErrorPage ctx={page} status={405} message="This page does not take that method." />, 405) };
   const { route, params } = found;
+  attributeTo(served.functionOf.get(route)!);
   const json = route.json;
   if (route.method === 'POST' && !sameOrigin(request, config)) {
     await writeAudit(
@@ -110,14 +112,27 @@ async function respond(request: ConsoleRequest, assets: AssetReader, now: Date):
   return route.gate === 'public' ? route.handle(ctx) : gated(route, ctx);
 }
 
-/** The console function: its own front door, sharing nothing with the API's pipeline (a bearer token is never read here). */
-export function createConsoleHandler(assets: AssetReader): (event: APIGatewayProxyEvent, context?: Context) => Promise<APIGatewayProxyResult> {
+/**
+ * A console function: its own front door, sharing nothing with the API's pipeline (a bearer token
+ * is never read here). On AWS each console function serves its own routes, the ones the gateway
+ * sends it; the local runtime serves them all through one handler, each request recorded as the
+ * function whose route it is. Only a function given the static files serves them.
+ */
+export function createConsoleHandler(
+  functions: readonly ConsoleFunction[],
+  assets?: AssetReader,
+): (event: APIGatewayProxyEvent, context?: Context) => Promise<APIGatewayProxyResult> {
+  const served: Served = {
+    routes: functions.flatMap((fn) => fn.routes),
+    functionOf: new Map(functions.flatMap((fn) => fn.routes.map((route) => [route, fn.name] as const))),
+    assets,
+  };
   return (event) =>
-    runAsFunction('http/console', async () => {
+    runAsFunction(functions[0]!.name, async () => {
       const request = consoleRequest(event);
       let response: ConsoleResponse;
       try {
-        response = await respond(request, assets, new Date());
+        response = await respond(request, served, new Date());
       } catch (error) {
         logger.error('console request failed', { requestId: request.requestId, error: error as Error });
         response = html(

@@ -44,6 +44,12 @@ export type Route =
       handle: (ctx: SessionContext) => Promise<ConsoleResponse>;
     });
 
+/** The routes one console function serves, under its name in infra/recorded-commands.json (its entry module under functions/). */
+export interface ConsoleFunction {
+  name: string;
+  routes: readonly Route[];
+}
+
 export const ULID_SEGMENT = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; params: Record<string, string> } | 'no-method' | undefined {

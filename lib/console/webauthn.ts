@@ -18,9 +18,9 @@ const CEREMONY_MS = 5 * 60_000;
 const CREDENTIAL_ID = /^[A-Za-z0-9_-]{16,512}$/;
 
 /**
- * The library is loaded at the first ceremony, not at the console's cold start: with its X.509 and
- * ASN.1 stack it was a third of the console's bundle, and its settings parse root certificates
- * when evaluated, while most console requests (pages, sign-out, settings) never need it.
+ * The library is loaded at the first ceremony, not at the cold start: its settings parse root
+ * certificates when evaluated, which would count against the passkeys function's module init
+ * (its routes are the only ones that reach this module: lib/console/routes/ceremonies.tsx).
  */
 let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
 const webauthn = () => (library ??= import('@simplewebauthn/server'));

@@ -12,6 +12,8 @@ import { answerClientError, frontDoorErrors, frontDoorProblem } from './problems
 import { sourceAssets } from '../console/assets.js';
 import { createConsoleHandler } from '../console/handler.js';
 import { CONSOLE_PREFIX } from '../console/http.js';
+import { passkeyCeremonies } from '../console/routes/ceremonies.js';
+import { consolePages } from '../console/routes/pages.js';
 import { localStreamingRuntime } from './streaming.js';
 import { API_PREFIX } from '../domain/api-paths.js';
 import { createRouter } from '../operations/kernel/router.js';
@@ -138,7 +140,7 @@ export async function createLocalServer(): Promise<Server> {
   useLocalRepositories(resolveLocalFile);
   const { functions, meta } = await loadHandlers();
   const router = createRouter(OPERATIONS);
-  const consoleHandler = createConsoleHandler(sourceAssets());
+  const consoleHandler = createConsoleHandler([consolePages, passkeyCeremonies], sourceAssets());
   const server = createServer(async (req, res) => {
     const path = requestUrl(req).pathname;
     try {

@@ -22,8 +22,8 @@ describe('ApiStack', () => {
 
   it('runs every function on Node.js 24 on arm64', () => {
     const functions = Object.values(resourcesOf(s.apiTemplate, 'AWS::Lambda::Function'));
-    // The groups, the meta function and the console.
-    expect(functions).toHaveLength(activeFunctions().length + 2);
+    // The groups, the meta function and the console's two.
+    expect(functions).toHaveLength(activeFunctions().length + 3);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
@@ -157,14 +157,14 @@ describe('ApiStack', () => {
     expect(JSON.stringify(association[0]!.Properties.ResourceArn)).toContain(`"/stages/",{"Ref":"${stageId}"}`);
   });
 
-  it('alarms on each group function and console error and on API 5XX', () => {
+  it("alarms on each group function's and the console functions' errors and on API 5XX", () => {
     const alarms = Object.values(resourcesOf(s.apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    for (const fn of [...s.api.groupFunctions.values(), s.api.consoleFunction]) {
+    for (const fn of [...s.api.groupFunctions.values(), s.api.consoleFunction, s.api.passkeysFunction]) {
       expect(alarms).toContainEqual(
         expect.objectContaining({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }),
       );
     }
     expect(alarms).toContainEqual(expect.objectContaining({ MetricName: '5XXError', Namespace: 'AWS/ApiGateway' }));
-    expect(alarms).toHaveLength(s.api.groupFunctions.size + 2);
+    expect(alarms).toHaveLength(s.api.groupFunctions.size + 3);
   });
 });

@@ -18,6 +18,7 @@ const ENTRIES = {
   organisations: 'http/organisations',
   downloads: 'http/downloads',
   console: 'http/console',
+  passkeys: 'http/passkeys',
   scan: 'workers/scan',
   verdict: 'workers/scan-verdict',
 } as const;
@@ -96,10 +97,10 @@ describe('bundled HTTP functions', () => {
     expect(Buffer.from(result!.body, 'base64').toString('utf8')).toContain('SimpleWebAuthnBrowser');
   }, 30_000);
 
-  it('begins a passkey sign-in from the console bundle for the configured relying party', async () => {
+  it('begins a passkey sign-in from the passkeys bundle for the configured relying party', async () => {
     const origin = { CONSOLE_ORIGIN: 'https://console.example', CONSOLE_RP_ID: 'console.example' };
     const { result } = await loadBundle<APIGatewayProxyResult>(
-      'console',
+      'passkeys',
       { ...services, ...origin },
       event('POST', '/console/sign-in/options', { headers: { Origin: 'https://console.example', 'Content-Type': 'application/json' }, body: {} }),
     );

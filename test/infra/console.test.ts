@@ -58,6 +58,19 @@ describe('ApiStack console', () => {
     for (const fn of groups) expect([variables(fn).CONSOLE_ORIGIN, variables(fn).CONSOLE_BASE_PATH]).toEqual([consoleOrigin, '/staging']);
   });
 
+  it('gives the passkeys function the WebAuthn settings of the console and no token-hash secret, since a ceremony never mints a token', () => {
+    const variables = (f: { Properties: Record<string, unknown> }) => (f.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const functions = resourcesOf(s.apiTemplate, 'AWS::Lambda::Function');
+    const consoleFn = variables(functions[logicalIdOf(s.api.consoleFunction)]!);
+    const passkeysFn = variables(functions[logicalIdOf(s.api.passkeysFunction)]!);
+    expect([passkeysFn.CONSOLE_ORIGIN, passkeysFn.CONSOLE_RP_ID, passkeysFn.CONSOLE_BASE_PATH]).toEqual([
+      consoleFn.CONSOLE_ORIGIN,
+      consoleFn.CONSOLE_RP_ID,
+      consoleFn.CONSOLE_BASE_PATH,
+    ]);
+    expect(passkeysFn.TOKEN_HASH_SECRET_ARN).toBeUndefined();
+  });
+
   it('uses the custom domain as origin and relying-party id when the stage has one', () => {
     const onDomain = synthesize({
       stage: 'prod',

@@ -43,6 +43,7 @@ describe('grants derived from the recorded commands', () => {
       ...[...s.api.groupFunctions.values()].map((fn) => ({ fn, template: s.apiTemplate, ignored: onlyActions([...LOGS_AND_TRACES, ...TOKEN_HASH_SECRET]) })),
       { fn: s.api.metaFunction, template: s.apiTemplate, ignored: onlyActions(LOGS_AND_TRACES) },
       { fn: s.api.consoleFunction, template: s.apiTemplate, ignored: onlyActions([...LOGS_AND_TRACES, ...TOKEN_HASH_SECRET]) },
+      { fn: s.api.passkeysFunction, template: s.apiTemplate, ignored: onlyActions(LOGS_AND_TRACES) },
       ...[...s.workers.jobs].map(([name, job]) => ({
         fn: job.worker,
         template: s.workersTemplate,

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, functionOf } from '../../lib/operations/registry.js';
 import { API_PREFIX } from '../../lib/domain/api-paths.js';
+import { passkeyCeremonies } from '../../lib/console/routes/ceremonies.js';
+import { consolePages } from '../../lib/console/routes/pages.js';
 import { logicalIdOf, resourcesOf, synthesize, type Resources, type Synthesized } from './fixture.js';
 
 interface Route {
@@ -23,6 +25,7 @@ function routesOf(s: Synthesized): Route[] {
   const targets = new Map<string, string>([
     [logicalIdOf(s.api.metaFunction), 'meta'],
     [logicalIdOf(s.api.consoleFunction), 'console'],
+    [logicalIdOf(s.api.passkeysFunction), 'passkeys'],
   ]);
   for (const [group, fn] of s.api.groupFunctions) targets.set(logicalIdOf(fn), group);
 
@@ -49,7 +52,7 @@ describe('ApiStack routes', () => {
 
   it('sends ANY on each registry path to the one function that serves its operations: its group function, or the downloads function for files', () => {
     const expected = new Set(OPERATIONS.map((op) => `ANY ${API_PREFIX}${op.path} -> ${functionOf(op)}`));
-    const actual = routes.filter((r) => r.target !== 'meta' && r.target !== 'console').map((r) => `${r.method} ${r.path} -> ${r.target}`);
+    const actual = routes.filter((r) => !['meta', 'console', 'passkeys'].includes(r.target)).map((r) => `${r.method} ${r.path} -> ${r.target}`);
     expect(new Set(actual)).toEqual(expected);
     expect(actual).toHaveLength(expected.size);
   });
@@ -59,6 +62,22 @@ describe('ApiStack routes', () => {
     expect(new Set(metaRoutes)).toEqual(
       new Set(['ANY /', 'ANY /{proxy+}', `GET ${API_PREFIX}/openapi.json`, `HEAD ${API_PREFIX}/openapi.json`, `ANY ${API_PREFIX}/openapi.json`]),
     );
+  });
+
+  it("sends each passkey ceremony to the passkeys function, and every other console path and method to the console's", () => {
+    const pagePaths = new Set(consolePages.routes.map((r) => r.path));
+    const [shared, own] = [passkeyCeremonies.routes.filter((r) => pagePaths.has(r.path)), passkeyCeremonies.routes.filter((r) => !pagePaths.has(r.path))];
+    const expected = [
+      'ANY /console -> console',
+      'ANY /console/{proxy+} -> console',
+      // A path only ceremonies use is the passkeys function's whole; it answers other methods 405.
+      ...own.map((r) => `ANY /console${r.path} -> passkeys`),
+      // Where the console serves a page on the same path, the ceremony takes its method alone.
+      ...shared.flatMap((r) => [`${r.method} /console${r.path} -> passkeys`, `ANY /console${r.path} -> console`]),
+    ];
+    const actual = routes.filter((r) => r.path === '/console' || r.path.startsWith('/console/')).map((r) => `${r.method} ${r.path} -> ${r.target}`);
+    expect(new Set(actual)).toEqual(new Set(expected));
+    expect(actual).toContain('POST /console/sign-in -> passkeys');
   });
 
   it('keeps the API stack well below the CloudFormation limit of 500 resources', () => {

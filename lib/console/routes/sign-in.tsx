@@ -1,128 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
-import { settings } from '../../config.js';
-import { enrolmentLinkHash } from '../../auth/administration.js';
-import { singleLine } from '../../domain/validation.js';
-import { writeAudit, writeSampledRateLimitAudit } from '../../store/audit.js';
-import { getEnrolmentLink, spendEnrolmentLinkWrite, type EnrolmentLink } from '../../store/console.js';
-import { getUser, type UserRecord } from '../../store/identity.js';
-import { addPasskeyWrites, getPasskey, listPasskeys, PasskeyRefusedError, recordPasskeyUse } from '../../store/passkeys.js';
-import { countHits } from '../../store/rate-limits.js';
-import { commit } from '../../store/transact.js';
+import { writeAudit } from '../../store/audit.js';
 import { consolePath } from '../config.js';
-import { jsonOf, json, problem, redirect, type ConsoleRequest, type ConsoleResponse } from '../http.js';
+import { redirect } from '../http.js';
 import { EnrolPage, SignInPage } from '../pages/auth.js';
-import { html, type Route, type RouteContext } from '../route.js';
-import { CEREMONY_COOKIE, clearCookie, deleteSessionCookie, loadSession, startSession } from '../session.js';
-import {
-  authenticationOptions,
-  beginCeremony,
-  claimedPasskey,
-  registrationOptions,
-  spendCeremony,
-  verifiedAssertion,
-  verifiedRegistration,
-} from '../webauthn.js';
+import { html, type Route } from '../route.js';
+import { deleteSessionCookie, loadSession } from '../session.js';
 
-/** Sign-in and enrolment: the only console routes a stranger reaches, each attempt counted per IP. */
-const PasskeyName = singleLine().trim().min(1, 'must not be empty').max(100);
-
-/** The name a person gives a passkey they register, or the 422 that refuses it. */
-export function passkeyName(value: unknown, request: ConsoleRequest): { name: string } | { refused: ConsoleResponse } {
-  const name = PasskeyName.safeParse(value);
-  return name.success ? { name: name.data } : { refused: problem(422, 'invalid_name', 'Name the passkey (up to 100 characters, one line).', request) };
-}
-
-async function overBudget(ctx: RouteContext): Promise<ConsoleResponse | undefined> {
-  const [count] = await countHits({ budget: 'console-sign-in', subject: ctx.request.sourceIp }, ctx.now);
-  if (count && count.count > settings().CONSOLE_SIGN_IN_RATE_LIMIT_PER_MINUTE) {
-    // Events part 2: repeated 429s are audited once per IP and minute.
-    await writeSampledRateLimitAudit({ ...ctx.audit, kind: 'CONSOLE_SIGN_IN_RATE_LIMITED', status: 429 }, ctx.now);
-    return problem(429, 'too_many_attempts', 'Too many sign-in attempts from this address: wait a minute.', ctx.request, {
-      'Retry-After': String(count.resetSeconds),
-    });
-  }
-  return undefined;
-}
-
-const failed = async (ctx: RouteContext, reason: string, status = 401) => {
-  await writeAudit({ ...ctx.audit, kind: 'CONSOLE_SIGN_IN_FAILED', status, details: { reason } }, ctx.now);
-  return problem(status, 'sign_in_failed', 'The passkey could not sign you in. Try again, or use another passkey.', ctx.request);
-};
-
-const signedInAnswer = (ctx: RouteContext, sessionCookie: string) =>
-  json(200, { redirect: consolePath(ctx.config, '/') }, [sessionCookie, clearCookie(CEREMONY_COOKIE)]);
-
-async function signIn(ctx: RouteContext): Promise<ConsoleResponse> {
-  const limited = await overBudget(ctx);
-  if (limited) return limited;
-  const body = jsonOf(ctx.request);
-  const ceremony = await spendCeremony(ctx.request, 'sign-in', ctx.now);
-  if (!ceremony) return failed(ctx, 'no_ceremony', 400);
-  const claimed = claimedPasskey(body?.response);
-  const passkey = claimed && (await getPasskey(claimed.userId, claimed.credentialId));
-  const user = passkey && (await getUser(passkey.user_id));
-  if (!passkey || user?.status !== 'active') return failed(ctx, 'unknown_passkey');
-  const counter = await verifiedAssertion(ctx.config, ceremony, body?.response, passkey);
-  if (counter === undefined || !(await recordPasskeyUse(passkey, counter, ctx.now))) return failed(ctx, 'assertion_refused');
-  const cookie = await startSession(user, ctx.config, ctx.now);
-  await writeAudit({ ...ctx.audit, kind: 'CONSOLE_SIGNED_IN', status: 200, actor_id: user.id, details: { passkey_id: passkey.id } }, ctx.now);
-  return signedInAnswer(ctx, cookie);
-}
-
-/** The link `<user id>.<secret>` when it is the user's open link, unexpired, for an active user. */
-async function openLink(raw: unknown, now: Date): Promise<{ user: UserRecord; link: EnrolmentLink } | undefined> {
-  if (typeof raw !== 'string' || !/^[0-9A-HJKMNP-TV-Z]{26}\.[A-Za-z0-9_-]{43}$/.test(raw)) return undefined;
-  const userId = raw.slice(0, 26);
-  const [user, link] = await Promise.all([getUser(userId), getEnrolmentLink(userId)]);
-  if (user?.status !== 'active' || !link || Date.parse(link.expires_at) <= now.getTime()) return undefined;
-  const presented = Buffer.from(enrolmentLinkHash(raw));
-  const stored = Buffer.from(link.link_hash);
-  return presented.length === stored.length && timingSafeEqual(presented, stored) ? { user, link } : undefined;
-}
-
-const linkRefused = (ctx: RouteContext) =>
-  problem(
-    400,
-    'enrolment_link_invalid',
-    'This enrolment link cannot be used: it was used already, replaced by a newer one, or has expired. Ask an administrator for a new link.',
-    ctx.request,
-  );
-
-async function enrolOptions(ctx: RouteContext): Promise<ConsoleResponse> {
-  const limited = await overBudget(ctx);
-  if (limited) return limited;
-  const open = await openLink(jsonOf(ctx.request)?.link, ctx.now);
-  if (!open) return linkRefused(ctx);
-  const options = await registrationOptions(ctx.config, open.user, await listPasskeys(open.user.id));
-  const cookie = await beginCeremony('enrol', options.challenge, ctx.now, { user_id: open.user.id });
-  return json(200, { options, user: { name: open.user.name, email: open.user.email } }, [cookie]);
-}
-
-async function enrol(ctx: RouteContext): Promise<ConsoleResponse> {
-  const limited = await overBudget(ctx);
-  if (limited) return limited;
-  const body = jsonOf(ctx.request);
-  const named = passkeyName(body?.name, ctx.request);
-  if ('refused' in named) return named.refused;
-  const ceremony = await spendCeremony(ctx.request, 'enrol', ctx.now);
-  const open = await openLink(body?.link, ctx.now);
-  if (!ceremony || !open || ceremony.user_id !== open.user.id) return linkRefused(ctx);
-  const passkey = await verifiedRegistration(ctx.config, ceremony, body?.response, open.user, named.name, ctx.now);
-  if (!passkey) return problem(400, 'registration_refused', 'The passkey could not be registered. Try again.', ctx.request);
-  try {
-    await commit([...addPasskeyWrites(passkey, 'active'), spendEnrolmentLinkWrite(open.link, () => new PasskeyRefusedError('link spent'))]);
-  } catch (error) {
-    if (error instanceof PasskeyRefusedError) return linkRefused(ctx);
-    throw error;
-  }
-  await writeAudit(
-    { ...ctx.audit, kind: 'PASSKEY_REGISTERED', status: 200, actor_id: open.user.id, details: { passkey_id: passkey.id, via: 'enrolment' } },
-    ctx.now,
-  );
-  const cookie = await startSession(open.user, ctx.config, ctx.now);
-  return signedInAnswer(ctx, cookie);
-}
-
+/** The sign-in and enrolment pages and sign-out; their ceremonies are the passkeys function's (ceremonies.tsx). */
 export const signInRoutes: Route[] = [
   {
     method: 'GET',
@@ -134,22 +17,7 @@ export const signInRoutes: Route[] = [
       return html(<SignInPage ctx={ctx.page} notice={notice} />);
     },
   },
-  {
-    method: 'POST',
-    path: '/sign-in/options',
-    gate: 'public',
-    json: true,
-    handle: async (ctx) => {
-      const limited = await overBudget(ctx);
-      if (limited) return limited;
-      const options = await authenticationOptions(ctx.config);
-      return json(200, options, [await beginCeremony('sign-in', options.challenge, ctx.now)]);
-    },
-  },
-  { method: 'POST', path: '/sign-in', gate: 'public', json: true, handle: signIn },
   { method: 'GET', path: '/enrol', gate: 'public', handle: async (ctx) => html(<EnrolPage ctx={ctx.page} />) },
-  { method: 'POST', path: '/enrol/options', gate: 'public', json: true, handle: enrolOptions },
-  { method: 'POST', path: '/enrol', gate: 'public', json: true, handle: enrol },
   {
     method: 'POST',
     path: '/sign-out',
