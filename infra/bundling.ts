@@ -25,8 +25,14 @@ export const BUNDLE = {
   banner: REQUIRE_BANNER,
 } as const;
 
-/** The default credential chain, reduced in the bundles to the environment Lambda provides (see the module). */
-const CREDENTIALS_ALIAS = { '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../lib/lambda-credentials.ts', import.meta.url)) };
+/**
+ * Modules the bundles replace: the default credential chain, reduced to the environment Lambda
+ * provides, and `debug`, which prints nothing in a function (see each module).
+ */
+const ALIASES = {
+  '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../lib/lambda-credentials.ts', import.meta.url)),
+  debug: fileURLToPath(new URL('./quiet-debug.ts', import.meta.url)),
+};
 
 /** Build outputs that are derived from the sources and never committed. */
 const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
@@ -113,7 +119,7 @@ export function lambdaBundling(options: { consoleAssets?: boolean } = {}): Bundl
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
     inject: [apiDescriptionModule(), fontsModule()],
-    esbuildArgs: { '--alias': Object.entries(CREDENTIALS_ALIAS).map(([module, path]) => `${module}=${path}`) },
+    esbuildArgs: { '--alias': Object.entries(ALIASES).map(([module, path]) => `${module}=${path}`) },
     bundleAwsSDK: true,
   };
 }
@@ -133,7 +139,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     inject: [apiDescriptionModule(), fontsModule()],
-    alias: CREDENTIALS_ALIAS,
+    alias: ALIASES,
     logLevel: 'silent',
   };
 }

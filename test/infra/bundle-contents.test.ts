@@ -7,10 +7,12 @@ import { buildBundles, type Bundles } from '../support/bundles.js';
  * operations and no other function's, and never the registry that aggregates them all.
  */
 const FUNCTIONS = activeFunctions();
+/** Every HTTP function: the groups', the meta function and the console's two. */
+const ALL_HTTP = [...FUNCTIONS, 'meta', 'console', 'passkeys'];
 let bundles: Bundles;
 
 beforeAll(async () => {
-  bundles = await buildBundles(Object.fromEntries([...FUNCTIONS, 'meta'].map((name) => [name, `http/${name}`])));
+  bundles = await buildBundles(Object.fromEntries(ALL_HTTP.map((name) => [name, `http/${name}`])));
 }, 120_000);
 
 afterAll(async () => {
@@ -47,6 +49,15 @@ describe('HTTP function bundles', () => {
   it.each([...FUNCTIONS, 'meta'])('%s carries no zod locale but English: a named `z` import keeps the whole namespace, locales included', async (fn) => {
     // The German locale's message for an invalid input, as the minified code spells it.
     expect(await bundles.code(fn)).not.toMatch(/Ung(\\xFC|ü)ltige Eingabe/);
+  });
+
+  it("console carries no WebAuthn verification: the ceremonies, with their X.509 and ASN.1 stack, are the passkeys function's", () => {
+    expect(bundles.inputs('console').filter((input) => /@simplewebauthn|@peculiar|asn1js|tsyringe/.test(input))).toEqual([]);
+    expect(bundles.inputs('passkeys').some((input) => input.includes('@simplewebauthn/server'))).toBe(true);
+  });
+
+  it.each(ALL_HTTP)('%s carries neither the debug package nor the S3 multipart uploader, which no request uses', (fn) => {
+    expect(bundles.inputs(fn).filter((input) => /node_modules\/(debug|ms|supports-color)\/|@aws-sdk\/lib-storage/.test(input))).toEqual([]);
   });
 
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {

@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runAsFunction } from '../../lib/command-recording.js';
-import { AREAS, getObject, streamToObject } from '../../lib/files/storage.js';
+import { AREAS, getObject } from '../../lib/files/storage.js';
+import { streamToObject } from '../../lib/files/stream-upload.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(() => useTestServices());
