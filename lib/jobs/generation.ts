@@ -5,7 +5,7 @@ import { settings } from '../config.js';
 import { CATALOGUE, outputFileName, requirementsMet, type GenerationError, type StoredDocument, type StoredOutput } from '../domain/documents.js';
 import type { StoredProject } from '../domain/projects.js';
 import { AREAS, deleteObject } from '../files/storage.js';
-import { streamToObject } from '../files/stream-upload.js';
+import { streamToObject } from './stream-upload.js';
 import { logger } from '../log.js';
 import { rendererFor } from '../render/index.js';
 import { countsBy, SUMMARY_PREFIX } from '../store/controls.js';

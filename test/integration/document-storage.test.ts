@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runAsFunction } from '../../lib/command-recording.js';
 import { AREAS, getObject } from '../../lib/files/storage.js';
-import { streamToObject } from '../../lib/files/stream-upload.js';
+import { streamToObject } from '../../lib/jobs/stream-upload.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(() => useTestServices());

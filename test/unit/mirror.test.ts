@@ -23,7 +23,7 @@ const ALLOWED: [RegExp, string][] = [
     /^lib\/(admin|local)\/main\.ts$|^lib\/operations\/(print-openapi|write-docs)\.ts$/,
     'command entry points: wiring, run by the CLI, local-runtime and docs tests',
   ],
-  [/^lib\/console\/(pages|routes)\/[a-z-]+\.tsx$|^lib\/console\/handler\.tsx$/, 'console pages and routes: driven in Chromium by test/browser'],
+  [/^lib\/console\/(pages|routes)\/[a-z-]+\.tsx?$|^lib\/console\/handler\.tsx$/, 'console pages and routes: driven in Chromium by test/browser'],
   [/^lib\/local\/[a-z-]+\.ts$/, 'local runtime (emulators, server, demo): started by every integration, API and browser test file'],
   [/^lib\/jobs\/[a-z-]+\.ts$/, 'queue workers over the table and bucket: exercised by test/integration and test/api'],
   [/^lib\/log\.ts$/, 'logger instance: wiring'],

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Writable } from 'node:stream';
 import { Upload } from '@aws-sdk/lib-storage';
-import { bucketName, s3 } from './s3.js';
+import { bucketName, s3 } from '../files/s3.js';
 
-// Apart from storage.ts: only the workers that write documents stream into S3, and the request
-// functions that import storage.ts would otherwise bundle @aws-sdk/lib-storage for nothing.
+// Apart from lib/files/storage.ts: only the worker that writes documents streams into S3, and the
+// request functions that import storage.ts would otherwise bundle @aws-sdk/lib-storage for nothing.
 
 /** S3's smallest part: memory holds one part (and the renderer's own state), whatever the document's size. */
 const PART_BYTES = 5 * 1024 * 1024;
