@@ -52,7 +52,10 @@ export function addRegistryRoutes(api: RestApi, integrationOf: (fn: FunctionName
  * below it to the console function, and each passkey ceremony to the passkeys function. A ceremony
  * on a path the console also serves (POST /console/sign-in beside its page) takes its method alone,
  * the console keeping ANY there; a path that only ceremonies use goes to the passkeys function
- * whole, which answers its other methods 405 as the console would.
+ * whole, which answers its other methods 405 as the console would. API Gateway does not fall back
+ * from a matched resource to a greedy sibling, so every resource a ceremony adds, and each one
+ * between it and /console, carries its own greedy child to the console: the paths below it (a
+ * passkey's removal below /console/passkeys) still reach the console's pages and its 404.
  */
 export function addConsoleRoutes(
   api: RestApi,
@@ -65,16 +68,22 @@ export function addConsoleRoutes(
   const pagePaths = new Set(pages.fn.routes.map((route) => route.path));
   const byPath = new Map<string, Set<string>>();
   for (const { path, method } of ceremonies.fn.routes) byPath.set(path, (byPath.get(path) ?? new Set()).add(method));
-  for (const [path, methods] of byPath) {
+  const added = new Set<string>();
+  for (const path of byPath.keys()) {
+    const segments = path.split('/').filter(Boolean);
+    segments.forEach((_, i) => added.add(`/${segments.slice(0, i + 1).join('/')}`));
+  }
+  for (const path of added) {
     const resource = api.root.resourceForPath(CONSOLE_PREFIX + path);
-    if (!pagePaths.has(path)) {
-      resource.addMethod('ANY', ceremonies.integration);
-      continue;
+    const methods = byPath.get(path);
+    if (methods && !pagePaths.has(path)) resource.addMethod('ANY', ceremonies.integration);
+    else {
+      for (const method of methods ?? []) {
+        resource.addMethod(method, ceremonies.integration);
+        if (method === 'GET') resource.addMethod('HEAD', ceremonies.integration);
+      }
+      resource.addMethod('ANY', pages.integration);
     }
-    for (const method of methods) {
-      resource.addMethod(method, ceremonies.integration);
-      if (method === 'GET') resource.addMethod('HEAD', ceremonies.integration);
-    }
-    resource.addMethod('ANY', pages.integration);
+    resource.addResource('{proxy+}').addMethod('ANY', pages.integration);
   }
 }
