@@ -71,7 +71,7 @@ export function addConsoleRoutes(
   const added = new Set<string>();
   for (const path of byPath.keys()) {
     const segments = path.split('/').filter(Boolean);
-    segments.forEach((_, i) => added.add(`/${segments.slice(0, i + 1).join('/')}`));
+    for (let i = 1; i <= segments.length; i++) added.add(`/${segments.slice(0, i).join('/')}`);
   }
   for (const path of added) {
     const resource = api.root.resourceForPath(CONSOLE_PREFIX + path);

@@ -96,7 +96,12 @@ describe('ApiStack routes', () => {
   });
 
   it('sends a console path no route declares, below a ceremony or not, to the console, which answers its 404 page', () => {
-    const undeclared = ['/console/no-such-page', '/console/passkeys/01ARZ3NDEKTSV4RRFFQ69G5FAV/unknown', '/console/sign-in/elsewhere', '/console/sign-in/options/more'];
+    const undeclared = [
+      '/console/no-such-page',
+      '/console/passkeys/01ARZ3NDEKTSV4RRFFQ69G5FAV/unknown',
+      '/console/sign-in/elsewhere',
+      '/console/sign-in/options/more',
+    ];
     expect(undeclared.map((path) => resolve(routes, 'GET', path))).toEqual(undeclared.map(() => 'console'));
   });
 
