@@ -43,8 +43,10 @@ class Kept<V> {
   }
 }
 
-const assertionTexts = new Kept<AssertionText>(5_000);
-const releaseTexts = new Kept<Promise<ReadonlyMap<string, AssertionText>>>(8);
+// Bounded for the worst case, texts of 20,000 characters: about 40 MB of single assertions, and
+// the few releases a document generation reads at a time (a release asserts about 1,100 controls).
+const assertionTexts = new Kept<AssertionText>(1_000);
+const releaseTexts = new Kept<Promise<ReadonlyMap<string, AssertionText>>>(4);
 
 const assertionKey = (r: GuidanceReference) => keyString(keys.assertion(r.provider_id, r.assertion_id));
 
