@@ -1,4 +1,4 @@
-import { releaseEntries } from '../lib/catalogue/store.js';
+import { releaseEntries } from '../lib/store/catalogue-entries.js';
 import type { Pollers } from '../lib/jobs/local.js';
 import type { DemoCredentials } from '../lib/local/demo.js';
 import { traceDdb, type DdbCall } from '../lib/store/client.js';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { putAll } from '../store/batch.js';
-import { entriesOfRelease } from '../store/catalogue-entries.js';
+import { forgetRelease } from '../store/catalogue-entries.js';
 import { type Release, toRelease } from '../store/catalogue-releases.js';
 import { itemAbsent } from '../store/conditions.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getOne, queryAll } from '../store/read.js';
 import { putItem } from '../store/update.js';
-import { CatalogueError, type CatalogueEntry, type ParsedRelease } from '../domain/oscal.js';
+import { CatalogueError, type ParsedRelease } from '../domain/oscal.js';
 
 export type { Release };
 
@@ -54,7 +54,7 @@ export async function importRelease(parsed: ParsedRelease, options: { sample: bo
   );
   const complete: Release = { ...release, status: 'complete' };
   await put(complete);
-  entriesCache.delete(id);
+  forgetRelease(id);
   return complete;
 }
 
@@ -65,20 +65,4 @@ export async function listReleases(): Promise<Release[]> {
     ExpressionAttributeValues: { ':pk': keys.catalogueRelease('').PK, ':sk': prefixes.catalogueRelease },
   });
   return items.map(toRelease).filter((r) => r.status === 'complete');
-}
-
-const entriesCache = new Map<string, Promise<CatalogueEntry[]>>();
-
-/**
- * Every entry of a complete release in catalogue order. A complete release never changes, so a
- * warm function keeps them for the next population or recalculation.
- */
-export function releaseEntries(releaseId: string): Promise<CatalogueEntry[]> {
-  let cached = entriesCache.get(releaseId);
-  if (!cached) {
-    cached = entriesOfRelease(releaseId);
-    cached.catch(() => entriesCache.delete(releaseId));
-    entriesCache.set(releaseId, cached);
-  }
-  return cached;
 }

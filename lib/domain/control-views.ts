@@ -12,7 +12,7 @@ import {
   preparationMissing,
   SEVERITIES,
   type ControlListing,
-  type StoredControl,
+  type JoinedControl,
 } from './controls.js';
 import type { FieldError } from '../errors.js';
 
@@ -43,7 +43,7 @@ const Missing = z.object({ ready: z.boolean(), missing: z.array(z.object({ point
 const Pointers = z.object({ complete: z.boolean(), missing: z.array(z.object({ pointer: z.string(), detail: z.string() })) });
 const AllowedTransition = z.object({ id: z.string(), to_state: z.string(), comment: z.enum(['required', 'rejected']) });
 
-/** What the selected provider releases say of a control, as stored on it and as shown. */
+/** What the selected provider releases say of a control, as shown (the control stores references, lib/domain/provider-effects.ts). */
 export const PROVIDER_GUIDANCE_FIELDS = {
   provider_id: z.string(),
   release_id: z.string(),
@@ -143,7 +143,7 @@ export const controlListItem = (c: ControlListing): z.infer<typeof ControlListIt
 const pointers = (errors: FieldError[]) => errors.map(({ pointer, detail }) => ({ pointer, detail }));
 
 export function controlView(
-  c: StoredControl,
+  c: JoinedControl,
   caller: {
     assessment: boolean;
     permissions: ReadonlySet<Permission>;

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { inConflict, type Origin, type Recommendation } from './applicability.js';
-import { MATURITY_LEVELS } from './oscal.js';
+import { type CatalogueEntry, MATURITY_LEVELS } from './oscal.js';
 import type { FieldError } from '../errors.js';
 import { filledLine, multiLine, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
-import type { ProviderGuidance, StatusOrigin } from './provider-effects.js';
+import type { GuidanceReference, ProviderGuidance, StatusOrigin } from './provider-effects.js';
 
 /** What clients send; `ec` (effective through a confirmed external-provider assertion) is set by the server only, so the request enum refuses it (422). */
 export const IMPLEMENTATION_STATUSES = ['not_implemented', 'planned', 'partially_implemented', 'implemented', 'alternate_control'] as const;
@@ -19,9 +19,13 @@ const NEEDS_SEVERITY: readonly Outcome[] = ['ineffective', 'no_visibility', 'not
 const MATURITY = ['ML0', ...MATURITY_LEVELS] as const;
 
 /**
- * A project's control: its catalogue entry, the assessed party's implementation (and its draft
- * claims, `*_proposed_*`), the assessor's conclusions (`*_assessed_*` and the assessment record),
- * its applicability with where that came from, and its place in the workflow.
+ * A project's control as stored: what places it in the catalogue, lists and filters (ids, kind,
+ * title, path, position, Essential Eight levels), the assessed party's implementation (and its
+ * draft claims, `*_proposed_*`), the assessor's conclusions (`*_assessed_*` and the assessment
+ * record), its applicability with where that came from, its place in the workflow, and which
+ * provider assertions speak of it. The catalogue's texts and the providers' words are not copied
+ * onto it (JoinedControl): a write is charged by the larger of the item's sizes before and after,
+ * per KB, and the copies took the item over 1 KB (issue 25).
  */
 export interface StoredControl {
   id: string;
@@ -30,10 +34,8 @@ export interface StoredControl {
   label: string;
   kind: 'control' | 'principle';
   title: string;
-  statement: string;
   path: string[];
   position: number;
-  classifications: string[];
   essential_eight: string[];
   applicability: 'y' | 'n';
   applicability_origin: Origin;
@@ -63,13 +65,21 @@ export interface StoredControl {
     versions: { evidence_id: string; version: number; sha256: string | null }[];
     acknowledged_warnings: string[];
   } | null;
-  /** Server-owned: what the selected provider releases say about the control (lib/domain/provider-effects.ts). */
-  provider_guidance?: ProviderGuidance[];
+  /** Server-owned: the assertions of the selected provider releases about the control (lib/domain/provider-effects.ts). */
+  provider_guidance?: GuidanceReference[];
   /** The open approval task of the decision state the control is in, which the decision closes. */
   approval_task_id?: string | null;
   created_at: string;
   updated_at: string;
   version: number;
+}
+
+/** What a control shows from its catalogue entry, which the project's release holds and never changes. */
+export type CatalogueText = Pick<CatalogueEntry, 'statement' | 'classifications'>;
+
+/** A control as reads show it: the stored control with its catalogue text and its provider guidance joined. */
+export interface JoinedControl extends Omit<StoredControl, 'provider_guidance'>, CatalogueText {
+  provider_guidance: ProviderGuidance[];
 }
 
 /** What the control list shows and filters on: the statement and the assessment stay behind. */

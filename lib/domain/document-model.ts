@@ -1,4 +1,4 @@
-import type { StoredControl } from './controls.js';
+import type { JoinedControl } from './controls.js';
 import type { Classification } from './classifications.js';
 import type { DocumentKey } from './documents.js';
 import type { EvidenceCitation } from './evidence-capture.js';
@@ -186,10 +186,10 @@ export const DOCUMENT_CONTROL_FIELDS = [
   'implementation_summary',
   'implementation_description',
   'workflow_state',
-] as const satisfies readonly (keyof StoredControl)[];
+] as const satisfies readonly (keyof JoinedControl)[];
 
 /** A control as documents read it: `catalogue_id` is the OSCAL id (ism-1691), `label` what people call it (ISM-1691), `path` guideline, section and topic. */
-export interface DocumentControl extends Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>, Pick<CatalogueEntry, 'revision' | 'updated'> {
+export interface DocumentControl extends Pick<JoinedControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>, Pick<CatalogueEntry, 'revision' | 'updated'> {
   /** The implementer's own claims to the assessor; null unless show_implementation_notes. */
   implementation_notes: { proposed_outcome: string | null; proposed_rationale: string | null; proposed_maturity: string | null } | null;
   assessment: {

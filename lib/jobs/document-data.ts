@@ -1,7 +1,6 @@
-import { releaseEntries } from '../catalogue/store.js';
 import { publicUrl } from '../config.js';
 import { CLASSIFICATIONS } from '../domain/classifications.js';
-import type { StoredControl } from '../domain/controls.js';
+import type { JoinedControl, StoredControl } from '../domain/controls.js';
 import {
   DOCUMENT_CONTROL_FIELDS,
   type DocumentControl,
@@ -29,7 +28,9 @@ import type { StoredProject } from '../domain/projects.js';
 import type { RowData } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../domain/registers.js';
 import { getObject } from '../files/storage.js';
+import { releaseCatalogue } from '../store/catalogue-entries.js';
 import { toControl } from '../store/control-entity.js';
+import { joinControls } from '../store/control-text.js';
 import { toEvidence } from '../store/evidence.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
@@ -87,7 +88,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     countersKey({ owner: 'organisation', organisationId: project.organisation_id }),
   ];
   const projectPk = keys.project(project.id).PK;
-  const [found, controlItems, evidenceItems, poamRows, riskRows, entries, documentItems, contactItems, plans] = await Promise.all([
+  const [found, controlItems, evidenceItems, poamRows, riskRows, catalogue, documentItems, contactItems, plans] = await Promise.all([
     getMany(wanted),
     queryAll(
       { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': prefixes.control } },
@@ -96,7 +97,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': projectPk, ':p': 'EVIDENCE#' } }, EVIDENCE_CAP),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.poam),
     allRows({ owner: 'project', projectId: project.id }, REGISTER_DEFINITION_IDS.riskRegister),
-    releaseEntries(project.ism_release_id),
+    releaseCatalogue(project.ism_release_id),
     queryAll({
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
       ExpressionAttributeValues: { ':pk': projectPk, ':p': documentsCollection(project.id).prefix },
@@ -107,7 +108,6 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     }),
     workingCopySummaries(project.id),
   ]);
-  const catalogue = new Map(entries.map((e) => [e.id, e]));
   const item = (i: number) => found.get(keyString(wanted[i]!));
   const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
   const evidenceByControl = new Map<string, StoredEvidence[]>();
@@ -116,15 +116,16 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     const stored = toEvidence(e);
     evidenceByControl.set(stored.control_id, [...(evidenceByControl.get(stored.control_id) ?? []), stored]);
   }
-  const controls = controlItems.map(toControl).sort((a, b) => a.position - b.position);
-  const [logoImage, diagramImage, providerReleases, contacts] = await Promise.all([
+  const stored = controlItems.map(toControl).sort((a, b) => a.position - b.position);
+  const [logoImage, diagramImage, providerReleases, contacts, controls] = await Promise.all([
     imageOf(logo),
     imageOf(diagram),
-    providerReleasesOf(controls),
+    providerReleasesOf(stored),
     contactNames(
       [...poamRows, ...riskRows].map((r) => r.row),
       project.system_id,
     ),
+    joinControls(project.ism_release_id, stored),
   ]);
   const counters = { project: item(9), system: item(10), organisation: item(11) };
   const registers: DocumentRegister[] = REGISTER_DEFINITIONS.map((d) => ({
@@ -298,13 +299,13 @@ const riskOf = (r: Row, names: Map<string, string>): DocumentRiskRow => ({
 });
 
 function controlOf(
-  c: StoredControl,
+  c: JoinedControl,
   evidence: StoredEvidence[],
   options: { show_implementation_notes: boolean; show_assessor_notes: boolean },
   entry: CatalogueEntry | undefined,
 ): DocumentControl {
   return {
-    ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<StoredControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
+    ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<JoinedControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
     // The catalogue's own revision and last change of the control's text (a release never changes).
     revision: entry?.revision ?? null,
     updated: entry?.updated ?? null,
@@ -325,7 +326,7 @@ function controlOf(
     },
     evidence: evidence.map((e) => evidenceOf(e, c.evidence_snapshot)),
     // Documents reach everyone who may download them: restricted provider material stays out.
-    provider_guidance: (c.provider_guidance ?? []).flatMap((g) =>
+    provider_guidance: c.provider_guidance.flatMap((g) =>
       g.restricted || g.guidance === null
         ? []
         : [{ provider_id: g.provider_id, release_id: g.release_id, responsibility: g.responsibility, guidance: g.guidance }],

@@ -1,5 +1,6 @@
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
-import { listReleases, releaseEntries } from '../catalogue/store.js';
+import { listReleases } from '../catalogue/store.js';
+import { releaseEntries } from '../store/catalogue-entries.js';
 import { assertionId, type StoredAssertion } from '../domain/assertions.js';
 import { parseCcm } from '../domain/imports/ccm.js';
 import { exactness, type OtherRelease, releaseText } from '../domain/imports/exactness.js';

@@ -1,7 +1,7 @@
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { plannedControls, type Facts, type PlannedControl } from '../domain/applicability.js';
 import type { MaturityLevel } from '../domain/oscal.js';
-import { releaseEntries } from '../catalogue/store.js';
+import { releaseEntries } from '../store/catalogue-entries.js';
 import type { StoredProject } from '../domain/projects.js';
 import type { ProviderEffect } from '../domain/provider-effects.js';
 import { runAsFunction } from '../command-recording.js';

@@ -2,7 +2,7 @@ import { putAll } from '../store/batch.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent } from '../store/conditions.js';
 import { moveLegacyAssertion } from '../store/assertions.js';
 import { usersIndex } from '../store/identity.js';
-import { recountProject, SUMMARY_PREFIX } from '../store/controls.js';
+import { recountProject, stripCopiedText, SUMMARY_PREFIX } from '../store/controls.js';
 import { runningIndexKeys } from '../store/imports.js';
 import { keys, type Key } from '../store/keys.js';
 import { recountMembers, syncMemberships } from '../store/members.js';
@@ -261,6 +261,26 @@ export async function watchQuarantinedUploads(): Promise<string> {
   return `watched ${watched} uploads awaiting their scan`;
 }
 
+/**
+ * Controls stored before issue 25 copied their catalogue entry's statement and classifications and
+ * each provider assertion's words onto the item, which took most items over 1 KB, so that every
+ * write of one (a recalculation's above all) cost two write units: each is rewritten without them.
+ */
+export async function stripControlCopies(): Promise<string> {
+  let stripped = 0;
+  await scanEach(
+    {
+      FilterExpression: '#e = :control AND (attribute_exists(#s) OR attribute_exists(#c) OR attribute_exists(#g))',
+      ExpressionAttributeNames: { '#e': 'entity', '#s': 'statement', '#c': 'classifications', '#g': 'provider_guidance' },
+      ExpressionAttributeValues: { ':control': 'control' },
+    },
+    async (control) => {
+      if (await stripCopiedText(control)) stripped++;
+    },
+  );
+  return `stripped the copied catalogue text and provider words of ${stripped} controls`;
+}
+
 export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'project-summary-status-counters', run: recountProjectsWithoutStatusCounters },
   { name: 'organisation-members', run: rebuildOrganisationMembers },
@@ -271,6 +291,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'console-users-index', run: indexUsers },
   { name: 'assertion-ulids', run: moveAssertionsToUlids },
   { name: 'uploads-scan-watch', run: watchQuarantinedUploads },
+  { name: 'control-copied-text', run: stripControlCopies },
 ];
 
 /** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */

@@ -26,7 +26,7 @@ export const assertionSchema = z.looseObject({ ...Assertion.shape, version: z.nu
 
 export const toAssertion = (item: Item): StoredAssertion => parseStored(assertionSchema, item);
 
-/** What selectedAssertions projects of a confirmed assertion: what a selecting project's controls show, and the artefact it came from. */
+/** What selectedAssertions projects of a confirmed assertion: what a selecting project's controls are given, and the artefact it came from. */
 const selectedSchema = assertionSchema
   .pick({
     id: true,
@@ -35,8 +35,6 @@ const selectedSchema = assertionSchema
     control_id: true,
     responsibility: true,
     implementation_status: true,
-    consumer_guidance: true,
-    implementation_statement: true,
     artefact_id: true,
   })
   .loose();
@@ -136,30 +134,26 @@ export async function releasesAsserting(controlId: string): Promise<{ provider_i
   });
 }
 
+/** The confirmed assertions of a release, with the attributes named (keys included): one Query. */
+export const confirmedAssertionItems = (providerId: string, releaseId: string, attributes: readonly string[]): Promise<Item[]> =>
+  queryAll(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      FilterExpression: '#s = :confirmed',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':pk': keys.externalProvider(providerId).PK, ':sk': releaseAssertionPrefix(releaseId), ':confirmed': 'confirmed' },
+      ProjectionExpression: ['PK', 'SK', ...attributes].join(', '),
+    },
+    20_000,
+  );
+
 /**
  * The confirmed assertions of the given releases, in selection order, each with whether its
  * artefact is restricted: one Query per release and one BatchGetItem of the artefacts.
  */
 export async function selectedAssertions(selections: readonly { provider_id: string; release_id: string }[]): Promise<SelectedAssertion[]> {
-  const perRelease = await Promise.all(
-    selections.map((s) =>
-      queryAll(
-        {
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-          FilterExpression: '#s = :confirmed',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: {
-            ':pk': keys.externalProvider(s.provider_id).PK,
-            ':sk': releaseAssertionPrefix(s.release_id),
-            ':confirmed': 'confirmed',
-          },
-          ProjectionExpression:
-            'PK, SK, id, provider_id, release_id, control_id, responsibility, implementation_status, consumer_guidance, implementation_statement, artefact_id',
-        },
-        20_000,
-      ),
-    ),
-  );
+  const attributes = ['id', 'provider_id', 'release_id', 'control_id', 'responsibility', 'implementation_status', 'artefact_id'];
+  const perRelease = await Promise.all(selections.map((s) => confirmedAssertionItems(s.provider_id, s.release_id, attributes)));
   const confirmed = perRelease.flat().map((item) => parseStored(selectedSchema, item));
   const found = await getMany(confirmed.map((a) => keys.providerArtefact(a.provider_id, a.artefact_id)));
   return confirmed.map(({ artefact_id, ...a }) => ({

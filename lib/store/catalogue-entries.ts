@@ -30,3 +30,34 @@ export async function entriesOfRelease(releaseId: string): Promise<CatalogueEntr
   });
   return items.map(toEntry);
 }
+
+interface ReleaseCatalogue {
+  entries: CatalogueEntry[];
+  byId: ReadonlyMap<string, CatalogueEntry>;
+}
+
+const cache = new Map<string, Promise<ReleaseCatalogue>>();
+
+/**
+ * A complete release never changes, so a warm function keeps its entries for the next population,
+ * recalculation, control read or document: an installation holds a few ISM releases, of about
+ * 1,100 entries each.
+ */
+function cachedRelease(releaseId: string): Promise<ReleaseCatalogue> {
+  let cached = cache.get(releaseId);
+  if (!cached) {
+    cached = entriesOfRelease(releaseId).then((entries) => ({ entries, byId: new Map(entries.map((e) => [e.id, e])) }));
+    cached.catch(() => cache.delete(releaseId));
+    cache.set(releaseId, cached);
+  }
+  return cached;
+}
+
+/** Drops what a read of the release kept before its import completed. */
+export const forgetRelease = (releaseId: string) => cache.delete(releaseId);
+
+/** Every entry of a complete release in catalogue order, kept by a warm function. */
+export const releaseEntries = async (releaseId: string): Promise<CatalogueEntry[]> => (await cachedRelease(releaseId)).entries;
+
+/** The entries of a complete release by catalogue id (ism-1691), kept by a warm function: what reads join a control's text from. */
+export const releaseCatalogue = async (releaseId: string): Promise<ReadonlyMap<string, CatalogueEntry>> => (await cachedRelease(releaseId)).byId;

@@ -13,7 +13,12 @@ import type { Item } from './read.js';
 
 const recommendationSchema = z.looseObject({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
 
-const providerGuidanceSchema = z.looseObject(PROVIDER_GUIDANCE_FIELDS);
+/**
+ * A guidance reference, parsed to its own fields: references stored before issue 25 also held the
+ * assertion's words (which the data migration strips), and a write of the parsed control must not
+ * carry them back.
+ */
+const guidanceReferenceSchema = z.object(PROVIDER_GUIDANCE_FIELDS).pick({ provider_id: true, release_id: true, assertion_id: true, restricted: true });
 
 /** The fields that place a control in counts, indexes and filters: what the applicability read projects. */
 const applicabilityFields = {
@@ -24,7 +29,7 @@ const applicabilityFields = {
   essential_eight: z.array(z.string()),
   implementation_status: z.enum(ALL_STATUSES).nullable(),
   implementation_status_origin: z.enum(STATUS_ORIGINS).nullable().optional(),
-  provider_guidance: z.array(providerGuidanceSchema).optional(),
+  provider_guidance: z.array(guidanceReferenceSchema).optional(),
   position: z.number(),
   path: z.array(z.string()),
   applicability: z.enum(['y', 'n']),
@@ -41,8 +46,6 @@ export const controlSchema = storedSchema<StoredControl>()(
     ...applicabilityFields,
     project_id: z.string(),
     kind: z.enum(['control', 'principle']),
-    statement: z.string(),
-    classifications: z.array(z.string()),
     applicability_comment: z.string().nullable(),
     applicability_decided_at: z.string().nullable().optional(),
     applicability_decided_by: z.string().nullable().optional(),
@@ -83,7 +86,22 @@ export const controlSchema = storedSchema<StoredControl>()(
   }),
 );
 
-export const toControl = (item: Item): StoredControl => parseStored(controlSchema, item);
+/** The catalogue's attributes that controls stored before issue 25 copied, and the data migration strips (lib/migrations). */
+export const COPIED_CATALOGUE_ATTRIBUTES = ['statement', 'classifications'] as const;
+
+/** Whether a stored control still holds copies of its catalogue text or of its providers' words. */
+export function holdsCopiedText(item: Item): boolean {
+  if (COPIED_CATALOGUE_ATTRIBUTES.some((a) => a in item)) return true;
+  const references = Array.isArray(item.provider_guidance) ? (item.provider_guidance as Record<string, unknown>[]) : [];
+  const named = new Set(Object.keys(guidanceReferenceSchema.shape));
+  return references.some((r) => Object.keys(r).some((k) => !named.has(k)));
+}
+
+/** A stored control, without the copies of catalogue text an older item holds: a write of it never carries them back. */
+export function toControl(item: Item): StoredControl {
+  const { statement: _statement, classifications: _classifications, ...control } = parseStored(controlSchema, item);
+  return control;
+}
 
 /** The fields that place a control in the project summary, the control index and the filter digest. */
 export interface ControlApplicability {

@@ -1,21 +1,22 @@
 import type { PlannedControl } from '../domain/applicability.js';
 import { controlWorkflow } from '../config.js';
 import { attentionOf, type ControlListing, LIST_FIELDS, type StoredControl } from '../domain/controls.js';
-import { type ControlApplicability, toApplicability, toListing } from './control-entity.js';
+import { COPIED_CATALOGUE_ATTRIBUTES, type ControlApplicability, holdsCopiedText, toApplicability, toControl, toListing } from './control-entity.js';
 import type { StoredProject } from '../domain/projects.js';
 import { type ProviderEffect, withProviderEffect } from '../domain/provider-effects.js';
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
 import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
 import { updateIf } from './update.js';
 import { gsi1, keys, prefixes } from './keys.js';
-import { getMany, keyString, queryAll, type Item } from './read.js';
+import { getMany, getOne, keyString, queryAll, type Item } from './read.js';
 import { type Backoff, retryUntil } from './retry.js';
 import { controlId, controlPositionKey, controlRange } from './projects.js';
 import { commit, type WriteItem } from './transact.js';
 
 /**
- * A control as population first writes it: the catalogue entry, its applicability and origin, and
- * what the selected provider releases say of it; nothing decided by people yet.
+ * A control as population first writes it: what places its catalogue entry (not the entry's text,
+ * which reads join), its applicability and origin, and which assertions of the selected provider
+ * releases speak of it; nothing decided by people yet.
  */
 export function newControlItem(project: Pick<StoredProject, 'id'>, planned: PlannedControl, runId: string, now: Date, effect?: ProviderEffect) {
   const { entry } = planned;
@@ -30,10 +31,8 @@ export function newControlItem(project: Pick<StoredProject, 'id'>, planned: Plan
     label: entry.label,
     kind: entry.kind,
     title: entry.title,
-    statement: entry.statement,
     path: entry.path,
     position: entry.position,
-    classifications: entry.classifications,
     essential_eight: entry.essential_eight,
     applicability: planned.applicability,
     applicability_origin: planned.origin,
@@ -296,4 +295,21 @@ export async function controlList(projectId: string): Promise<ControlListing[]> 
     ...listProjection,
   });
   return items.map(toListing);
+}
+
+/**
+ * Rewrites a control stored before issue 25 without its copies of catalogue text and provider
+ * words (reads join them). Conditional on the version read, and without moving it: the control's
+ * answer, so its ETag, stays the same. An edit that lands first writes the control whole, from a
+ * read that leaves the copies behind; the control is read again and checked. True when it wrote.
+ */
+export async function stripCopiedText(item: Item): Promise<boolean> {
+  let current: Item | undefined = item;
+  for (let attempt = 0; current && holdsCopiedText(current) && attempt < 5; attempt++) {
+    const control = toControl(current);
+    const references = control.provider_guidance ? { provider_guidance: control.provider_guidance } : {};
+    if (await updateIf({ PK: current.PK, SK: current.SK }, references, versionIs(control.version), COPIED_CATALOGUE_ATTRIBUTES)) return true;
+    current = await getOne({ PK: current.PK, SK: current.SK });
+  }
+  return false;
 }

@@ -8,11 +8,16 @@ import { keys } from '../../lib/store/keys.js';
 import { fixtures, type Api } from '../support/api.js';
 import { arrangeControls, controlsUrl as url, IMPLEMENTED, WITHOUT_ASSESSMENT } from '../support/controls.js';
 import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
+import type { Release } from '../../lib/catalogue/store.js';
+import { releaseEntries } from '../../lib/store/catalogue-entries.js';
+import { getOne } from '../../lib/store/read.js';
 
 let api: Api;
 let world: World;
 
-beforeAll(async () => ({ api, world } = await startProjectWorld()));
+let release: Release;
+
+beforeAll(async () => ({ api, world, release } = await startProjectWorld()));
 afterAll(() => api.stop());
 
 const arrange = (options?: Parameters<typeof arrangeControls>[2]) => arrangeControls(api, world, options);
@@ -143,6 +148,15 @@ describe('getControl', () => {
       assessment_matrix_completeness: { complete: false },
       redacted_fields: [],
     });
+  });
+
+  it("answers with its catalogue entry's statement and classifications, which the control item does not copy", async () => {
+    const { p, read, idOf } = await arrange();
+    const entry = (await releaseEntries(release.id)).find((e) => e.id === 'sample-9001')!;
+    expect((await read('sample-9001')).body).toMatchObject({ statement: entry.statement, classifications: entry.classifications });
+    const stored = await getOne(keys.control(p.id, idOf('sample-9001')));
+    expect(stored).not.toHaveProperty('statement');
+    expect(stored).not.toHaveProperty('classifications');
   });
 
   it('omits the assessment properties without view-control-assessment (absent, not null)', async () => {

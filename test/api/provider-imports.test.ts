@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importRelease, type Release, releaseEntries } from '../../lib/catalogue/store.js';
+import { importRelease, type Release } from '../../lib/catalogue/store.js';
+import { releaseEntries } from '../../lib/store/catalogue-entries.js';
 import { assertionDocument, componentDefinition, formatEntry, jsonBytes, requirement } from '../support/assertion-documents.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { releasesAsserting } from '../../lib/store/assertions.js';

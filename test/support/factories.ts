@@ -121,13 +121,19 @@ export function buildCatalogueRelease(over: Partial<ParsedRelease> = {}): Parsed
 
 /** An applicable control of a project, in editing, with nothing implemented or assessed yet. */
 export function buildControl(over: Partial<StoredControl> = {}): StoredControl {
-  const { id: catalogue_id, revision: _revision, updated: _updated, ...entry } = buildCatalogueEntry({ position: over.position ?? 0 });
+  const {
+    id: catalogue_id,
+    revision: _revision,
+    updated: _updated,
+    statement: _statement,
+    classifications: _classifications,
+    ...entry
+  } = buildCatalogueEntry({ position: over.position ?? 0 });
   return {
     ...entry,
     id: ulid(),
     project_id: ulid(),
     catalogue_id,
-    classifications: ['P'],
     applicability: 'y',
     applicability_origin: 'default_inclusion',
     applicability_comment: null,
@@ -236,22 +242,8 @@ export function buildImportedRow(over: Partial<ImportedRow> = {}): ImportedRow {
 
 /** What a project's selection reads of a confirmed assertion: the provider implements the control. */
 export function buildSelectedAssertion(over: Partial<SelectedAssertion> = {}): SelectedAssertion {
-  const { id, provider_id, release_id, control_id, responsibility, implementation_status, consumer_guidance, implementation_statement } = buildAssertion({
-    consumer_guidance: 'Nothing further for tenants.',
-    implementation_statement: 'The platform does it.',
-  });
-  return {
-    id,
-    provider_id,
-    release_id,
-    control_id,
-    responsibility,
-    implementation_status,
-    consumer_guidance,
-    implementation_statement,
-    restricted: false,
-    ...over,
-  };
+  const { id, provider_id, release_id, control_id, responsibility, implementation_status } = buildAssertion();
+  return { id, provider_id, release_id, control_id, responsibility, implementation_status, restricted: false, ...over };
 }
 
 /** A provider's file artefact whose upload is still in quarantine. */

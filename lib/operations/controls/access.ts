@@ -11,6 +11,7 @@ import { visibleGuidance } from '../../domain/provider-effects.js';
 import { ApiError, forbidden, notFound, validationFailed } from '../../errors.js';
 import { filterDigestDelta } from '../../store/control-filters.js';
 import { toControl } from '../../store/control-entity.js';
+import { joinControl } from '../../store/control-text.js';
 import { controlItem, summaryDelta } from '../../store/controls.js';
 import { controlEvidence, evidenceCollection, type ControlEvidence } from '../../store/evidence.js';
 import { projectControlsEditable } from '../../store/guards.js';
@@ -97,10 +98,11 @@ export const evidenceEtag = (e: StoredEvidence) => etagFor('evidence', e.id, e.v
 export const controlEtag = (caller: Caller, project: StoredProject, control: StoredControl, evidence: ControlEvidence) =>
   etagFor(ETAG_KIND, control.id, control.version, viewOf(caller, project, control, evidence));
 
-export function detail(ctx: OperationContext, project: StoredProject, control: StoredControl, evidence: ControlEvidence) {
+/** The control's answer, with its catalogue text and provider guidance joined (kept by a warm function, else read in parallel). */
+export async function detail(ctx: OperationContext, project: StoredProject, control: StoredControl, evidence: ControlEvidence) {
   const { transitions, actions } = allowances(ctx.caller, project, control);
   return {
-    data: controlView(control, {
+    data: controlView(await joinControl(project.ism_release_id, control), {
       assessment: seesAssessment(ctx.caller),
       permissions: ctx.caller.permissions,
       allowedActions: actions,

@@ -182,7 +182,7 @@ export const updateControlImplementation = operation({
     if (errors.length) throw validationFailed(errors);
     const written = { ...next, updated_at: at, version: control.version + 1 };
     return {
-      ...detail(ctx, project, written, evidence),
+      ...(await detail(ctx, project, written, evidence)),
       writes: controlWrites(project, control, written),
       auditDetails: { changed_fields: Object.keys(body).join(','), applicability_decision: body.applicability ?? null },
     };
@@ -216,7 +216,7 @@ export const updateControlAssessment = operation({
     if (errors.length) throw validationFailed(errors);
     const written = { ...next, updated_at: ctx.now.toISOString(), version: control.version + 1 };
     return {
-      ...detail(ctx, project, written, evidence),
+      ...(await detail(ctx, project, written, evidence)),
       writes: controlWrites(project, control, written),
       auditDetails: { changed_fields: Object.keys(body).join(',') },
     };

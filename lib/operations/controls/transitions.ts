@@ -136,7 +136,7 @@ export const transitionControl = operation({
       version: control.version + 1,
     };
     return {
-      ...detail(ctx, project, next, evidence),
+      ...(await detail(ctx, project, next, evidence)),
       writes: [
         ...controlWrites(project, control, next, transition),
         ...approval.writes,

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { GUIDANCE_BUDGET, providerEffects, type SelectedAssertion, visibleGuidance, withProviderEffect } from '../../../lib/domain/provider-effects.js';
-import { buildSelectedAssertion } from '../../support/factories.js';
+import {
+  type AssertionText,
+  GUIDANCE_BUDGET,
+  guidanceOf,
+  providerEffects,
+  type SelectedAssertion,
+  sameGuidance,
+  visibleGuidance,
+  withProviderEffect,
+} from '../../../lib/domain/provider-effects.js';
+import { buildAssertion, buildSelectedAssertion } from '../../support/factories.js';
 
 const assertion = (overrides: Partial<SelectedAssertion> = {}) =>
   buildSelectedAssertion({ id: 'R1-ism-0001', provider_id: 'P1', release_id: 'R1', control_id: 'ism-0001', ...overrides });
@@ -31,9 +40,10 @@ describe('providerEffects', () => {
     expect(effect?.guidance.map((g) => g.release_id)).toEqual(['R1', 'R2']);
   });
 
-  it('falls back to the implementation statement when the provider gave consumers no guidance', () => {
-    const effect = providerEffects([assertion({ consumer_guidance: null })]).get('ism-0001');
-    expect(effect?.guidance[0]?.guidance).toBe('The platform does it.');
+  it('gives the control a reference to each assertion, without its words', () => {
+    expect(providerEffects([assertion({ restricted: true })]).get('ism-0001')?.guidance).toEqual([
+      { provider_id: 'P1', release_id: 'R1', assertion_id: 'R1-ism-0001', restricted: true },
+    ]);
   });
 });
 
@@ -86,18 +96,56 @@ describe('visibleGuidance', () => {
   });
 });
 
-describe('guidance budget', () => {
-  it('keeps guidance within its share whole', () => {
-    const [entry] = providerEffects([assertion()]).get('ism-0001')!.guidance;
-    expect(entry).toMatchObject({ guidance: 'Nothing further for tenants.', guidance_truncated: false });
+describe('guidanceOf', () => {
+  const reference = (assertionId: string, restricted = false) => ({ provider_id: 'P1', release_id: 'R1', assertion_id: assertionId, restricted });
+  const text = (over: Partial<AssertionText> = {}): AssertionText => {
+    const { id, responsibility, implementation_status, consumer_guidance, implementation_statement } = buildAssertion({
+      consumer_guidance: 'Nothing further for tenants.',
+      implementation_statement: 'The platform does it.',
+      ...over,
+    });
+    return { id, responsibility, implementation_status, consumer_guidance, implementation_statement };
+  };
+
+  it('shows the assertion a reference names, with the reference', () => {
+    const [entry] = guidanceOf([reference('A1', true)], () => text({ responsibility: 'shared' }));
+    expect(entry).toEqual({
+      provider_id: 'P1',
+      release_id: 'R1',
+      assertion_id: 'A1',
+      responsibility: 'shared',
+      implementation_status: 'implemented',
+      guidance: 'Nothing further for tenants.',
+      guidance_truncated: false,
+      restricted: true,
+    });
+  });
+
+  it('falls back to the implementation statement when the provider gave consumers no guidance', () => {
+    expect(guidanceOf([reference('A1')], () => text({ consumer_guidance: null }))[0]?.guidance).toBe('The platform does it.');
+  });
+
+  it('leaves out a reference whose assertion is gone', () => {
+    expect(guidanceOf([reference('A1'), reference('A2')], (r) => (r.assertion_id === 'A1' ? undefined : text()))).toHaveLength(1);
   });
 
   it('cuts each entry to an even share of the budget, by code point', () => {
     const long = '\u{1F512}'.repeat(GUIDANCE_BUDGET);
-    const effect = providerEffects([assertion({ consumer_guidance: long }), assertion({ id: 'R2-ism-0001', release_id: 'R2', consumer_guidance: long })]);
-    const [first] = effect.get('ism-0001')!.guidance;
+    const [first] = guidanceOf([reference('A1'), reference('A2')], () => text({ consumer_guidance: long }));
     expect(first?.guidance_truncated).toBe(true);
     expect([...first!.guidance!]).toHaveLength(GUIDANCE_BUDGET / 2);
     expect(first!.guidance).toBe('\u{1F512}'.repeat(GUIDANCE_BUDGET / 2));
+  });
+});
+
+describe('sameGuidance', () => {
+  const [stored] = providerEffects([assertion()]).get('ism-0001')!.guidance;
+
+  it('holds references to the same assertions, in the same order, the same', () => {
+    expect(sameGuidance([{ ...stored! }], [stored!])).toBe(true);
+  });
+
+  it('tells a reference to another assertion apart', () => {
+    expect(sameGuidance([stored!], [{ ...stored!, assertion_id: 'R1-ism-0002' }])).toBe(false);
   });
 });

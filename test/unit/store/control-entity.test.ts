@@ -7,6 +7,20 @@ import { readsStoredEntity } from '../../support/stored-entities.js';
 describe('a stored control', () => {
   readsStoredEntity(toControl, controlItem(buildControl()), { workflow_state: 7 });
 
+  it('leaves behind the catalogue text and provider words a control stored before issue 25 copied, so that no write carries them back', () => {
+    const reference = { provider_id: 'P1', release_id: 'R1', assertion_id: 'A1', restricted: false };
+    const older = {
+      ...controlItem(buildControl({ provider_guidance: [reference] })),
+      statement: 'The catalogue text.',
+      classifications: ['P'],
+      provider_guidance: [{ ...reference, responsibility: 'provider', implementation_status: 'implemented', guidance: 'Words.', guidance_truncated: false }],
+    };
+    const control = toControl(older);
+    expect(Object.keys(control)).not.toContain('statement');
+    expect(Object.keys(control)).not.toContain('classifications');
+    expect(control.provider_guidance).toEqual([reference]);
+  });
+
   it('reads a control stored before implementation status origins were kept', () => {
     const { implementation_status_origin: _o, ...older } = controlItem(buildControl({ implementation_status: 'implemented' }));
     expect(toControl(older).implementation_status_origin).toBeUndefined();
