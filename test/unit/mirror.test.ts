@@ -3,13 +3,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/**
- * test/unit mirrors lib: a module's unit tests are at test/unit/<path under lib>/<name>.test.ts.
- * lib/store is outside the check for now: its entity modules are being rewritten with their own
- * tests, and the check extends to it once they have landed.
- */
+/** test/unit mirrors lib: a module's unit tests are at test/unit/<path under lib>/<name>.test.ts. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OUT_OF_SCOPE = /^lib\/store\//;
 
 /** Modules that need no unit file of their own, each pattern with why. */
 const ALLOWED: [RegExp, string][] = [
@@ -27,6 +22,14 @@ const ALLOWED: [RegExp, string][] = [
   [/^lib\/local\/[a-z-]+\.ts$/, 'local runtime (emulators, server, demo): started by every integration, API and browser test file'],
   [/^lib\/jobs\/[a-z-]+\.ts$/, 'queue workers over the table and bucket: exercised by test/integration and test/api'],
   [/^lib\/log\.ts$/, 'logger instance: wiring'],
+  [
+    /^lib\/store\/members\.ts$/,
+    'membership sync, grants and recounts, whose behaviour is transactions racing one another on DynamoDB Local: test/integration/members.test.ts and member-races.test.ts',
+  ],
+  [
+    /^lib\/store\/schema\.ts$/,
+    'table bootstrap on DynamoDB Local: test/integration/store.test.ts (table bootstrap), and the setup of every integration and API test file',
+  ],
 ];
 
 /** Modules that still owe a unit test (2026-11-27). This list only shrinks: a module leaves it with its test. */
@@ -84,6 +87,8 @@ const PENDING = new Set([
   'lib/repositories/github.ts',
   'lib/repositories/local.ts',
   'lib/repositories/transport.ts',
+  // The control's stored item is being reworked on its own branch, which brings its tests.
+  'lib/store/controls.ts',
 ]);
 
 function modules(dir: string): string[] {
@@ -95,8 +100,8 @@ function modules(dir: string): string[] {
 }
 
 const mirrorOf = (module: string) => join(ROOT, 'test/unit', relative('lib', module).replace(/\.tsx?$/, '.test.ts'));
-const inScope = modules('lib').filter((m) => !OUT_OF_SCOPE.test(m));
-const untested = inScope.filter((m) => !existsSync(mirrorOf(m)));
+const libModules = modules('lib');
+const untested = libModules.filter((m) => !existsSync(mirrorOf(m)));
 
 describe('test/unit mirrors lib', () => {
   it('has a unit test for every module that is neither allowed without one nor pending', () => {
@@ -108,6 +113,6 @@ describe('test/unit mirrors lib', () => {
   });
 
   it('allows no pattern that matches no module', () => {
-    expect(ALLOWED.filter(([pattern]) => !inScope.some((m) => pattern.test(m))).map(([, why]) => why)).toEqual([]);
+    expect(ALLOWED.filter(([pattern]) => !libModules.some((m) => pattern.test(m))).map(([, why]) => why)).toEqual([]);
   });
 });
