@@ -66,8 +66,6 @@ const PENDING = new Set([
   'lib/render/pdf/layout.ts',
   'lib/render/pdf/sections.ts',
   'lib/render/renderer.ts',
-  'lib/render/xlsx/cover.ts',
-  'lib/render/xlsx/sheet.ts',
   'lib/repositories/file.ts',
   'lib/repositories/github.ts',
   'lib/repositories/local.ts',
