@@ -57,7 +57,6 @@ const PENDING = new Set([
   'lib/migrations/index.ts',
   'lib/queues/sqs.ts',
   'lib/render/pdf/document.ts',
-  'lib/render/pdf/fonts.ts',
   'lib/render/pdf/layout.ts',
   'lib/render/pdf/sections.ts',
   'lib/repositories/github.ts',
