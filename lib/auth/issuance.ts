@@ -155,13 +155,15 @@ export function issuerShortfall(v: ValidIssuance, issuerLive: ReadonlySet<string
  * would not be issued today (retired, unknown, mixed, wildcard or out-of-type abilities, missing
  * dependencies, no stored mode, a binding that does not fit its type) is invalid and must be reissued.
  */
-export function storedCredentialValid(token: {
-  type: CredentialType;
-  abilities: unknown;
-  read_only: unknown;
-  organisation_id?: string;
-  project_id?: string;
-}): boolean {
+export function storedCredentialValid<
+  T extends {
+    type: CredentialType;
+    abilities: unknown;
+    read_only?: unknown;
+    organisation_id?: string;
+    project_id?: string;
+  },
+>(token: T): token is T & { abilities: Permission[]; read_only: boolean } {
   if (typeof token.read_only !== 'boolean') return false;
   const bindingFits =
     token.type === 'administration'

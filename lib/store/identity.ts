@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { ConsolePermission, CredentialType, Permission } from '../domain/permissions.js';
+import { CREDENTIAL_TYPES, type ConsolePermission, type CredentialType, type Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { absentOrBefore, and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';
 import { parseFound, parseStored, storedSchema } from './entity.js';
@@ -45,20 +45,63 @@ export const toUser = (item: Item): UserRecord => parseStored(userSchema, item);
 
 export type AccessScope = { kind: 'installation' } | { kind: 'organisation'; id: string } | { kind: 'project'; id: string };
 
-export interface TokenRecord {
+/**
+ * A token as stored. Credentials issued before the seed's modes and grants may lack a stored mode or
+ * hold retired ability names: they are tokens all the same, which authentication refuses as ones to
+ * be reissued (storedCredentialValid), so the schema reads them rather than calling them broken.
+ */
+export interface StoredToken {
   id: string;
   user_id: string;
   type: CredentialType;
   organisation_id?: string;
   project_id?: string;
   name: string;
-  abilities: Permission[];
-  read_only: boolean;
+  abilities: string[];
+  read_only?: boolean;
   expires_at: string;
   created_at: string;
   secret_hash: string;
   /** Approximate: written at most once per LAST_USED_PRECISION_MS, so that use costs no write on the hot path. */
   last_used_at?: string;
+}
+
+/** A token as issued today: a mode and current grants. */
+export interface TokenRecord extends StoredToken {
+  abilities: Permission[];
+  read_only: boolean;
+}
+
+export const tokenSchema = storedSchema<StoredToken>()(
+  z.looseObject({
+    id: z.string(),
+    user_id: z.string(),
+    type: z.enum(CREDENTIAL_TYPES),
+    organisation_id: z.string().optional(),
+    project_id: z.string().optional(),
+    name: z.string(),
+    abilities: z.array(z.string()),
+    read_only: z.boolean().optional(),
+    expires_at: z.string(),
+    created_at: z.string(),
+    secret_hash: z.string(),
+    last_used_at: z.string().optional(),
+  }),
+);
+
+export const toToken = (item: Item): StoredToken => parseStored(tokenSchema, item);
+
+const secretHashSchema = tokenSchema.pick({ secret_hash: true });
+
+/**
+ * Whether a presented credential proves the stored token: `matches` compares it with the stored
+ * keyed hash. Only the hash is read here, and a token item without a readable one proves nothing,
+ * so that a credential that matches no token is a 401 whatever state the item is in; the whole
+ * token is parsed (a broken one refused with its key) only for the credential that proves it.
+ */
+export function credentialProves(item: Item | undefined, matches: (secretHash: string) => boolean): boolean {
+  const stored = item && secretHashSchema.safeParse(item);
+  return stored?.success === true && matches(stored.data.secret_hash);
 }
 
 export class EmailTakenError extends Error {
@@ -163,10 +206,10 @@ export async function putToken(token: TokenRecord): Promise<void> {
   );
 }
 
-/** Seed, Authentication part 9: only the named token is deleted. */
-export async function deleteToken(tokenId: string): Promise<TokenRecord | undefined> {
+/** Seed, Authentication part 9: only the named token is deleted; whether there was one. A token is deleted whatever its stored state. */
+export async function deleteToken(tokenId: string): Promise<boolean> {
   const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.token(tokenId), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes as TokenRecord | undefined;
+  return out.Attributes !== undefined;
 }
 
 /** The user's access items at every scope, read together with the user's own partition. */
@@ -178,7 +221,7 @@ export async function userAccessItems(userId: string): Promise<Item[]> {
   });
 }
 
-export async function userTokens(userId: string): Promise<TokenRecord[]> {
+export async function userTokens(userId: string): Promise<StoredToken[]> {
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
@@ -188,7 +231,7 @@ export async function userTokens(userId: string): Promise<TokenRecord[]> {
       ScanIndexForward: false,
     }),
   );
-  return (out.Items ?? []) as TokenRecord[];
+  return ((out.Items ?? []) as Item[]).map(toToken);
 }
 
 /** A token's last use is shown as GitHub shows it: to the hour, not to the request. */
@@ -204,7 +247,7 @@ export async function recordTokenUse(tokenId: string, now: Date): Promise<void> 
 }
 
 /** Whether a use at `now` should be written: the pipeline asks before issuing any write. */
-export const tokenUseIsStale = (token: Pick<TokenRecord, 'last_used_at'>, now: Date) =>
+export const tokenUseIsStale = (token: Pick<StoredToken, 'last_used_at'>, now: Date) =>
   !token.last_used_at || Date.parse(token.last_used_at) <= now.getTime() - LAST_USED_PRECISION_MS;
 
 /**
@@ -225,5 +268,5 @@ export async function advanceSessionEpoch(user: UserRecord): Promise<void> {
   );
 }
 
-export const asToken = (item: Item | undefined) => item as (Item & TokenRecord) | undefined;
+export const asToken = (item: Item | undefined): StoredToken | undefined => parseFound(tokenSchema, item);
 export const asUser = (item: Item | undefined): UserRecord | undefined => parseFound(userSchema, item);

@@ -1,3 +1,4 @@
+import { ImportRejected } from '../../lib/domain/imports/rows.js';
 import { randomUUID } from 'node:crypto';
 
 /** An entry of this service's JSON assertion format. */
@@ -42,3 +43,13 @@ export const componentDefinition = (...components: unknown[][]) => ({
 });
 
 export const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+/** The code of the ImportRejected that `run` throws; undefined when it throws nothing, any other error itself. */
+export const rejectionCode = (run: () => unknown): unknown => {
+  try {
+    run();
+    return undefined;
+  } catch (e) {
+    return e instanceof ImportRejected ? e.code : e;
+  }
+};

@@ -3,13 +3,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/**
- * test/unit mirrors lib: a module's unit tests are at test/unit/<path under lib>/<name>.test.ts.
- * lib/store is outside the check for now: its entity modules are being rewritten with their own
- * tests, and the check extends to it once they have landed.
- */
+/** test/unit mirrors lib: a module's unit tests are at test/unit/<path under lib>/<name>.test.ts. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OUT_OF_SCOPE = /^lib\/store\//;
 
 /** Modules that need no unit file of their own, each pattern with why. */
 const ALLOWED: [RegExp, string][] = [
@@ -27,6 +22,15 @@ const ALLOWED: [RegExp, string][] = [
   [/^lib\/local\/[a-z-]+\.ts$/, 'local runtime (emulators, server, demo): started by every integration, API and browser test file'],
   [/^lib\/jobs\/[a-z-]+\.ts$/, 'queue workers over the table and bucket: exercised by test/integration and test/api'],
   [/^lib\/log\.ts$/, 'logger instance: wiring'],
+  [/^lib\/render\/renderer\.ts$/, 'the renderer interface: types only, nothing runs'],
+  [
+    /^lib\/store\/members\.ts$/,
+    'membership sync, grants and recounts, whose behaviour is transactions racing one another on DynamoDB Local: test/integration/members.test.ts and member-races.test.ts',
+  ],
+  [
+    /^lib\/store\/schema\.ts$/,
+    'table bootstrap on DynamoDB Local: test/integration/store.test.ts (table bootstrap), and the setup of every integration and API test file',
+  ],
 ];
 
 /** Modules that still owe a unit test (2026-11-27). This list only shrinks: a module leaves it with its test. */
@@ -35,31 +39,14 @@ const PENDING = new Set([
   'lib/admin/task-create.ts',
   'lib/auth/administration.ts',
   'lib/auth/issue.ts',
-  'lib/auth/revalidate.ts',
-  'lib/auth/secret.ts',
   'lib/catalogue/files.ts',
   'lib/catalogue/store.ts',
   'lib/console/assets.ts',
-  'lib/console/config.ts',
-  'lib/console/route.ts',
   'lib/console/session.ts',
   'lib/console/webauthn.ts',
-  'lib/domain/context.ts',
   'lib/domain/control-views.ts',
   'lib/domain/document-model.ts',
-  'lib/domain/imports/assertion-format.ts',
-  'lib/domain/imports/ccm-table.ts',
-  'lib/domain/imports/oscal-component.ts',
-  'lib/domain/imports/run.ts',
-  'lib/domain/library-definitions.ts',
-  'lib/domain/library.ts',
-  'lib/domain/projects.ts',
-  'lib/domain/register-rows.ts',
-  'lib/domain/systems.ts',
-  'lib/errors.ts',
   'lib/files/accept.ts',
-  'lib/files/detect.ts',
-  'lib/files/profiles.ts',
   'lib/files/s3.ts',
   'lib/files/scan.ts',
   'lib/files/sessions.ts',
@@ -67,23 +54,15 @@ const PENDING = new Set([
   'lib/http/middlewares/authorize.ts',
   'lib/http/middlewares/receipt.ts',
   'lib/http/pipeline.ts',
-  'lib/http/state.ts',
   'lib/migrations/index.ts',
-  'lib/queues/queues.ts',
   'lib/queues/sqs.ts',
   'lib/render/pdf/document.ts',
-  'lib/render/pdf/findings.ts',
-  'lib/render/pdf/fonts.ts',
   'lib/render/pdf/layout.ts',
-  'lib/render/pdf/report-links.ts',
   'lib/render/pdf/sections.ts',
-  'lib/render/renderer.ts',
-  'lib/render/xlsx/cover.ts',
-  'lib/render/xlsx/sheet.ts',
-  'lib/repositories/file.ts',
   'lib/repositories/github.ts',
   'lib/repositories/local.ts',
-  'lib/repositories/transport.ts',
+  // The control's stored item is being reworked on its own branch, which brings its tests.
+  'lib/store/controls.ts',
 ]);
 
 function modules(dir: string): string[] {
@@ -95,8 +74,8 @@ function modules(dir: string): string[] {
 }
 
 const mirrorOf = (module: string) => join(ROOT, 'test/unit', relative('lib', module).replace(/\.tsx?$/, '.test.ts'));
-const inScope = modules('lib').filter((m) => !OUT_OF_SCOPE.test(m));
-const untested = inScope.filter((m) => !existsSync(mirrorOf(m)));
+const libModules = modules('lib');
+const untested = libModules.filter((m) => !existsSync(mirrorOf(m)));
 
 describe('test/unit mirrors lib', () => {
   it('has a unit test for every module that is neither allowed without one nor pending', () => {
@@ -108,6 +87,6 @@ describe('test/unit mirrors lib', () => {
   });
 
   it('allows no pattern that matches no module', () => {
-    expect(ALLOWED.filter(([pattern]) => !inScope.some((m) => pattern.test(m))).map(([, why]) => why)).toEqual([]);
+    expect(ALLOWED.filter(([pattern]) => !libModules.some((m) => pattern.test(m))).map(([, why]) => why)).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { CREDENTIAL_TYPES, type CredentialType } from '../../domain/permissions.js';
-import type { TokenRecord } from '../../store/identity.js';
+import type { StoredToken } from '../../store/identity.js';
 import { approximately, Csrf, href, Layout, Notice, OneTimeSecret, Status, when, type PageContext } from './layout.js';
 
 export const TYPE_LABELS: Record<CredentialType, string> = { project: 'Project', organisation: 'Organisation', administration: 'Administration' };
 
 export interface TokenRow {
-  token: TokenRecord;
+  token: StoredToken;
   /** The binding's name (project or organisation), or a dash for Administration. */
   binding: string;
 }

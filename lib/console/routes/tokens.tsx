@@ -3,7 +3,7 @@ import { AdministrationRefusedError } from '../../auth/administrator.js';
 import { IssuanceError, maxLifetimeDays, type IssuanceRequest } from '../../auth/issuance.js';
 import { configuredLifetimes, issueTokenAs } from '../../auth/issue.js';
 import { CREDENTIAL_TYPES, dependenciesOf, EXPLICIT_ONLY, permissionsOf, type CredentialType } from '../../domain/permissions.js';
-import { userAccessItems, userTokens, type TokenRecord } from '../../store/identity.js';
+import { userAccessItems, userTokens, type StoredToken } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
 import { getMany, keyString, type Item } from '../../store/read.js';
 import { consolePath } from '../config.js';
@@ -25,7 +25,7 @@ export async function namesOf(ids: { organisations: string[]; projects: string[]
   return names;
 }
 
-export async function tokenRows(tokens: TokenRecord[]): Promise<TokenRow[]> {
+export async function tokenRows(tokens: StoredToken[]): Promise<TokenRow[]> {
   const names = await namesOf({
     organisations: tokens.filter((t) => t.type === 'organisation').map((t) => t.organisation_id!),
     projects: tokens.filter((t) => t.type === 'project').map((t) => t.project_id!),

@@ -1,7 +1,7 @@
 import { storedCredentialValid } from '../../auth/issuance.js';
 import { tokenMatches, type TokenClaims } from '../../auth/tokens.js';
 import { tokenHashSecret } from '../../auth/secret.js';
-import { asToken, asUser, recordTokenUse, tokenUseIsStale, type TokenRecord, type UserRecord } from '../../store/identity.js';
+import { asToken, asUser, credentialProves, recordTokenUse, tokenUseIsStale, type TokenRecord, type UserRecord } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
 import { keyString } from '../../store/read.js';
 import { countHits } from '../../store/rate-limits.js';
@@ -10,7 +10,7 @@ import { unauthorized } from '../../errors.js';
 import { confirmLive, forgetLive } from '../live-credentials.js';
 import { matched, type Middleware, type PipelineRequest, type PipelineState } from '../state.js';
 
-/** What a credential's claims name among the request's items: its stored token and actor, not yet verified. */
+/** What a credential's claims name among the request's items: its stored token, valid as issued today, and actor; not yet verified. */
 export interface Principal {
   claims: TokenClaims;
   token: TokenRecord;
@@ -23,19 +23,26 @@ export function principalOf(state: PipelineState): Principal | undefined {
   const item = (k: Key) => state.items?.get(keyString(k));
   const token = asToken(item(keys.token(claims.tokenId)));
   const user = asUser(item(keys.user(claims.userId)));
-  return token && user ? { claims, token, user } : undefined;
+  return token && user && storedCredentialValid(token) ? { claims, token, user } : undefined;
 }
 
-/** The principal and its token's expiry when the credential authenticates; undefined for any failure. */
+/**
+ * The principal and its token's expiry when the credential authenticates; undefined for any failure.
+ * The presented secret is compared first: the stored token and actor are parsed only for the
+ * credential that proves the token, so that one matching nothing is a 401 even against a broken item.
+ */
 async function verify(request: PipelineRequest): Promise<{ principal: Principal; expiresAt: number } | undefined> {
   const { state } = request;
+  const presented = state.token;
+  if (!presented || !state.claims) return undefined;
+  const key = await tokenHashSecret();
+  const tokenItem = state.items?.get(keyString(keys.token(state.claims.tokenId)));
+  if (!credentialProves(tokenItem, (secretHash) => tokenMatches(presented, secretHash, key))) return undefined;
   const principal = principalOf(state);
-  if (!state.token || !principal) return undefined;
+  if (!principal) return undefined;
   const { token, user } = principal;
-  if (!tokenMatches(state.token, token.secret_hash, await tokenHashSecret())) return undefined;
   const expiresAt = Date.parse(token.expires_at);
   if (expiresAt <= state.startedAt.getTime()) return undefined;
-  if (!storedCredentialValid(token)) return undefined;
   if (user.status !== 'active' || token.user_id !== user.id) return undefined;
   return { principal, expiresAt };
 }

@@ -1,7 +1,16 @@
-import { describe } from 'vitest';
-import { toUser } from '../../../lib/store/identity.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { resetDdbClient, tableName } from '../../../lib/store/client.js';
+import { credentialProves, deleteToken, putToken, toToken, toUser, type TokenRecord } from '../../../lib/store/identity.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+beforeEach(() => {
+  ddb.reset();
+  resetDdbClient();
+});
 
 const stored = {
   ...keys.user('01M84T2AZS9C8TZ6EGZG2RXYHA'),
@@ -19,4 +28,81 @@ const stored = {
 
 describe('a stored user', () => {
   readsStoredEntity(toUser, stored, { super_user: 'no' });
+});
+
+const token: TokenRecord = {
+  id: '01M84T2AZS9C8TZ6EGZG2RXYHT',
+  user_id: '01M84T2AZS9C8TZ6EGZG2RXYHA',
+  type: 'organisation',
+  organisation_id: '01M84T2AZS9C8TZ6EGZG2RXYHO',
+  name: 'CI',
+  abilities: ['manage-org-hierarchy', 'view-projects'],
+  read_only: false,
+  expires_at: '2027-01-01T00:00:00.000Z',
+  created_at: '2026-01-01T00:00:00.000Z',
+  secret_hash: 'ab12',
+};
+const storedToken = { ...keys.token(token.id), GSI1PK: `USERTOKENS#${token.user_id}`, GSI1SK: token.id, entity: 'token', ...token };
+
+describe('a stored token', () => {
+  readsStoredEntity(toToken, storedToken, { expires_at: 20270101 });
+
+  it('reads a token issued before stored modes and current grants: authentication refuses it, not the read', () => {
+    const { read_only: _mode, ...legacy } = token;
+    expect(toToken({ ...storedToken, read_only: undefined, abilities: ['admin'] })).toEqual({ ...legacy, read_only: undefined, abilities: ['admin'] });
+  });
+});
+
+describe('credentialProves', () => {
+  const matchesAb12 = (hash: string) => hash === 'ab12';
+
+  it('is true when the presented credential matches the stored hash', () => {
+    expect(credentialProves(storedToken, matchesAb12)).toBe(true);
+  });
+
+  it('is false when it does not match', () => {
+    expect(credentialProves(storedToken, (hash) => hash === 'cd34')).toBe(false);
+  });
+
+  it('is false, without refusing the item, for a token whose other fields fail the schema', () => {
+    expect(credentialProves({ ...storedToken, expires_at: 20270101, secret_hash: 'cd34' }, matchesAb12)).toBe(false);
+  });
+
+  it('is false for a token item without a readable hash', () => {
+    expect(credentialProves({ ...storedToken, secret_hash: 42 }, () => true)).toBe(false);
+  });
+
+  it('is false when there is no token item', () => {
+    expect(credentialProves(undefined, () => true)).toBe(false);
+  });
+});
+
+describe('putToken', () => {
+  it('puts the token with its key and its owner index entry, only where none is', async () => {
+    ddb.on(PutCommand).resolves({});
+    await putToken(token);
+    expect(ddb.commandCalls(PutCommand).map((c) => c.args[0].input)).toEqual([
+      { TableName: tableName(), Item: storedToken, ConditionExpression: 'attribute_not_exists(#cnd0)', ExpressionAttributeNames: { '#cnd0': 'PK' } },
+    ]);
+  });
+});
+
+describe('deleteToken', () => {
+  it('deletes only the named token', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: storedToken });
+    await deleteToken(token.id);
+    expect(ddb.commandCalls(DeleteCommand).map((c) => c.args[0].input)).toEqual([
+      { TableName: tableName(), Key: keys.token(token.id), ReturnValues: 'ALL_OLD' },
+    ]);
+  });
+
+  it('answers that it deleted a token, even one that fails its schema', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: { ...storedToken, expires_at: 20270101 } });
+    expect(await deleteToken(token.id)).toBe(true);
+  });
+
+  it('answers false when there was no token', async () => {
+    ddb.on(DeleteCommand).resolves({});
+    expect(await deleteToken(token.id)).toBe(false);
+  });
 });

@@ -11,6 +11,7 @@ import { confirmLive, expectLive } from '../../../../lib/http/live-credentials.j
 import { resetDdbClient } from '../../../../lib/store/client.js';
 import { getOrganisation, updateOrganisation } from '../../../../lib/operations/organisations/organisations.js';
 import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
+import { StoredItemInvalid } from '../../../../lib/store/entity.js';
 import { keys } from '../../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../../lib/store/read.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
@@ -50,6 +51,8 @@ function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: 
     user_id: userId,
     type: 'organisation',
     organisation_id: organisationId,
+    name: 'CI',
+    created_at: '2026-01-01T00:00:00.000Z',
     abilities: ['manage-org-hierarchy', 'view-projects'],
     read_only: false,
     expires_at: '2027-01-01T00:00:00Z',
@@ -171,6 +174,28 @@ describe('authenticate step', () => {
   ])('throws 401 for %s', async (_label, make) => {
     expect(await thrownBy(() => authenticate().before!(make()))).toMatchObject({ status: 401, code: 'unauthenticated' });
   });
+
+  it('throws 401 for a credential that does not match a stored token that fails its schema', async () => {
+    const w = world({ token: { expires_at: 20270101 } });
+    const altered = w.token.slice(0, -1) + (w.token.endsWith('A') ? 'B' : 'A');
+    expect(await thrownBy(() => authenticate().before!(request(w, getOrganisation, { organisation: organisationId }, altered)))).toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+    });
+  });
+
+  it('throws 401 for a stored token item without a readable hash', async () => {
+    expect(await thrownBy(() => authenticate().before!(request(world({ token: { secret_hash: undefined } }))))).toMatchObject({ status: 401 });
+  });
+
+  it('refuses, naming its key, the stored token that the credential proves but that fails its schema', async () => {
+    const w = world({ token: { expires_at: 20270101 } });
+    const refusal = await Promise.resolve()
+      .then(() => authenticate().before!(request(w)))
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(StoredItemInvalid);
+    expect((refusal as Error).message).toContain(keyString(keys.token(w.claims.tokenId)));
+  });
 });
 
 describe('authorize step', () => {
@@ -181,7 +206,11 @@ describe('authorize step', () => {
   });
 
   it('throws 401 for a credential type the operation does not take', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world({ token: { type: 'project' } }))))).toMatchObject({ status: 401 });
+    expect(
+      await thrownBy(() =>
+        authorize().before!(request(world({ token: { type: 'project', organisation_id: undefined, project_id: ulid(), abilities: ['view-projects'] } }))),
+      ),
+    ).toMatchObject({ status: 401 });
   });
 
   it('throws 404 for another organisation than the bound one', async () => {
