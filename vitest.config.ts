@@ -6,6 +6,9 @@ const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVE
 /** Every command a function issues in these projects is recorded and checked against infra/recorded-commands.json. */
 const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts'] };
 
+/** The operator CLI compiled once per run, for the tests that run it in a process of its own. */
+const operatorCliBuild = 'test/support/cli-build.ts';
+
 /**
  * vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time, which
  * ran the suite serially. Each file that reaches the emulators works in a table, bucket and queues of
@@ -37,7 +40,9 @@ export default defineConfig({
     projects: [
       // PDF rendering and OSCAL schema validation are CPU-bound: one file per core, and under coverage
       // on a busy machine they take longer than vitest's 5 s default.
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, env } },
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, globalSetup: [operatorCliBuild], env },
+      },
       {
         test: {
           name: 'integration',
@@ -55,7 +60,7 @@ export default defineConfig({
           name: 'api',
           ...emulatorFiles,
           include: ['test/api/**/*.test.ts'],
-          globalSetup: recordedCommands.globalSetup,
+          globalSetup: [...recordedCommands.globalSetup, operatorCliBuild],
           setupFiles: recordedCommands.setupFiles,
           testTimeout: 60_000,
           hookTimeout: 60_000,
