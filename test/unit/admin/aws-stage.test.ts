@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { awsStageSettings, AwsStageError, useAwsStage } from '../../../lib/admin/aws-stage.js';
 import { resetSettings, settings } from '../../../lib/config.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../../../lib/queues/queues.js';
@@ -144,9 +144,9 @@ describe('useAwsStage', () => {
 
 describe('admin --aws', () => {
   const admin = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync('node', ['--import', 'tsx', 'lib/admin/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+    spawnSync('node', [inject('operatorCliPath'), ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
 
-  // Two fresh Node processes that compile the CLI with tsx: seconds each on a loaded two-core machine.
+  // Two fresh Node processes (the CLI compiled once per run by test/support/cli-build.ts).
   it('answers a refusal of the stage in one line with exit code 2, and takes --stage only with --aws', () => {
     const refusals = [
       admin(['user', 'create', '--email', 'a@example.com', '--name', 'A', '--aws'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' }),
