@@ -109,6 +109,21 @@ describe('bundled HTTP functions', () => {
     expect(result?.multiValueHeaders?.['Set-Cookie']?.[0]).toMatch(/^__Host-aop_ceremony=/);
   }, 30_000);
 
+  it('answers 422 with the field messages from the organisations bundle for a body that fails validation', async () => {
+    const res = await load(
+      'organisations',
+      event('POST', '/api/v1/organisations', {
+        token: operator.admin,
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+        body: { name: '  ', timezone: 'Mars/Olympus' },
+      }),
+    );
+    expect(res.result?.statusCode).toBe(422);
+    const errors: { pointer: string; detail: string }[] = JSON.parse(res.result!.body).errors;
+    expect(errors.map((e) => e.pointer).sort()).toEqual(['/name', '/timezone']);
+    expect(errors.every((e) => e.detail.length > 0)).toBe(true);
+  }, 30_000);
+
   it('answers 401 from the organisations bundle without a credential', async () => {
     const { result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`));
     expect(result?.statusCode).toBe(401);
