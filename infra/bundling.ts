@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
 import { OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { ASSET_SOURCES } from '../lib/console/assets.js';
 import { describeApi } from '../lib/operations/kernel/api-description.js';
@@ -32,6 +33,53 @@ export const BUNDLE = {
 const ALIASES = {
   '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../lib/lambda-credentials.ts', import.meta.url)),
   debug: fileURLToPath(new URL('./quiet-debug.ts', import.meta.url)),
+  '@smithy/core/event-streams': fileURLToPath(new URL('./no-event-streams.ts', import.meta.url)),
+};
+
+/** zod's JSON Schema converter, which zod's schemas reach through relative imports of its own. */
+const ZOD_CONVERTER = /(^|\/)(to-json-schema|json-schema-processors|json-schema-generator)\.js$/;
+const IN_ZOD = /[\\/]node_modules[\\/]zod[\\/]/;
+/** What zod's schemas use of the converter's modules at run time: the bounds getters (`.minLength`, `.maxValue`, ...) read aggregateChecks. */
+const ZOD_CONVERTER_KEPT = new Set(['aggregateChecks']);
+const ZOD_CONVERTER_NAMESPACE = 'zod-json-schema-converter';
+
+/** The names a zod ES module exports: `export function|const|class name` and `export { a, b as c }`. */
+function exportedNames(source: string): string[] {
+  const declared = [...source.matchAll(/^export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([\w$]+)/gm)].map((m) => m[1]!);
+  // The last word of each entry: `b` of `a as b`.
+  const exportedAs = (entry: string) => /([\w$]+)\s*$/.exec(entry)?.[1] ?? [];
+  const listed = [...source.matchAll(/^export\s*\{([^}]*)\}\s*;/gm)].flatMap((m) => m[1]!.split(',').flatMap(exportedAs));
+  return [...declared, ...listed];
+}
+
+/**
+ * Leaves zod's JSON Schema converter (about 18 KB) out of the bundles: only the API description
+ * uses it (`z.toJSONSchema`), and that is built at synth time in Node (apiDescriptionModule), never
+ * in a function. zod's schemas import the converter's modules for `.toJSONSchema()`, so each is
+ * replaced by a module that exports the same names, each a function that throws, but for the names
+ * in ZOD_CONVERTER_KEPT, which come from the real module: its converter parts are then unused and
+ * shaken off. A plugin, since an alias cannot reach a package's relative imports; the CDK
+ * bundling (lambdaBundling) runs the esbuild command line, which takes no plugins.
+ */
+export const zodWithoutJsonSchema: Plugin = {
+  name: 'zod-without-json-schema',
+  setup(build) {
+    build.onResolve({ filter: ZOD_CONVERTER }, (args) =>
+      args.namespace === 'file' && IN_ZOD.test(args.importer) ? { path: join(args.resolveDir, args.path), namespace: ZOD_CONVERTER_NAMESPACE } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: ZOD_CONVERTER_NAMESPACE }, async (args) => {
+      const names = exportedNames(await readFile(args.path, 'utf8'));
+      const kept = names.filter((name) => ZOD_CONVERTER_KEPT.has(name));
+      const removed = names.filter((name) => !ZOD_CONVERTER_KEPT.has(name));
+      const contents = [
+        ...(kept.length > 0 ? [`export { ${kept.join(', ')} } from ${JSON.stringify(args.path)};`] : []),
+        // A function rather than an arrow, so that `new JSONSchemaGenerator()` throws this error too.
+        `function removed() { throw new Error("zod's JSON Schema converter is not bundled (infra/bundling.ts): the API description is built at synth time"); }`,
+        ...(removed.length > 0 ? [`export const ${removed.map((name) => `${name} = removed`).join(', ')};`] : []),
+      ].join('\n');
+      return { contents, resolveDir: dirname(args.path), loader: 'js' };
+    });
+  },
 };
 
 /** Build outputs that are derived from the sources and never committed. */
@@ -140,6 +188,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     banner: { js: BUNDLE.banner },
     inject: [apiDescriptionModule(), fontsModule()],
     alias: ALIASES,
+    plugins: [zodWithoutJsonSchema],
     logLevel: 'silent',
   };
 }

@@ -1,5 +1,3 @@
-import busboy from 'busboy';
-
 export interface UploadedPart {
   field: string;
   fileName: string;
@@ -16,40 +14,45 @@ export class MultipartError extends Error {
   override readonly name = 'MultipartError';
 }
 
-/** Parses a buffered multipart/form-data body (RFC 7578). Repeated fields or files are refused. */
-export function parseMultipart(body: Buffer, contentType: string, limits: { fileBytes: number; files: number }): Promise<Multipart> {
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: { 'content-type': contentType },
-        // Browsers and fetch send file names as raw UTF-8; busboy would read them as Latin-1.
-        defParamCharset: 'utf8',
-        limits: { fileSize: limits.fileBytes, files: limits.files, fields: 20, fieldSize: 64 * 1024, parts: 40 },
-      });
-    } catch {
-      reject(new MultipartError('the multipart boundary is missing'));
-      return;
-    }
-    // No prototype: a field named __proto__ or toString is a field like any other, refused or repeated as such.
-    const fields: Record<string, string> = Object.create(null);
-    const files: UploadedPart[] = [];
-    let failure: string | undefined;
-    parser.on('field', (name, value) => {
-      if (name in fields) failure ??= `field ${name} is given more than once`;
+/**
+ * What a form may hold beside its files: no upload form has more than a few short fields. With
+ * fields and files each refused past its limit, a form has at most 20 + files parts: no part limit.
+ */
+const FORM_LIMITS = { fields: 20, fieldBytes: 64 * 1024 };
+
+const BOUNDARY = /^\s*multipart\/form-data\s*;(?:.*;)?\s*boundary\s*=/i;
+
+/** The platform's form reader (fetch's `formData()`), which reads the whole buffered body at once; any body it cannot read is malformed. */
+async function readForm(body: Buffer, contentType: string): Promise<FormData> {
+  if (!BOUNDARY.test(contentType)) throw new MultipartError('the multipart boundary is missing');
+  try {
+    return await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new MultipartError('the multipart body is malformed');
+  }
+}
+
+/**
+ * Parses a buffered multipart/form-data body (RFC 7578). Repeated fields, more files or fields
+ * than the limits allow, and a field longer than its limit are refused, never cut short.
+ */
+export async function parseMultipart(body: Buffer, contentType: string, limits: { fileBytes: number; files: number }): Promise<Multipart> {
+  const form = await readForm(body, contentType);
+  // No prototype: a field named __proto__ or toString is a field like any other, refused or repeated as such.
+  const fields: Record<string, string> = Object.create(null);
+  const files: UploadedPart[] = [];
+  for (const [name, value] of form) {
+    if (typeof value === 'string') {
+      if (name in fields) throw new MultipartError(`field ${name} is given more than once`);
+      if (Object.keys(fields).length === FORM_LIMITS.fields) throw new MultipartError('too many fields');
+      if (Buffer.byteLength(value) > FORM_LIMITS.fieldBytes) throw new MultipartError(`field ${name} is longer than ${FORM_LIMITS.fieldBytes / 1024} KiB`);
       fields[name] = value;
-    });
-    parser.on('file', (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('limit', () => (failure ??= 'file_too_large'));
-      // A part cut off before its boundary errors on the file stream, not on the parser.
-      stream.on('error', () => (failure ??= 'the multipart body is malformed'));
-      stream.on('close', () => files.push({ field, fileName: info.filename ?? '', declaredType: info.mimeType, bytes: Buffer.concat(chunks) }));
-    });
-    parser.on('filesLimit', () => (failure ??= 'too many files'));
-    parser.on('error', () => reject(new MultipartError('the multipart body is malformed')));
-    parser.on('close', () => (failure ? reject(new MultipartError(failure)) : resolve({ fields, files })));
-    parser.end(body);
-  });
+      continue;
+    }
+    if (files.length === limits.files) throw new MultipartError('too many files');
+    if (value.size > limits.fileBytes) throw new MultipartError('file_too_large');
+    // The media type without its parameters, lower case, as the file checks compare it.
+    files.push({ field: name, fileName: value.name, declaredType: value.type.split(';')[0]!.trim(), bytes: Buffer.from(await value.arrayBuffer()) });
+  }
+  return { fields, files };
 }

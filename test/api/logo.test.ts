@@ -145,6 +145,19 @@ describe('organisation logo', () => {
     expect(res.status).toBe(422);
   });
 
+  it('answers 400 malformed_multipart for a multipart body cut off before its closing boundary, and keeps no logo', async () => {
+    const op = await fixtures.operator();
+    const etag = (await read(op)).headers.get('etag')!;
+    const res = await api.request('POST', logo(op), {
+      token: op.org,
+      rawBody: '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\nabc',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'Idempotency-Key': ulid(), 'If-Match': etag },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'malformed_multipart', detail: 'The multipart/form-data body cannot be read: the multipart body is malformed.' });
+    expect((await read(op)).body.data.status).toBeNull();
+  });
+
   it('answers 413 for an inline file above the inline limit, pointing to upload sessions', async () => {
     const op = await fixtures.operator();
     const res = await upload(op, form(Buffer.alloc(4 * 1024 * 1024 + 10, 1), 'big.png'));

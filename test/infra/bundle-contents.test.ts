@@ -60,6 +60,16 @@ describe('HTTP function bundles', () => {
     expect(bundles.inputs(fn).filter((input) => /node_modules\/(debug|ms|supports-color)\/|@aws-sdk\/lib-storage/.test(input))).toEqual([]);
   });
 
+  it.each(ALL_HTTP)('%s carries no zod JSON Schema converter: the API description is built at synth time, never in a function', async (fn) => {
+    expect(bundles.inputs(fn).filter((input) => /^node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-generator)\.js$/.test(input))).toEqual([]);
+    // The converter's own errors, from its schema walk and from its template-literal processor.
+    expect(await bundles.code(fn)).not.toMatch(/Unprocessed schema|Pattern not found in template literal/);
+  });
+
+  it.each(ALL_HTTP)('%s carries no event-stream codec: no function issues an S3 operation that streams events', (fn) => {
+    expect(bundles.inputs(fn).filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/'))).toEqual([]);
+  });
+
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {
     const operationModules = bundles
       .inputs('meta')

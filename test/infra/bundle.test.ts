@@ -109,6 +109,31 @@ describe('bundled HTTP functions', () => {
     expect(result?.multiValueHeaders?.['Set-Cookie']?.[0]).toMatch(/^__Host-aop_ceremony=/);
   }, 30_000);
 
+  it('answers 422 with the field messages from the organisations bundle for a body that fails validation', async () => {
+    const res = await load(
+      'organisations',
+      event('POST', '/api/v1/organisations', {
+        token: operator.admin,
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+        body: { name: '  ', timezone: 'Mars/Olympus' },
+      }),
+    );
+    expect(res.result?.statusCode).toBe(422);
+    const errors: { pointer: string; detail: string }[] = JSON.parse(res.result!.body).errors;
+    expect(errors.map((e) => e.pointer).sort()).toEqual(['/name', '/timezone']);
+    expect(errors.every((e) => e.detail.length > 0)).toBe(true);
+  }, 30_000);
+
+  it('answers 400 malformed_multipart from the organisations bundle for a logo body the form reader cannot read', async () => {
+    const request = event('POST', `/api/v1/organisations/${operator.organisationId}/logo`, {
+      token: operator.org,
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'Idempotency-Key': ulid() },
+    });
+    const { result } = await load('organisations', { ...request, body: '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc' });
+    expect(result?.statusCode).toBe(400);
+    expect(JSON.parse(result!.body)).toMatchObject({ code: 'malformed_multipart' });
+  }, 30_000);
+
   it('answers 401 from the organisations bundle without a credential', async () => {
     const { result } = await load('organisations', event('GET', `/api/v1/organisations/${operator.organisationId}`));
     expect(result?.statusCode).toBe(401);
