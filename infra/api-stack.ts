@@ -183,7 +183,6 @@ export class ApiStack extends Stack {
     const fn = new AppFunction(this, 'Console', {
       entry: `${HTTP_FUNCTIONS}console.ts`,
       description: 'The web console: passkey sign-in, token issuance and revocation, user administration',
-      consoleAssets: true,
       environment: {
         TABLE_NAME: props.table.tableName,
         TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn,

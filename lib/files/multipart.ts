@@ -1,4 +1,4 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
 
 export interface UploadedPart {
   field: string;
@@ -16,12 +16,16 @@ export class MultipartError extends Error {
   override readonly name = 'MultipartError';
 }
 
-/** Parses a buffered multipart/form-data body (RFC 7578). Repeated fields or files are refused. */
-export function parseMultipart(body: Buffer, contentType: string, limits: { fileBytes: number; files: number }): Promise<Multipart> {
+/**
+ * Parses a buffered multipart/form-data body (RFC 7578). Repeated fields or files are refused. The
+ * parser is imported at the first form, so that a function's operations without one never load it.
+ */
+export async function parseMultipart(body: Buffer, contentType: string, limits: { fileBytes: number; files: number }): Promise<Multipart> {
+  const { default: parse } = await import('busboy');
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = parse({
         headers: { 'content-type': contentType },
         // Browsers and fetch send file names as raw UTF-8; busboy would read them as Latin-1.
         defParamCharset: 'utf8',

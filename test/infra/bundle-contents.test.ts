@@ -1,3 +1,4 @@
+import { isBuiltin } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../../lib/operations/registry.js';
 import { buildBundles, type Bundles } from '../support/bundles.js';
@@ -47,6 +48,10 @@ describe('HTTP function bundles', () => {
   it.each([...FUNCTIONS, 'meta'])('%s carries no zod locale but English: a named `z` import keeps the whole namespace, locales included', async (fn) => {
     // The German locale's message for an invalid input, as the minified code spells it.
     expect(await bundles.code(fn)).not.toMatch(/Ung(\\xFC|ü)ltige Eingabe/);
+  });
+
+  it.each([...FUNCTIONS, 'meta'])('%s imports nothing from outside its own files but Node modules', (fn) => {
+    expect(bundles.externals(fn).filter((specifier) => !isBuiltin(specifier))).toEqual([]);
   });
 
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {
