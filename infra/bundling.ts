@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
@@ -175,6 +175,9 @@ export function functionCode(entry: string): Code {
     bundling: {
       // Never pulled: local bundling always succeeds or throws.
       image: DockerImage.fromRegistry('local-bundling-only'),
+      // The CDK caches a bundled asset by its options, which see nothing of tryBundle's entry: the
+      // entry must be among them, or every function would get the first one's code.
+      environment: { ENTRY: relative(ROOT, entry) },
       local: {
         tryBundle(outputDir) {
           finish(entry, outputDir, buildSync(esbuildOptions(entry, outputDir)).metafile);
