@@ -201,7 +201,6 @@ export class ApiStack extends Stack {
     const consoleFunction = new AppFunction(this, 'Console', {
       entry: `${HTTP_FUNCTIONS}console.ts`,
       description: 'The web console: pages, sessions, token issuance and revocation, user administration',
-      consoleAssets: true,
       environment: { ...environment, TOKEN_HASH_SECRET_ARN: props.tokenHashSecret.secretArn },
     });
     consoleFunction.grantRecorded({ table: props.table });

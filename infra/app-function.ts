@@ -2,14 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
-import { lambdaBundling } from './bundling.js';
+import { functionCode } from './bundling.js';
 import { permissionsOfCommands, type ResourceRef } from './grants.js';
 import { readManifest, REGENERATE_HINT } from './recorded-commands.js';
 import { nagBucketArn } from './shared-bucket.js';
@@ -23,8 +22,6 @@ export interface AppFunctionProps {
   environment?: Record<string, string>;
   /** Defaults to the HTTP timeout; workers set their own. */
   timeout?: Duration;
-  /** The console function carries its static files beside the bundle. */
-  consoleAssets?: boolean;
   /** Asynchronous invocations (EventBridge): where an event goes once Lambda's own retries are spent. */
   asyncFailures?: { deadLetterQueue: IQueue; retryAttempts: number };
 }
@@ -37,7 +34,7 @@ const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
  * data access the function was recorded using.
  */
 export class AppFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   /** The function's name in infra/recorded-commands.json: its entry module under functions/ (`workers/populate`). */
   readonly recordedAs: string;
@@ -53,9 +50,9 @@ export class AppFunction extends Construct {
     });
     logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    this.function = new LambdaFunction(this, 'Function', {
+      code: functionCode(props.entry),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
@@ -65,7 +62,6 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup,
       tracing: Tracing.ACTIVE,
-      bundling: lambdaBundling({ consoleAssets: props.consoleAssets }),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       ...(props.asyncFailures ? { deadLetterQueue: props.asyncFailures.deadLetterQueue, retryAttempts: props.asyncFailures.retryAttempts } : {}),
     });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions, Plugin } from 'esbuild';
-import { OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { build, buildSync, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { ASSET_SOURCES } from '../lib/console/assets.js';
 import { describeApi } from '../lib/operations/kernel/api-description.js';
 import { OPERATIONS } from '../lib/operations/registry.js';
@@ -17,14 +18,6 @@ import { fontBytes } from '../lib/render/pdf/fonts.js';
  * imports `createRequire` itself.
  */
 const REQUIRE_BANNER = "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
-
-export const BUNDLE = {
-  target: 'node24',
-  minify: true,
-  sourceMap: true,
-  mainFields: ['module', 'main'],
-  banner: REQUIRE_BANNER,
-} as const;
 
 /**
  * Modules the bundles replace: the default credential chain, reduced to the environment Lambda
@@ -58,8 +51,7 @@ function exportedNames(source: string): string[] {
  * in a function. zod's schemas import the converter's modules for `.toJSONSchema()`, so each is
  * replaced by a module that exports the same names, each a function that throws, but for the names
  * in ZOD_CONVERTER_KEPT, which come from the real module: its converter parts are then unused and
- * shaken off. A plugin, since an alias cannot reach a package's relative imports; the CDK
- * bundling (lambdaBundling) runs the esbuild command line, which takes no plugins.
+ * shaken off. A plugin, since an alias cannot reach a package's relative imports.
  */
 export const zodWithoutJsonSchema: Plugin = {
   name: 'zod-without-json-schema',
@@ -141,54 +133,110 @@ export function fontsModule(): string {
  * The console's static files beside its bundle, under `assets/` (functions/http/console.ts reads
  * them there): files, not code, so the bundle stays small and Redoc is read only when asked for.
  */
-export const CONSOLE_ASSET_FILES = Object.entries(ASSET_SOURCES).map(([name, { from }]) => ({ name, from }));
-
-const consoleAssetHooks: ICommandHooks = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => [
-    `mkdir -p "${outputDir}/assets"`,
-    ...CONSOLE_ASSET_FILES.map(({ name, from }) => `cp "${inputDir}/${from}" "${outputDir}/assets/${name}"`),
-  ],
-};
+const CONSOLE_ASSET_FILES = Object.entries(ASSET_SOURCES).map(([name, { from }]) => ({ name, from }));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const CONSOLE_ENTRY = fileURLToPath(new URL('../functions/http/console.ts', import.meta.url));
 
 /**
- * Bundling of every function. The AWS SDK is bundled too: the versions pinned in package.json are
- * the ones the tests ran against, whereas the runtime's built-in SDK changes under us.
+ * How every function is built (the CDK app, the bench and the tests that load built functions all
+ * come here). ESM with code splitting: what a module reaches only through `import()` (an
+ * operation's file handling, the S3 client) lands in a chunk of its own that Node loads, parses
+ * and evaluates when it is first asked for, not at every cold start. The chunks sit beside
+ * index.mjs, so that `import.meta.url` names the same directory from any of them. The AWS SDK is
+ * bundled too: the versions pinned in package.json are the ones the tests ran against, whereas the
+ * runtime's built-in SDK changes under us.
  */
-export function lambdaBundling(options: { consoleAssets?: boolean } = {}): BundlingOptions {
+export function esbuildOptions(entry: string, outdir: string): BuildOptions & { metafile: true } {
   return {
-    ...(options.consoleAssets ? { commandHooks: consoleAssetHooks } : {}),
-    format: OutputFormat.ESM,
-    target: BUNDLE.target,
-    minify: BUNDLE.minify,
-    sourceMap: BUNDLE.sourceMap,
-    sourcesContent: false,
-    mainFields: [...BUNDLE.mainFields],
-    banner: BUNDLE.banner,
-    inject: [apiDescriptionModule(), fontsModule()],
-    esbuildArgs: { '--alias': Object.entries(ALIASES).map(([module, path]) => `${module}=${path}`) },
-    bundleAwsSDK: true,
-  };
-}
-
-/** The same bundle through the esbuild API, for the test that loads a built function. */
-export function esbuildOptions(entry: string, outfile: string): BuildOptions {
-  return {
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { index: entry },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
-    target: BUNDLE.target,
-    minify: BUNDLE.minify,
-    sourcemap: BUNDLE.sourceMap,
+    target: 'node24',
+    minify: true,
+    sourcemap: true,
     sourcesContent: false,
-    mainFields: [...BUNDLE.mainFields],
-    banner: { js: BUNDLE.banner },
+    mainFields: ['module', 'main'],
+    banner: { js: REQUIRE_BANNER },
     inject: [apiDescriptionModule(), fontsModule()],
     alias: ALIASES,
     plugins: [zodWithoutJsonSchema],
+    metafile: true,
     logLevel: 'silent',
   };
+}
+
+/**
+ * esbuild makes a chunk of every `import()` it reads, also in code it then drops as unused (the
+ * SDK's browser paths, a file check that a function's operations never call): the chunks that no
+ * kept code imports, directly or through another chunk, are removed with their maps, so that a
+ * function deploys only what it can load. Answers the metafile of what is left.
+ */
+function pruneUnreachable(metafile: Metafile, index: string): Metafile {
+  const outputs = metafile.outputs;
+  const reached = new Set<string>();
+  const visit = (path: string) => {
+    if (reached.has(path)) return;
+    reached.add(path);
+    for (const imported of outputs[path]?.imports ?? []) if (!imported.external) visit(imported.path);
+  };
+  // Not every output with an entryPoint: each `import()` is an entry point of esbuild's too.
+  for (const path of Object.keys(outputs)) if (resolve(path) === index) visit(path);
+  for (const path of Object.keys(outputs)) {
+    if (path.endsWith('.mjs') && !reached.has(path)) for (const file of [path, `${path}.map`]) rmSync(resolve(file), { force: true });
+  }
+  const kept = Object.fromEntries(Object.entries(outputs).filter(([path]) => reached.has(path)));
+  const held = new Set(Object.values(kept).flatMap((output) => Object.keys(output.inputs)));
+  return { outputs: kept, inputs: Object.fromEntries(Object.entries(metafile.inputs).filter(([path]) => held.has(path))) };
+}
+
+/** What a build leaves in outdir: the reachable code and its maps, and the console's static files beside the console's. */
+function finish(entry: string, outdir: string, metafile: Metafile): Metafile {
+  if (entry === CONSOLE_ENTRY) {
+    mkdirSync(join(outdir, 'assets'), { recursive: true });
+    for (const { name, from } of CONSOLE_ASSET_FILES) copyFileSync(join(ROOT, from), join(outdir, 'assets', name));
+  }
+  return pruneUnreachable(metafile, resolve(outdir, 'index.mjs'));
+}
+
+/**
+ * Builds a function's entry (a module under functions/) into outdir, index.mjs and its chunks;
+ * answers the metafile of what it deploys.
+ */
+export async function buildFunction(entry: string, outdir: string): Promise<Metafile> {
+  const { metafile } = await build(esbuildOptions(entry, outdir));
+  return finish(entry, outdir, metafile);
+}
+
+/** The code files of a built function, index.mjs and its chunks (not the source maps, not the console's files). */
+export async function codeFiles(outdir: string): Promise<string[]> {
+  return (await readdir(outdir)).filter((name) => name.endsWith('.mjs')).map((name) => join(outdir, name));
+}
+
+/**
+ * A function's code for the CDK app, built by esbuild's API on this machine (no Docker, so synth
+ * stays offline). Asset bundling must be synchronous, hence buildSync; the hash is the output's,
+ * as NodejsFunction does, rather than a fingerprint of the whole repository.
+ */
+export function functionCode(entry: string): Code {
+  return Code.fromAsset(ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('local-bundling-only'),
+      // The CDK caches a bundled asset by its options, which see nothing of tryBundle's entry: the
+      // entry must be among them, or every function would get the first one's code.
+      environment: { ENTRY: relative(ROOT, entry) },
+      local: {
+        tryBundle(outputDir) {
+          finish(entry, outputDir, buildSync(esbuildOptions(entry, outputDir)).metafile);
+          return true;
+        },
+      },
+    },
+  });
 }

@@ -58,8 +58,12 @@ export type Transition = WorkflowConfig['transitions'][number];
 const IMPLEMENTER: Permission[] = ['edit-control-implementation'];
 const ASSESSOR: Permission[] = ['edit-control-assessment', 'view-control-assessment'];
 
-/** spec/operations.md, "Default control workflow". */
-export const DEFAULT_WORKFLOW: WorkflowConfig = WorkflowConfig.parse({
+/**
+ * spec/operations.md, "Default control workflow". Typed rather than parsed at import, which every
+ * function that reads a workflow would pay at its cold start; test/unit/domain/workflow.test.ts
+ * checks that the schema accepts it unchanged.
+ */
+export const DEFAULT_WORKFLOW: WorkflowConfig = {
   initial: 'editing',
   states: [
     { id: 'editing', edits: ['implementation'] },
@@ -135,7 +139,7 @@ export const DEFAULT_WORKFLOW: WorkflowConfig = WorkflowConfig.parse({
     },
     { id: 'assessed_to_editing', from: 'assessed', to: 'editing', permissions: ASSESSOR, comment: 'rejected', gates: [] },
   ],
-});
+};
 
 /** Validates a workflow configuration (a deployment may supply its own). */
 export const parseWorkflow = (input: unknown): WorkflowConfig => WorkflowConfig.parse(input);

@@ -1,8 +1,8 @@
 // What a file is, from its bytes and its claim: all a request function needs to refuse a mismatch
 // at the edge. Kept apart from inspect.ts, whose image reader only the scan worker needs, and
 // through file-type's core, which reads bytes in memory without the Node entry's file and stream
-// readers: each upload-taking function bundles less and loads less.
-import { fileTypeFromBuffer } from 'file-type/core';
+// readers: each upload-taking function bundles less and loads less. It is imported at the first
+// upload, so that a function's other operations never load it.
 import { claimedTextType, declaredMediaType, extensionFits, extensionOf, type Claim, type TextType, type ValidationProfile } from './profiles.js';
 
 /** Fatal, so that bytes that are not UTF-8 are refused instead of read as U+FFFD. */
@@ -34,6 +34,7 @@ function textType(bytes: Buffer, profile: ValidationProfile, claim: Claim | unde
 
 /** The profile's type the bytes are: by magic bytes, or by the text rule for types that have none. */
 export async function detectType(bytes: Buffer, profile: ValidationProfile, claim: Claim | undefined): Promise<string | undefined> {
+  const { fileTypeFromBuffer } = await import('file-type/core');
   const detected = await fileTypeFromBuffer(bytes);
   if (detected && profile.types.includes(detected.mime)) return detected.mime;
   return textType(bytes, profile, claim);

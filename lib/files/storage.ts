@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from './s3.js';
 
 /**
@@ -13,12 +12,14 @@ export const AREAS = { quarantine: 'quarantine/', sessions: 'uploads/', released
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 export async function putObject(key: string, bytes: Buffer, contentType: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: bytes, ContentType: contentType, ServerSideEncryption: 'AES256' }));
+  const { sdk, client } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucketName(), Key: key, Body: bytes, ContentType: contentType, ServerSideEncryption: 'AES256' }));
 }
 
 export async function getObject(key: string): Promise<Buffer | undefined> {
   try {
-    const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    const { sdk, client } = await s3();
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   } catch (error) {
     if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -32,7 +33,8 @@ export async function getObject(key: string): Promise<Buffer | undefined> {
  */
 export async function streamObject(key: string): Promise<{ stream: Readable; length: number } | undefined> {
   try {
-    const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    const { sdk, client } = await s3();
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return { stream: out.Body as Readable, length: Number(out.ContentLength) };
   } catch (error) {
     if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -41,7 +43,8 @@ export async function streamObject(key: string): Promise<{ stream: Readable; len
 }
 
 export async function copyObject(from: string, to: string): Promise<void> {
-  await s3().send(new CopyObjectCommand({ Bucket: bucketName(), Key: to, CopySource: `${bucketName()}/${from}`, ServerSideEncryption: 'AES256' }));
+  const { sdk, client } = await s3();
+  await client.send(new sdk.CopyObjectCommand({ Bucket: bucketName(), Key: to, CopySource: `${bucketName()}/${from}`, ServerSideEncryption: 'AES256' }));
 }
 
 /** Copies an object that another worker may have removed since it was read: false when the source is gone. */
@@ -56,5 +59,6 @@ export async function copyObjectIfPresent(from: string, to: string): Promise<boo
 }
 
 export async function deleteObject(key: string): Promise<void> {
-  await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
+  const { sdk, client } = await s3();
+  await client.send(new sdk.DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
 }

@@ -24,7 +24,7 @@ export async function streamToObject(key: string, contentType: string, write: (o
     },
   });
   const upload = new Upload({
-    client: s3(),
+    client: (await s3()).client,
     params: { Bucket: bucketName(), Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' },
     partSize: PART_BYTES,
     queueSize: 1,

@@ -25,14 +25,20 @@ const RANGES: readonly (readonly [kind: string, subnets: readonly string[]])[] =
 
 const familyOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
-const KINDS = RANGES.map(([kind, subnets]) => {
-  const list = new BlockList();
-  for (const subnet of subnets) {
-    const [network = '', prefix] = subnet.split('/');
-    list.addSubnet(network, Number(prefix), familyOf(network));
-  }
-  return { kind, list };
-});
+let kinds: { kind: string; list: BlockList }[] | undefined;
+
+/** Built at the first check, not at import: Node's block lists cost a cold start milliseconds that only a repository request needs. */
+function blockLists(): { kind: string; list: BlockList }[] {
+  kinds ??= RANGES.map(([kind, subnets]) => {
+    const list = new BlockList();
+    for (const subnet of subnets) {
+      const [network = '', prefix] = subnet.split('/');
+      list.addSubnet(network, Number(prefix), familyOf(network));
+    }
+    return { kind, list };
+  });
+  return kinds;
+}
 
 function allowedForTests(): BlockList {
   const list = new BlockList();
@@ -43,7 +49,7 @@ function allowedForTests(): BlockList {
 function kindOf(address: string): string | undefined {
   const family = familyOf(address);
   if (allowedForTests().check(address, family)) return undefined;
-  return KINDS.find(({ list }) => list.check(address, family))?.kind;
+  return blockLists().find(({ list }) => list.check(address, family))?.kind;
 }
 
 /** Why a provider may not be reached at this IP address, or undefined when it may. */

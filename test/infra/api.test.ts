@@ -20,12 +20,12 @@ describe('ApiStack', () => {
     s = synthesize();
   }, 60_000);
 
-  it('runs every function on Node.js 24 on arm64', () => {
+  it('runs every function on Node.js 24 on arm64, from the index.mjs of its bundle', () => {
     const functions = Object.values(resourcesOf(s.apiTemplate, 'AWS::Lambda::Function'));
     // The groups, the meta function and the console's two.
     expect(functions).toHaveLength(activeFunctions().length + 3);
     for (const fn of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
   });
 

@@ -1,3 +1,4 @@
+import { isBuiltin } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, activeFunctions, functionOf, type FunctionName } from '../../lib/operations/registry.js';
 import { buildBundles, type Bundles } from '../support/bundles.js';
@@ -68,6 +69,10 @@ describe('HTTP function bundles', () => {
 
   it.each(ALL_HTTP)('%s carries no event-stream codec: no function issues an S3 operation that streams events', (fn) => {
     expect(bundles.inputs(fn).filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/'))).toEqual([]);
+  });
+
+  it.each([...FUNCTIONS, 'meta'])('%s imports nothing from outside its own files but Node modules', (fn) => {
+    expect(bundles.externals(fn).filter((specifier) => !isBuiltin(specifier))).toEqual([]);
   });
 
   it('meta bundles no operation module: the document and routes come in generated at build time', () => {

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../infra/bundling.js';
+import { buildFunction, codeFiles } from '../../infra/bundling.js';
 import { PDF_RENDERERS } from '../../lib/render/pdf/index.js';
 import { collector, documentModel } from '../support/document-model.js';
 import { fonts, pageCount, pageTexts } from '../support/pdf.js';
@@ -26,7 +25,7 @@ let bundle: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pdf-bundle-'));
   bundle = join(dir, 'render', 'index.mjs');
-  await build(esbuildOptions(ENTRY, bundle));
+  await buildFunction(ENTRY, join(dir, 'render'));
 }, 60_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -57,7 +56,7 @@ async function renderInBundle(key: Key): Promise<string> {
 
 describe('PDF renderers in a bundle built like the functions', () => {
   it('carries the DejaVu fonts in its code', async () => {
-    const code = await readFile(bundle, 'utf8');
+    const code = (await Promise.all((await codeFiles(join(dir, 'render'))).map((file) => readFile(file, 'utf8')))).join('\n');
     const font = (await readFile(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')))).toString('base64');
     expect(code.includes(font), 'the bundle holds DejaVuSans-Bold').toBe(true);
   });

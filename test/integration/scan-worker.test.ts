@@ -54,7 +54,7 @@ describe('scan worker', () => {
     let oneFinished!: () => void;
     const firstDone = new Promise<void>((resolve) => (oneFinished = resolve));
     const hold = 'hold-copies-until-the-first-release-ends';
-    s3().middlewareStack.add(
+    (await s3()).client.middlewareStack.add(
       (next, context) => async (args) => {
         if (context.commandName !== 'CopyObjectCommand') return next(args);
         const n = ++arrived;
@@ -70,7 +70,7 @@ describe('scan worker', () => {
       expect(arrived).toBe(2);
       expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
     } finally {
-      s3().middlewareStack.remove(hold);
+      (await s3()).client.middlewareStack.remove(hold);
     }
     expect(await statusOf(upload.id)).toMatchObject({ status: 'ready', s3_key: `files/${upload.id}` });
     expect(await getOne(owner)).toMatchObject({ file_status: 'ready', version: 2 });
@@ -80,7 +80,7 @@ describe('scan worker', () => {
   it('ends a scan as scan_failed when its quarantine copy disappears before the release copies it', async () => {
     const { upload } = await quarantined(png(33, 33));
     const gone = 'remove-the-quarantine-copy-before-the-release';
-    s3().middlewareStack.add(
+    (await s3()).client.middlewareStack.add(
       (next, context) => async (args) => {
         if (context.commandName === 'CopyObjectCommand') await deleteObject(upload.s3_key);
         return next(args);
@@ -90,7 +90,7 @@ describe('scan worker', () => {
     try {
       expect(await handler(message(upload.id))).toEqual({ batchItemFailures: [] });
     } finally {
-      s3().middlewareStack.remove(gone);
+      (await s3()).client.middlewareStack.remove(gone);
     }
     expect(await statusOf(upload.id)).toMatchObject({ status: 'error', error_code: 'scan_failed' });
   });

@@ -1,16 +1,15 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { build, type Metafile } from 'esbuild';
-import { CONSOLE_ASSET_FILES, esbuildOptions } from '../../infra/bundling.js';
+import type { Metafile } from 'esbuild';
+import { buildFunction, codeFiles } from '../../infra/bundling.js';
 
 const run = promisify(execFile);
 const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * Loads a bundle in a plain Node process, outside vitest's module runner and away from the
@@ -58,10 +57,12 @@ const SDK_ENV = {
 
 export interface Bundles {
   dir: string;
-  /** The bundle's code, as it would be deployed. */
+  /** The bundle's code, as it would be deployed: index.mjs and every chunk. */
   code(name: string): Promise<string>;
-  /** The source files the bundle holds, relative to the repository (esbuild's metafile). */
+  /** The source files the bundle holds in any of its files, relative to the repository (esbuild's metafile). */
   inputs(name: string): string[];
+  /** What the bundle's files import from outside them (esbuild's metafile): what the runtime must provide. */
+  externals(name: string): string[];
   load<R>(name: string, env: Record<string, string>, event?: unknown): Promise<DriverOutput<R>>;
   remove(): Promise<void>;
 }
@@ -69,23 +70,14 @@ export interface Bundles {
 /** Builds the named entries under functions/ (bundle name -> entry) the way the CDK app builds them. */
 export async function buildBundles(entries: Record<string, string>): Promise<Bundles> {
   const dir = await mkdtemp(join(tmpdir(), 'assessment-ops-bundle-'));
-  const outfile = (name: string) => join(dir, name, 'index.mjs');
+  const outdir = (name: string) => join(dir, name);
   const metafiles = new Map<string, Metafile>();
-  await Promise.all(
-    Object.entries(entries).map(async ([name, entry]) => {
-      const { metafile } = await build({ ...esbuildOptions(`${FUNCTIONS}${entry}.ts`, outfile(name)), metafile: true });
-      metafiles.set(name, metafile);
-      // What the CDK bundling's command hooks copy beside the console's bundle.
-      if (entry === 'http/console') {
-        await mkdir(join(dir, name, 'assets'));
-        await Promise.all(CONSOLE_ASSET_FILES.map(({ name: asset, from }) => copyFile(join(ROOT, from), join(dir, name, 'assets', asset))));
-      }
-    }),
-  );
+  await Promise.all(Object.entries(entries).map(async ([name, entry]) => metafiles.set(name, await buildFunction(`${FUNCTIONS}${entry}.ts`, outdir(name)))));
   return {
     dir,
-    code: (name) => readFile(outfile(name), 'utf8'),
+    code: async (name) => (await Promise.all((await codeFiles(outdir(name))).map((file) => readFile(file, 'utf8')))).join('\n'),
     inputs: (name) => Object.keys(metafiles.get(name)?.inputs ?? {}),
+    externals: (name) => Object.values(metafiles.get(name)?.outputs ?? {}).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
     async load<R>(name: string, env: Record<string, string>, event?: unknown) {
       const resultFile = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
       await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', DRIVER], {
@@ -94,7 +86,7 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
           PATH: process.env.PATH ?? '',
           ...SDK_ENV,
           ...env,
-          BUNDLE: outfile(name),
+          BUNDLE: join(outdir(name), 'index.mjs'),
           RESULT_FILE: resultFile,
           LOG_LEVEL: 'ERROR',
           ...(event === undefined ? {} : { EVENT: JSON.stringify(event) }),

@@ -6,6 +6,10 @@ const everything = { editable: true, mutation: true, permissions: new Set(permis
 const ids = (ts: { id: string }[]) => ts.map((t) => t.id);
 
 describe('the default control workflow', () => {
+  it('is a workflow the configuration schema accepts unchanged', () => {
+    expect(parseWorkflow(structuredClone(DEFAULT_WORKFLOW))).toEqual(DEFAULT_WORKFLOW);
+  });
+
   it('has the states and the eleven transitions of spec/operations.md', () => {
     expect(DEFAULT_WORKFLOW.states.map((s) => s.id)).toEqual([
       'editing',

@@ -1,0 +1,30 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { afterAll, describe, expect, it } from 'vitest';
+import { functionCode } from '../../infra/bundling.js';
+
+const HTTP = fileURLToPath(new URL('../../functions/http/', import.meta.url));
+const outdir = mkdtempSync(join(tmpdir(), 'function-code-'));
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('function code in the CDK app, bundled for real', () => {
+  it('gives each function the asset built from its own entry, index.mjs beside its chunks', { timeout: 240_000 }, () => {
+    const app = new App({ outdir });
+    const stack = new Stack(app, 'FunctionCode');
+    for (const name of ['meta', 'tasks']) {
+      new LambdaFunction(stack, name, { code: functionCode(`${HTTP}${name}.ts`), handler: 'index.handler', runtime: Runtime.NODEJS_24_X });
+    }
+    app.synth();
+    const keys = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map(
+      (fn) => (fn.Properties as { Code: { S3Key: string } }).Code.S3Key,
+    );
+    expect(new Set(keys).size).toBe(2);
+    for (const key of keys) expect(existsSync(join(outdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs'))).toBe(true);
+  });
+});
