@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -6,7 +7,7 @@ import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { build, buildSync, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { ASSET_SOURCES } from '../lib/console/assets.js';
 import { describeApi } from '../lib/operations/kernel/api-description.js';
 import { OPERATIONS } from '../lib/operations/registry.js';
@@ -217,9 +218,12 @@ export async function codeFiles(outdir: string): Promise<string[]> {
   return (await readdir(outdir)).filter((name) => name.endsWith('.mjs')).map((name) => join(outdir, name));
 }
 
+const BUILD_SCRIPT = fileURLToPath(new URL('./build-function.ts', import.meta.url));
+
 /**
  * A function's code for the CDK app, built by esbuild's API on this machine (no Docker, so synth
- * stays offline). Asset bundling must be synchronous, hence buildSync; the hash is the output's,
+ * stays offline). Asset bundling must be synchronous and esbuild's synchronous API takes no
+ * plugins (zodWithoutJsonSchema), so the same buildFunction runs in a child process; the hash is the output's,
  * as NodejsFunction does, rather than a fingerprint of the whole repository.
  */
 export function functionCode(entry: string): Code {
@@ -233,7 +237,7 @@ export function functionCode(entry: string): Code {
       environment: { ENTRY: relative(ROOT, entry) },
       local: {
         tryBundle(outputDir) {
-          finish(entry, outputDir, buildSync(esbuildOptions(entry, outputDir)).metafile);
+          execFileSync(process.execPath, ['--import', 'tsx', BUILD_SCRIPT, entry, outputDir], { cwd: ROOT, stdio: 'inherit' });
           return true;
         },
       },

@@ -1,0 +1,13 @@
+import { buildFunction } from './bundling.js';
+
+/**
+ * `node --import tsx infra/build-function.ts <entry> <outdir>`: one function's build, for the CDK
+ * app's asset bundling, which must be synchronous while esbuild takes plugins only in its
+ * asynchronous API (functionCode runs this in a child process and waits for it).
+ */
+const [entry, outdir] = process.argv.slice(2);
+if (!entry || !outdir) {
+  console.error('usage: infra/build-function.ts <entry> <outdir>');
+  process.exit(2);
+}
+await buildFunction(entry, outdir);
