@@ -17,7 +17,7 @@ import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
-import { createUser as createStoredUser } from '../../lib/store/identity.js';
+import { createUser as createStoredUser, type TokenRecord } from '../../lib/store/identity.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
@@ -52,6 +52,24 @@ export function buildOrganisation(over: Partial<StoredOrganisation> = {}): Store
       createdBy: 'factory',
       now: new Date(BUILT_AT),
     }),
+    ...over,
+  };
+}
+
+/** A token as issued today, an organisation's unless `over` says otherwise (its keys and index attributes are the caller's to add). */
+export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
+  const type = over.type ?? 'organisation';
+  return {
+    id: ulid(),
+    user_id: ulid(),
+    type,
+    ...(type === 'organisation' ? { organisation_id: ulid() } : {}),
+    name: 'CI',
+    abilities: ['manage-org-hierarchy', 'view-projects'],
+    read_only: false,
+    expires_at: '2027-01-01T00:00:00.000Z',
+    created_at: BUILT_AT,
+    secret_hash: 'ab12',
     ...over,
   };
 }

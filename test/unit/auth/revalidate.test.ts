@@ -6,6 +6,7 @@ import { resetDdbClient, tableName } from '../../../lib/store/client.js';
 import { keys } from '../../../lib/store/keys.js';
 import type { Item } from '../../../lib/store/read.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { buildToken } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -17,16 +18,13 @@ const now = new Date('2026-11-22T10:00:00.000Z');
 const job: Attribution = { tokenId: 'T', userId: 'U', scope: { kind: 'project', id: 'P' }, permissions: ['view-controls', 'edit-control-assessment'] };
 const token = {
   ...keys.token('T'),
-  id: 'T',
-  user_id: 'U',
-  type: 'project',
-  project_id: 'P',
-  name: 'CI',
-  abilities: ['view-controls', 'view-control-assessment', 'edit-control-assessment'],
-  read_only: false,
-  expires_at: '2027-01-01T00:00:00.000Z',
-  created_at: '2026-01-01T00:00:00.000Z',
-  secret_hash: 'ab12',
+  ...buildToken({
+    id: 'T',
+    user_id: 'U',
+    type: 'project',
+    project_id: 'P',
+    abilities: ['view-controls', 'view-control-assessment', 'edit-control-assessment'],
+  }),
 };
 const user = { ...keys.user('U'), id: 'U', email: 'ann@example.org', name: 'Ann', status: 'active', super_user: false, created_at: '2026-01-01T00:00:00.000Z' };
 const access = { ...keys.projectAccess('U', 'P'), permissions: ['view-controls', 'view-control-assessment', 'edit-control-assessment'] };

@@ -2,9 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
-import { credentialProves, deleteToken, putToken, toToken, toUser, type TokenRecord } from '../../../lib/store/identity.js';
+import { credentialProves, deleteToken, putToken, toToken, toUser } from '../../../lib/store/identity.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
+import { buildToken } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -30,18 +31,7 @@ describe('a stored user', () => {
   readsStoredEntity(toUser, stored, { super_user: 'no' });
 });
 
-const token: TokenRecord = {
-  id: '01M84T2AZS9C8TZ6EGZG2RXYHT',
-  user_id: '01M84T2AZS9C8TZ6EGZG2RXYHA',
-  type: 'organisation',
-  organisation_id: '01M84T2AZS9C8TZ6EGZG2RXYHO',
-  name: 'CI',
-  abilities: ['manage-org-hierarchy', 'view-projects'],
-  read_only: false,
-  expires_at: '2027-01-01T00:00:00.000Z',
-  created_at: '2026-01-01T00:00:00.000Z',
-  secret_hash: 'ab12',
-};
+const token = buildToken({ id: '01M84T2AZS9C8TZ6EGZG2RXYHT', user_id: '01M84T2AZS9C8TZ6EGZG2RXYHA', organisation_id: '01M84T2AZS9C8TZ6EGZG2RXYHO' });
 const storedToken = { ...keys.token(token.id), GSI1PK: `USERTOKENS#${token.user_id}`, GSI1SK: token.id, entity: 'token', ...token };
 
 describe('a stored token', () => {

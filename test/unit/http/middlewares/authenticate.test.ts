@@ -15,6 +15,7 @@ import { StoredItemInvalid } from '../../../../lib/store/entity.js';
 import { keys } from '../../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../../lib/store/read.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
+import { buildToken } from '../../../support/factories.js';
 
 const SECRET = 's'.repeat(48);
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -47,16 +48,7 @@ function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: 
   const put = (item: Item) => items.set(keyString(item), item);
   put({
     ...keys.token(tokenId),
-    id: tokenId,
-    user_id: userId,
-    type: 'organisation',
-    organisation_id: organisationId,
-    name: 'CI',
-    created_at: '2026-01-01T00:00:00.000Z',
-    abilities: ['manage-org-hierarchy', 'view-projects'],
-    read_only: false,
-    expires_at: '2027-01-01T00:00:00Z',
-    secret_hash: hashToken(token, SECRET),
+    ...buildToken({ id: tokenId, user_id: userId, organisation_id: organisationId, secret_hash: hashToken(token, SECRET) }),
     ...options.token,
   });
   put({
