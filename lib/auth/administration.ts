@@ -10,6 +10,7 @@ import {
   createUser,
   deleteToken,
   EmailTakenError,
+  getToken,
   getUser,
   grantAccess,
   revokeAccess,
@@ -177,10 +178,10 @@ const targetOf = (userId: string, scope: AccessScope): Record<string, string> =>
  * not touch is answered like a missing one.
  */
 export async function revokeTokenAs(admin: Administrator, tokenId: string, ctx: AuditContext, now: Date): Promise<{ owner_id: string }> {
-  const token = await getOne(keys.token(tokenId));
+  const token = await getToken(tokenId);
   const missing = () => new AdministrationRefusedError('not_found', `no token ${tokenId}`);
   if (!token) throw missing();
-  const ownerId = String(token.user_id);
+  const ownerId = token.user_id;
   if (admin.kind === 'user' && admin.id !== ownerId) {
     const owner = await getUser(ownerId);
     if (!admin.permissions.has('manage-users')) throw missing();

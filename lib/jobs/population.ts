@@ -11,8 +11,9 @@ import { and, attributeEquals, leaseFree, type Condition } from '../store/condit
 import { updateIf } from '../store/update.js';
 import { newControlItem, projectApplicability, projectIndexItems } from '../store/controls.js';
 import { gsi1, keys } from '../store/keys.js';
+import { asPopulationRun, type PopulationRun } from '../store/population.js';
 import { toProject } from '../store/projects.js';
-import { getMany, getOne, keyString, queryAll, type Item } from '../store/read.js';
+import { getMany, getOne, keyString, queryAll } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { ulid } from 'ulid';
 import { providerEffectsOf } from './provider-effects.js';
@@ -67,9 +68,9 @@ export async function fillMissingControls(
   return written;
 }
 
-const populationAttribution = (run: Item, project: StoredProject): Attribution => ({
-  tokenId: String(run.token_id),
-  userId: String(run.started_by),
+const populationAttribution = (run: PopulationRun, project: StoredProject): Attribution => ({
+  tokenId: run.token_id,
+  userId: run.started_by,
   scope: { kind: 'organisation', id: project.organisation_id },
   permissions: ['manage-projects', 'view-projects'],
 });
@@ -176,7 +177,7 @@ async function populateOnce(message: { project_id?: string; run_id?: string }, n
   const runId = message.run_id ?? '';
   const found = await getMany([keys.project(projectId), keys.projectPopulation(projectId)]);
   const projectItem = found.get(keyString(keys.project(projectId)));
-  const run = found.get(keyString(keys.projectPopulation(projectId)));
+  const run = asPopulationRun(found.get(keyString(keys.projectPopulation(projectId))));
   // The job is dispatched from its committed run (lib/jobs/dispatch.ts): another one here has replaced it.
   if (!projectItem || run?.run_id !== runId) return;
   if (run.status !== 'running') return;
@@ -197,7 +198,7 @@ async function populateOnce(message: { project_id?: string; run_id?: string }, n
   const attribution = populationAttribution(run, project);
   const mine = attributeEquals('lease_owner', owner);
   // A delivery that takes over counts what the run wrote before it as created, not as existing.
-  const earlier = run.progress as { existing: number } | null | undefined;
+  const earlier = run.progress;
   try {
     if (!(await stillAuthorised(attribution, now))) return await finish(project, runId, 'failed', now, 'authorisation_lost', mine);
     await fillMissingControls(project, runId, now, async (written, planned, existing) => {

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { CREDENTIAL_TYPES, type ConsolePermission, type CredentialType, type Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
@@ -221,17 +221,20 @@ export async function userAccessItems(userId: string): Promise<Item[]> {
   });
 }
 
+/** A token by its id, parsed; undefined when there is none. */
+export async function getToken(tokenId: string): Promise<StoredToken | undefined> {
+  return asToken(await getOne(keys.token(tokenId)));
+}
+
+/** Every token of a user, newest first: all pages, since the console lists them whole. */
 export async function userTokens(userId: string): Promise<StoredToken[]> {
-  const out = await ddb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': gsi1.userTokens(userId) },
-      ScanIndexForward: false,
-    }),
-  );
-  return ((out.Items ?? []) as Item[]).map(toToken);
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': gsi1.userTokens(userId) },
+    ScanIndexForward: false,
+  });
+  return items.map(toToken);
 }
 
 /** A token's last use is shown as GitHub shows it: to the hour, not to the request. */

@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
+import { parseFound } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { projectItem } from './projects.js';
 import type { Item } from './read.js';
@@ -8,12 +10,42 @@ import { replaceVersioned } from './versioned.js';
 /** How many earlier runs the population record keeps for the status resource. */
 const HISTORY = 20;
 
+const RUN_STATUSES = ['running', 'failed', 'completed'] as const;
+
+const runSummarySchema = z.object({
+  run_id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  error_code: z.string().nullable(),
+});
+
+/**
+ * A project's population record: its current run, with the runs before it. Loose, so that the
+ * worker's lease and requeue bookkeeping pass through; what a run had not written yet reads as null.
+ */
+export const populationRunSchema = z.looseObject({
+  run_id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  started_at: z.string(),
+  started_by: z.string(),
+  token_id: z.string(),
+  finished_at: z.string().nullable().default(null),
+  error_code: z.string().nullable().default(null),
+  progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable().default(null),
+  previous_runs: z.array(runSummarySchema).default([]),
+  version: z.number().int().optional(),
+});
+export type PopulationRun = z.output<typeof populationRunSchema>;
+
+export const asPopulationRun = (item: Item | undefined): PopulationRun | undefined => parseFound(populationRunSchema, item);
+
 /**
  * A new population run: the project moves to Initialising with the run as its current one (its
  * version, and so the setup ETag, moves too), and the population record starts the run, keeping
  * the runs before it. Both conditional on the versions read.
  */
-export function startRunWrites(project: StoredProject, current: Item | undefined, r: { runId: string; userId: string; tokenId: string; now: Date }) {
+export function startRunWrites(project: StoredProject, current: PopulationRun | undefined, r: { runId: string; userId: string; tokenId: string; now: Date }) {
   const at = r.now.toISOString();
   const next: StoredProject = {
     ...project,
@@ -23,23 +55,23 @@ export function startRunWrites(project: StoredProject, current: Item | undefined
     updated_at: at,
     version: project.version + 1,
   };
-  const previous = current?.run_id
+  const previous = current
     ? [
         {
           run_id: current.run_id,
           status: current.status,
           started_at: current.started_at,
-          finished_at: current.finished_at ?? null,
-          error_code: current.error_code ?? null,
+          finished_at: current.finished_at,
+          error_code: current.error_code,
         },
-        ...((current.previous_runs as unknown[]) ?? []),
+        ...current.previous_runs,
       ]
     : [];
   const run = {
     ...keys.projectPopulation(project.id),
     entity: 'population-run',
     run_id: r.runId,
-    status: 'running',
+    status: 'running' as const,
     started_at: at,
     started_by: r.userId,
     token_id: r.tokenId,
@@ -50,6 +82,6 @@ export function startRunWrites(project: StoredProject, current: Item | undefined
     GSI1PK: gsi1.runningPopulations,
     GSI1SK: `${at}#${project.id}`,
   };
-  const writes: WriteItem[] = [replaceVersioned(projectItem(next), project.version), replaceVersioned(run, Number(current?.version ?? 0))];
+  const writes: WriteItem[] = [replaceVersioned(projectItem(next), project.version), replaceVersioned(run, current?.version ?? 0)];
   return { next, run, writes };
 }

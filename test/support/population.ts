@@ -6,7 +6,7 @@ import { createUser, grantAccess } from '../../lib/store/identity.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
 import { keys } from '../../lib/store/keys.js';
-import { startRunWrites } from '../../lib/store/population.js';
+import { asPopulationRun, startRunWrites } from '../../lib/store/population.js';
 import { createProjectWrites, toProject } from '../../lib/store/projects.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
@@ -37,8 +37,12 @@ export async function startRun(projectId: string, starter: PopulationStarter): P
   const project = toProject((await getOne(keys.project(projectId)))!);
   const runId = ulid();
   await commit(
-    startRunWrites(project, await getOne(keys.projectPopulation(projectId)), { runId, userId: starter.userId, tokenId: starter.tokenId, now: new Date() })
-      .writes,
+    startRunWrites(project, asPopulationRun(await getOne(keys.projectPopulation(projectId))), {
+      runId,
+      userId: starter.userId,
+      tokenId: starter.tokenId,
+      now: new Date(),
+    }).writes,
   );
   return runId;
 }

@@ -4,8 +4,7 @@ import type { StoredProject } from '../../domain/projects.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import { startRunWrites } from '../../store/population.js';
-import type { Item } from '../../store/read.js';
+import { asPopulationRun, startRunWrites, type PopulationRun } from '../../store/population.js';
 import { NoQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import {
@@ -46,19 +45,17 @@ export const Population = z
   .meta({ id: 'Population' });
 type Population = z.infer<typeof Population>;
 
-function populationView(project: StoredProject, run: Item | undefined): Population {
-  const value = <T>(name: string) => (run?.[name] as T | undefined) ?? null;
+function populationView(project: StoredProject, run: PopulationRun | undefined): Population {
   const status = project.population_status;
-  const errorCode = status === 'failed' ? ((run?.error_code as string | undefined) ?? 'population_failed') : null;
   return {
     run_id: project.population_run_id,
     status,
-    started_at: value<string>('started_at'),
-    finished_at: value<string>('finished_at'),
-    error_code: errorCode,
-    progress: value<Population['progress']>('progress'),
+    started_at: run?.started_at ?? null,
+    finished_at: run?.finished_at ?? null,
+    error_code: status === 'failed' ? (run?.error_code ?? 'population_failed') : null,
+    progress: run?.progress ?? null,
     recovery_available: status === 'failed' && project.lifecycle_state === 'initialising' && !project.archived,
-    previous_runs: (run?.previous_runs as Population['previous_runs'] | undefined) ?? [],
+    previous_runs: run?.previous_runs ?? [],
   };
 }
 
@@ -82,7 +79,7 @@ export const getPopulation = operation({
   prefetch,
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: populationView(project, ctx.prefetched(keys.projectPopulation(project.id))) };
+    return { data: populationView(project, asPopulationRun(ctx.prefetched(keys.projectPopulation(project.id)))) };
   },
 });
 
@@ -110,7 +107,7 @@ export const startPopulation = operation({
     const diagram = ctx.prefetched(keys.projectDiagram(project.id));
     requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram)));
     requireEditable(project);
-    const current = ctx.prefetched(keys.projectPopulation(project.id));
+    const current = asPopulationRun(ctx.prefetched(keys.projectPopulation(project.id)));
     const status = project.population_status;
     if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
     if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
-import { credentialProves, deleteToken, putToken, toToken, toUser } from '../../../lib/store/identity.js';
+import { credentialProves, deleteToken, getToken, putToken, toToken, toUser, userTokens } from '../../../lib/store/identity.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
 import { buildToken } from '../../support/factories.js';
@@ -94,5 +94,47 @@ describe('deleteToken', () => {
   it('answers false when there was no token', async () => {
     ddb.on(DeleteCommand).resolves({});
     expect(await deleteToken(token.id)).toBe(false);
+  });
+});
+
+describe('getToken', () => {
+  it('reads the named token consistently and parses it', async () => {
+    ddb.on(GetCommand).resolves({ Item: storedToken });
+    expect(await getToken(token.id)).toEqual(token);
+    expect(ddb.commandCalls(GetCommand).map((c) => c.args[0].input)).toEqual([{ TableName: tableName(), Key: keys.token(token.id), ConsistentRead: true }]);
+  });
+
+  it('answers undefined when there is no token', async () => {
+    ddb.on(GetCommand).resolves({});
+    expect(await getToken(token.id)).toBeUndefined();
+  });
+
+  it('refuses a token item that fails its schema, naming its key', async () => {
+    ddb.on(GetCommand).resolves({ Item: { ...storedToken, user_id: 7 } });
+    await expect(getToken(token.id)).rejects.toThrow(keys.token(token.id).PK);
+  });
+});
+
+describe('userTokens', () => {
+  const second = buildToken({ id: '01M84T2AZS9C8TZ6EGZG2RXYHZ', user_id: token.user_id });
+  const storedSecond = { ...keys.token(second.id), GSI1PK: `USERTOKENS#${second.user_id}`, GSI1SK: second.id, entity: 'token', ...second };
+
+  it('reads every page of the owner index, newest first', async () => {
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [storedSecond], LastEvaluatedKey: keys.token(second.id) })
+      .resolvesOnce({ Items: [storedToken] });
+    expect(await userTokens(token.user_id)).toEqual([second, token]);
+    const query = {
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': `USERTOKENS#${token.user_id}` },
+      ScanIndexForward: false,
+    };
+    expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual([
+      { ...query, ExclusiveStartKey: undefined },
+      { ...query, ExclusiveStartKey: keys.token(second.id) },
+    ]);
   });
 });

@@ -1,23 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { itemAbsent, versionIs } from '../../../lib/store/conditions.js';
 import { gsi1, keys } from '../../../lib/store/keys.js';
-import { startRunWrites } from '../../../lib/store/population.js';
+import { asPopulationRun, startRunWrites, type PopulationRun } from '../../../lib/store/population.js';
 import { projectItem } from '../../../lib/store/projects.js';
 import { buildProject } from '../../support/factories.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const run = { runId: 'RUN2', userId: 'U', tokenId: 'T', now };
 const project = buildProject({ version: 4 });
-const earlier = {
-  ...keys.projectPopulation(project.id),
+const earlier: PopulationRun = {
   run_id: 'RUN1',
   status: 'completed',
   started_at: '2026-11-01T00:00:00.000Z',
+  started_by: 'U0',
+  token_id: 'T0',
   finished_at: '2026-11-01T00:05:00.000Z',
   error_code: null,
+  progress: { planned: 10, existing: 0, created: 10 },
   previous_runs: [{ run_id: 'RUN0', status: 'failed', started_at: '2026-10-01T00:00:00.000Z', finished_at: null, error_code: 'timeout' }],
   version: 3,
 };
+
+describe('a stored population run', () => {
+  const stored = { ...keys.projectPopulation(project.id), entity: 'population-run', lease_owner: 'L', ...earlier };
+
+  it('reads the record with the bookkeeping it does not name', () => {
+    expect(asPopulationRun(stored)).toEqual({ lease_owner: 'L', ...earlier });
+  });
+
+  it('reads what a run has not written yet as null or empty', () => {
+    const { finished_at: _f, error_code: _e, progress: _p, previous_runs: _r, ...started } = stored;
+    expect(asPopulationRun(started)).toMatchObject({ finished_at: null, error_code: null, progress: null, previous_runs: [] });
+  });
+
+  it('refuses a record whose status is not a run status, naming its key', () => {
+    expect(() => asPopulationRun({ ...stored, status: 'paused' })).toThrow(keys.projectPopulation(project.id).PK);
+  });
+});
 
 describe('startRunWrites', () => {
   it('moves the project to Initialising with the run as its current one, at the next version', () => {
@@ -58,8 +77,9 @@ describe('startRunWrites', () => {
   });
 
   it('keeps the twenty latest earlier runs', () => {
-    const many = { ...earlier, previous_runs: Array.from({ length: 20 }, (_, i) => ({ run_id: `OLD${i}` })) };
-    const kept = startRunWrites(project, many, run).run.previous_runs as { run_id: string }[];
+    const old = earlier.previous_runs[0]!;
+    const many = { ...earlier, previous_runs: Array.from({ length: 20 }, (_, i) => ({ ...old, run_id: `OLD${i}` })) };
+    const kept = startRunWrites(project, many, run).run.previous_runs;
     expect([kept.length, kept[0]?.run_id, kept.at(-1)?.run_id]).toEqual([20, 'RUN1', 'OLD18']);
   });
 
