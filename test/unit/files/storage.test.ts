@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -6,14 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettings } from '../../../lib/config.js';
 import { resetS3Client } from '../../../lib/files/s3.js';
 import { copyObject, copyObjectIfPresent, deleteObject, getObject, putObject, sha256, streamObject } from '../../../lib/files/storage.js';
+import { objectBody, s3Error } from '../../support/s3-mock.js';
 
 const client = mockClient(S3Client);
 const BUCKET = 'unit-storage';
 const inputs = <T>(command: new (input: T) => unknown) => client.commandCalls(command as never).map((c) => c.args[0].input);
-const noSuchKey = () => Object.assign(new Error('The specified key does not exist.'), { name: 'NoSuchKey' });
-const accessDenied = () => Object.assign(new Error('Access Denied'), { name: 'AccessDenied' });
-/** A GetObject body as the SDK answers it: a stream that can also be read whole. */
-const body = (bytes: Buffer) => Object.assign(Readable.from([bytes]), { transformToByteArray: async () => new Uint8Array(bytes) });
 
 beforeEach(() => {
   client.reset();
@@ -45,14 +41,14 @@ describe('putObject', () => {
 
 describe('getObject', () => {
   it("answers the object's bytes", async () => {
-    client.on(GetObjectCommand, { Bucket: BUCKET, Key: 'files/01UPLOAD' }).resolves({ Body: body(Buffer.from('content')) as never });
+    client.on(GetObjectCommand, { Bucket: BUCKET, Key: 'files/01UPLOAD' }).resolves({ Body: objectBody(Buffer.from('content')) });
     expect(await getObject('files/01UPLOAD')).toEqual(Buffer.from('content'));
   });
 });
 
 describe('streamObject', () => {
   it('answers the body unread, with its length', async () => {
-    client.on(GetObjectCommand, { Bucket: BUCKET, Key: 'files/01UPLOAD' }).resolves({ Body: body(Buffer.from('streamed')) as never, ContentLength: 8 });
+    client.on(GetObjectCommand, { Bucket: BUCKET, Key: 'files/01UPLOAD' }).resolves({ Body: objectBody(Buffer.from('streamed')), ContentLength: 8 });
     const object = await streamObject('files/01UPLOAD');
     expect({ length: object!.length, text: await text(object!.stream) }).toEqual({ length: 8, text: 'streamed' });
   });
@@ -63,12 +59,12 @@ describe.each([
   ['streamObject', streamObject],
 ])('%s', (_name, read) => {
   it('answers undefined for a key that holds nothing', async () => {
-    client.on(GetObjectCommand).rejects(noSuchKey());
+    client.on(GetObjectCommand).rejects(s3Error('NoSuchKey'));
     expect(await read('files/gone')).toBeUndefined();
   });
 
   it('throws any other failure', async () => {
-    client.on(GetObjectCommand).rejects(accessDenied());
+    client.on(GetObjectCommand).rejects(s3Error('AccessDenied'));
     await expect(read('files/01UPLOAD')).rejects.toMatchObject({ name: 'AccessDenied' });
   });
 });
@@ -90,12 +86,12 @@ describe('copyObjectIfPresent', () => {
   });
 
   it('answers false when the source is gone', async () => {
-    client.on(CopyObjectCommand).rejects(noSuchKey());
+    client.on(CopyObjectCommand).rejects(s3Error('NoSuchKey'));
     expect(await copyObjectIfPresent('quarantine/01UPLOAD', 'files/01UPLOAD')).toBe(false);
   });
 
   it('throws any other failure', async () => {
-    client.on(CopyObjectCommand).rejects(accessDenied());
+    client.on(CopyObjectCommand).rejects(s3Error('AccessDenied'));
     await expect(copyObjectIfPresent('quarantine/01UPLOAD', 'files/01UPLOAD')).rejects.toMatchObject({ name: 'AccessDenied' });
   });
 });
