@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
+import { type UploadRecord, uploadPut } from '../../lib/files/uploads.js';
 import { importRelease } from '../../lib/catalogue/store.js';
 import { type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import type { StoredControl } from '../../lib/domain/controls.js';
@@ -17,14 +19,16 @@ import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
-import { createUser as createStoredUser, type TokenRecord } from '../../lib/store/identity.js';
+import { createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
 import { createRowWrites, type RowScope } from '../../lib/store/registers.js';
 import { createSystemWrites } from '../../lib/store/systems.js';
 import { createTaskWrites } from '../../lib/store/tasks.js';
+import { keys } from '../../lib/store/keys.js';
 import { commit } from '../../lib/store/transact.js';
+import type { Item } from '../../lib/store/read.js';
 import { assertionContent } from './providers.js';
 
 /**
@@ -72,6 +76,11 @@ export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
     secret_hash: 'ab12',
     ...over,
   };
+}
+
+/** An active user who is no super user (its keys are the caller's to add). */
+export function buildUser(over: Partial<UserRecord> = {}): UserRecord {
+  return { id: ulid(), email: 'ann@example.org', name: 'Ann', status: 'active', super_user: false, created_at: BUILT_AT, ...over };
 }
 
 export function buildSystem(over: Partial<StoredSystem> = {}): StoredSystem {
@@ -310,6 +319,48 @@ export function buildGeneration(over: Partial<StoredGeneration> = {}): StoredGen
     error_code: null,
     ...over,
   };
+}
+
+/**
+ * An evidence file of a project as the scan leaves it released (`ready`), uploaded by a project
+ * credential; a quarantined one is `{ status: 'quarantine', checks: { validation: 'pending', malware: 'pending' } ... }`.
+ */
+export function buildUpload(over: Partial<UploadRecord> = {}): UploadRecord {
+  const id = over.id ?? ulid();
+  const projectId = over.project_id ?? ulid();
+  return {
+    id,
+    profile: 'evidence',
+    status: 'ready',
+    error_code: null,
+    s3_key: `files/${id}`,
+    sha256: createHash('sha256').update(id).digest('hex'),
+    size: 1024,
+    file_name: 'evidence.pdf',
+    declared_type: 'application/pdf',
+    detected_type: 'application/pdf',
+    width: null,
+    height: null,
+    organisation_id: ulid(),
+    project_id: projectId,
+    provider_id: null,
+    owner: keys.evidence(projectId, ulid(), ulid()),
+    uploaded_by: ulid(),
+    token_id: ulid(),
+    authority: { scope: { kind: 'project', id: projectId }, permissions: ['edit-control-implementation', 'view-controls'] },
+    checks: { validation: 'passed', malware: 'clean' },
+    reused_from: null,
+    created_at: BUILT_AT,
+    scanned_at: BUILT_AT,
+    ...over,
+  };
+}
+
+/** An upload record as the table holds it, with its keys and hash index attributes. */
+export function storedUpload(upload: UploadRecord): Item {
+  const write = uploadPut(upload);
+  if (write.kind !== 'put') throw new Error('an upload is stored by a put');
+  return write.item;
 }
 
 /* The create* variants: stored through the store's own writes, for integration tests. */

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
 import type { DocumentModel } from '../../lib/domain/document-model.js';
+import { type Body, renderPdf } from '../../lib/render/pdf/document.js';
+import { type Pagination, PdfLayout } from '../../lib/render/pdf/layout.js';
 import type { Renderer } from '../../lib/render/renderer.js';
+import { documentModel } from './document-model.js';
 import { missingPoppler, type POPPLER_TOOLS } from './poppler.js';
 
 const exec = promisify(execFile);
@@ -145,4 +148,21 @@ function predict(filter: number, left: number, up: number, upLeft: number): numb
     return pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
   }
   return 0;
+}
+
+/**
+ * The text of the body pages (after the title page) of a PDF of a one-control model whose body is
+ * `body`, rendered into `dir`, whitespace collapsed: for tests of what a layout helper writes.
+ */
+export async function bodyPages(dir: string, name: string, body: Body, model: DocumentModel = documentModel({ limit: 1, output: 'final' })): Promise<string[]> {
+  const path = join(dir, `${name}.pdf`);
+  await renderPdf(model, body, createWriteStream(path));
+  return (await pageTexts(path)).slice(1).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+/** A layout whose output is dropped, for tests that read positions, pages and headings from its state. */
+export function measuringLayout(pagination: Pagination | null = null, model: DocumentModel = documentModel({ limit: 1, output: 'final' })): PdfLayout {
+  const w = new PdfLayout(model, pagination);
+  w.doc.resume();
+  return w;
 }

@@ -1,4 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { beforeAll } from 'vitest';
+import { resetTokenHashSecret } from '../../lib/auth/secret.js';
+import { resetSettings } from '../../lib/config.js';
 import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
 import type { PipelineRequest, PipelineState } from '../../lib/http/state.js';
 
@@ -53,4 +56,13 @@ export async function thrownBy(fn: () => unknown): Promise<{ status: number; cod
     const e = error as { status: number; code: string; extra?: { headers?: Record<string, string> } };
     return { status: e.status, code: e.code, headers: e.extra?.headers };
   }
+}
+
+/** Keys the token hashes of this test file with `secret`, so that it can mint tokens the pipeline accepts. */
+export function useTokenHashSecret(secret: string): void {
+  beforeAll(() => {
+    process.env.TOKEN_HASH_SECRET = secret;
+    resetSettings();
+    resetTokenHashSecret();
+  });
 }

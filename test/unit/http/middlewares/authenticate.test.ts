@@ -1,29 +1,22 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { resetSettings } from '../../../../lib/config.js';
-import { resetTokenHashSecret } from '../../../../lib/auth/secret.js';
 import { hashToken, mintToken, parseToken } from '../../../../lib/auth/tokens.js';
 import { authenticate } from '../../../../lib/http/middlewares/authenticate.js';
-import { authorize } from '../../../../lib/http/middlewares/authorize.js';
 import { confirmLive, expectLive } from '../../../../lib/http/live-credentials.js';
 import { resetDdbClient } from '../../../../lib/store/client.js';
-import { getOrganisation, updateOrganisation } from '../../../../lib/operations/organisations/organisations.js';
+import { getOrganisation } from '../../../../lib/operations/organisations/organisations.js';
 import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
 import { StoredItemInvalid } from '../../../../lib/store/entity.js';
 import { keys } from '../../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../../lib/store/read.js';
-import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
+import { pipelineRequest, thrownBy, useTokenHashSecret } from '../../../support/pipeline.js';
 import { buildToken } from '../../../support/factories.js';
 
 const SECRET = 's'.repeat(48);
 const ddb = mockClient(DynamoDBDocumentClient);
-beforeAll(() => {
-  process.env.TOKEN_HASH_SECRET = SECRET;
-  resetSettings();
-  resetTokenHashSecret();
-});
+useTokenHashSecret(SECRET);
 beforeEach(() => {
   ddb.reset();
   resetDdbClient();
@@ -187,43 +180,5 @@ describe('authenticate step', () => {
       .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(StoredItemInvalid);
     expect((refusal as Error).message).toContain(keyString(keys.token(w.claims.tokenId)));
-  });
-});
-
-describe('authorize step', () => {
-  it('sets the caller with the effective permissions', async () => {
-    const r = request(world({ access: ['view-projects'] }));
-    authorize().before!(r);
-    expect([...r.state.caller!.permissions]).toEqual(['view-projects']);
-  });
-
-  it('throws 401 for a credential type the operation does not take', async () => {
-    expect(
-      await thrownBy(() =>
-        authorize().before!(request(world({ token: { type: 'project', organisation_id: undefined, project_id: ulid(), abilities: ['view-projects'] } }))),
-      ),
-    ).toMatchObject({ status: 401 });
-  });
-
-  it('throws 404 for another organisation than the bound one', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world(), getOrganisation, { organisation: ulid() })))).toMatchObject({ status: 404 });
-  });
-
-  it('throws 404 when the actor has no access to the bound organisation', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world({ access: null }))))).toMatchObject({ status: 404 });
-  });
-
-  it('throws 403 permission_denied when the live permission is missing', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world({ access: ['view-projects'] }), updateOrganisation)))).toMatchObject({
-      status: 403,
-      code: 'permission_denied',
-    });
-  });
-
-  it('throws 403 read_only_credential for a mutation', async () => {
-    expect(await thrownBy(() => authorize().before!(request(world({ token: { read_only: true } }), updateOrganisation)))).toMatchObject({
-      status: 403,
-      code: 'read_only_credential',
-    });
   });
 });

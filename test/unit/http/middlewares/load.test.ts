@@ -1,27 +1,21 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetSettings } from '../../../../lib/config.js';
-import { resetTokenHashSecret } from '../../../../lib/auth/secret.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { mintToken, parseToken } from '../../../../lib/auth/tokens.js';
 import { confirmLive, forgetLive } from '../../../../lib/http/live-credentials.js';
 import { load } from '../../../../lib/http/middlewares/load.js';
-import { receipt } from '../../../../lib/http/middlewares/receipt.js';
 import { createOrganisation, getOrganisation } from '../../../../lib/operations/organisations/organisations.js';
 import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
 import { resetDdbClient } from '../../../../lib/store/client.js';
 import { keys } from '../../../../lib/store/keys.js';
 import { keyString } from '../../../../lib/store/read.js';
-import { canonicalHash, idempotencyDigest } from '../../../../lib/store/receipts.js';
-import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
+import { idempotencyDigest } from '../../../../lib/store/receipts.js';
+import { pipelineRequest, useTokenHashSecret } from '../../../support/pipeline.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-beforeAll(() => {
-  process.env.TOKEN_HASH_SECRET = SECRET;
-  resetSettings();
-  resetTokenHashSecret();
-});
+const SECRET = 'm'.repeat(48);
+useTokenHashSecret(SECRET);
 beforeEach(() => {
   ddb.reset();
   resetDdbClient();
@@ -31,7 +25,6 @@ beforeEach(() => {
 
 const userId = ulid();
 const organisationId = ulid();
-const SECRET = 'm'.repeat(48);
 const token = mintToken({ tokenId: ulid(), userId, organisationId }, SECRET);
 
 describe('load step', () => {
@@ -96,44 +89,5 @@ describe('load step', () => {
     await load().before!(request);
     const count = ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!['assessment-operations']!.Keys!.length;
     expect(count).toBe(3);
-  });
-});
-
-describe('receipt step', () => {
-  const caller = { tokenId: 'T1', userId, type: 'administration' as const, readOnly: false, permissions: new Set<never>(), superUser: false };
-  const stored = (over: Record<string, unknown> = {}) => ({
-    ...keys.receipt(userId, idempotencyDigest('k-2')),
-    token_id: 'T1',
-    operation_id: 'createOrganisation',
-    target: 'createOrganisation',
-    payload_hash: canonicalHash({ name: 'A', timezone: 'UTC' }),
-    expires_at: Math.floor(Date.parse('2026-11-23T00:00:00Z') / 1000),
-    response: { status: 201, data: { id: 'X' } },
-    ...over,
-  });
-  const run = (item: Record<string, unknown> | undefined) => {
-    const items = new Map(item ? [[keyString(keys.receipt(userId, idempotencyDigest('k-2'))), item as never]] : []);
-    const request = pipelineRequest({
-      operation: createOrganisation as unknown as AnyOperation,
-      headers: { 'Idempotency-Key': 'k-2' },
-      state: { caller, items, input: { params: {}, query: {}, body: { timezone: 'UTC', name: 'A' } } },
-    });
-    return { request, outcome: thrownBy(() => receipt().before!(request)) };
-  };
-
-  it('marks a matching receipt for replay', async () => {
-    const { request, outcome } = run(stored());
-    expect(await outcome).toBeUndefined();
-    expect(request.state.replay).toEqual({ status: 201, data: { id: 'X' } });
-  });
-
-  it('throws 409 for the same key with another payload', async () => {
-    expect(await run(stored({ payload_hash: 'other' })).outcome).toMatchObject({ status: 409, code: 'idempotency_key_reused' });
-  });
-
-  it('ignores an expired receipt', async () => {
-    const { request, outcome } = run(stored({ expires_at: 1 }));
-    expect(await outcome).toBeUndefined();
-    expect(request.state.replay).toBeUndefined();
   });
 });
