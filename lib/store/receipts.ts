@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import * as z from 'zod';
 import { absentOrExpired } from './conditions.js';
+import { parseStored } from './entity.js';
 import { keys } from './keys.js';
 import type { Item } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -16,12 +18,22 @@ export interface ReceiptScope {
   payloadHash: string;
 }
 
-export interface StoredResponse {
-  status: number;
-  data: unknown;
-  etag?: string;
-  location?: string;
-}
+const storedResponseSchema = z.object({
+  status: z.number().int(),
+  data: z.unknown(),
+  etag: z.string().optional(),
+  location: z.string().optional(),
+});
+export type StoredResponse = z.output<typeof storedResponseSchema>;
+
+const receiptSchema = z.looseObject({
+  token_id: z.string(),
+  operation_id: z.string(),
+  target: z.string(),
+  payload_hash: z.string(),
+  response: storedResponseSchema,
+  expires_at: z.number(),
+});
 
 export const idempotencyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -46,10 +58,15 @@ export type ReceiptMatch = { kind: 'none' } | { kind: 'replay'; response: Stored
 
 /** Seed receipt rule: replay when credential, operation, target and canonical payload all match. */
 export function matchReceipt(item: Item | undefined, scope: ReceiptScope, nowSeconds: number): ReceiptMatch {
-  if (!item || Number(item.expires_at) < nowSeconds) return { kind: 'none' };
+  if (!item) return { kind: 'none' };
+  const receipt = parseStored(receiptSchema, item);
+  if (receipt.expires_at < nowSeconds) return { kind: 'none' };
   const same =
-    item.token_id === scope.tokenId && item.operation_id === scope.operationId && item.target === scope.target && item.payload_hash === scope.payloadHash;
-  return same ? { kind: 'replay', response: item.response as StoredResponse } : { kind: 'conflict' };
+    receipt.token_id === scope.tokenId &&
+    receipt.operation_id === scope.operationId &&
+    receipt.target === scope.target &&
+    receipt.payload_hash === scope.payloadHash;
+  return same ? { kind: 'replay', response: receipt.response } : { kind: 'conflict' };
 }
 
 export class ReceiptRaceError extends Error {

@@ -28,6 +28,10 @@ describe('receipts', () => {
     expect(canonicalHash({ a: 1 })).not.toBe(canonicalHash({ a: '1' }));
   });
 
+  it('refuses a receipt whose stored response is broken, naming its key', () => {
+    expect(() => matchReceipt({ ...stored, response: { data: { id: 'X' } } }, scope, 1000)).toThrow(stored.PK);
+  });
+
   it('replays when credential, operation, target and payload all match', () => {
     expect(matchReceipt(stored, scope, 1000)).toEqual({ kind: 'replay', response: stored.response });
   });
