@@ -17,7 +17,9 @@ import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
-import { createUser as createStoredUser, type TokenRecord } from '../../lib/store/identity.js';
+import type { ConsoleSession } from '../../lib/store/console.js';
+import { createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
+import type { PasskeyRecord } from '../../lib/store/passkeys.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
@@ -70,6 +72,42 @@ export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
     expires_at: '2027-01-01T00:00:00.000Z',
     created_at: BUILT_AT,
     secret_hash: 'ab12',
+    ...over,
+  };
+}
+
+/** An active user of the installation who is no super user and has never re-enrolled. */
+export function buildUser(over: Partial<UserRecord> = {}): UserRecord {
+  const id = over.id ?? ulid();
+  return { id, email: `${id.toLowerCase()}@test.invalid`, name: 'Test User', status: 'active', super_user: false, created_at: BUILT_AT, ...over };
+}
+
+/** A console session of a user, begun at BUILT_AT and not seen since, that runs out twelve hours later. */
+export function buildConsoleSession(over: Partial<ConsoleSession> = {}): ConsoleSession {
+  return {
+    user_id: ulid(),
+    epoch: 0,
+    created_at: BUILT_AT,
+    last_seen_at: BUILT_AT,
+    confirmed_at: BUILT_AT,
+    csrf: 'c'.repeat(43),
+    expires_at: '2026-01-01T12:00:00.000Z',
+    ...over,
+  };
+}
+
+/** A user's passkey as its registration stored it, never used since. */
+export function buildPasskey(over: Partial<PasskeyRecord> = {}): PasskeyRecord {
+  return {
+    id: ulid(),
+    user_id: ulid(),
+    credential_id: Buffer.from(ulid()).toString('base64url'),
+    public_key: 'pQECAyYgASFYIA',
+    counter: 0,
+    transports: ['internal'],
+    name: 'Laptop',
+    created_at: BUILT_AT,
+    backed_up: true,
     ...over,
   };
 }
