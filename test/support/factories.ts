@@ -11,6 +11,7 @@ import type { StoredArtefact } from '../../lib/domain/provider-artefacts.js';
 import type { SelectedAssertion } from '../../lib/domain/provider-effects.js';
 import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
 import type { StoredRegisterRow } from '../../lib/domain/register-rows.js';
+import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import type { StoredSystem } from '../../lib/domain/systems.js';
 import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
@@ -108,6 +109,20 @@ export function buildPasskey(over: Partial<PasskeyRecord> = {}): PasskeyRecord {
     name: 'Laptop',
     created_at: BUILT_AT,
     backed_up: true,
+    ...over,
+  };
+}
+
+/** A connection of an organisation to a public GitHub repository (no token). */
+export function buildRepositoryConnection(over: Partial<RepositoryConnection> = {}): RepositoryConnection {
+  return {
+    id: ulid(),
+    organisation_id: ulid(),
+    provider: 'github',
+    url: 'https://github.com/acme/policies',
+    name: 'acme/policies',
+    created_at: BUILT_AT,
+    api_url: 'https://api.github.com',
     ...over,
   };
 }
