@@ -44,7 +44,6 @@ const PENDING = new Set([
   'lib/http/middlewares/authorize.ts',
   'lib/http/middlewares/receipt.ts',
   'lib/http/pipeline.ts',
-  'lib/migrations/index.ts',
   'lib/render/pdf/document.ts',
   'lib/render/pdf/layout.ts',
   'lib/render/pdf/sections.ts',
