@@ -1,7 +1,8 @@
-import type { JoinedControl } from './controls.js';
+import type { JoinedControl, StoredControl } from './controls.js';
 import type { Classification } from './classifications.js';
 import type { DocumentKey } from './documents.js';
-import type { EvidenceCitation } from './evidence-capture.js';
+import { statusOf, type StoredEvidence } from './evidence.js';
+import { citationOf, type EvidenceCitation } from './evidence-capture.js';
 import type { Responsibility } from './imports/rows.js';
 import type { CatalogueEntry } from './oscal.js';
 
@@ -232,4 +233,58 @@ export interface DocumentRegister {
   title: string;
   owner: 'project' | 'system' | 'organisation';
   rows: number;
+}
+
+/** An evidence item as a document cites it: only what the control’s evidence capture pinned is cited as pinned. */
+export function documentEvidence(e: StoredEvidence, snapshot: StoredControl['evidence_snapshot']): DocumentEvidence {
+  const status = statusOf(e);
+  return {
+    id: e.id,
+    kind: e.kind,
+    title: e.title,
+    evidence_type: e.evidence_type ?? null,
+    status,
+    error_code: status === 'error' ? (e.error_code ?? 'unavailable') : null,
+    citation: citationOf({ id: e.id, kind: e.kind, status, sha256: e.sha256 ?? null }, snapshot),
+    collected_on: e.collected_on ?? null,
+    updated_at: e.updated_at,
+  };
+}
+
+/** A control as documents show it, with the generation’s options applied: the notes they leave out are null here. */
+export function documentControl(
+  c: JoinedControl,
+  evidence: StoredEvidence[],
+  options: { show_implementation_notes: boolean; show_assessor_notes: boolean },
+  entry: CatalogueEntry | undefined,
+): DocumentControl {
+  return {
+    ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<JoinedControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
+    // The catalogue's own revision and last change of the control's text (a release never changes).
+    revision: entry?.revision ?? null,
+    updated: entry?.updated ?? null,
+    implementation_notes: options.show_implementation_notes
+      ? {
+          proposed_outcome: c.overall_proposed_outcome ?? null,
+          proposed_rationale: c.overall_proposed_rationale ?? null,
+          proposed_maturity: c.maturity_proposed_level ?? null,
+        }
+      : null,
+    assessment: {
+      outcome: c.overall_assessed_outcome ?? null,
+      rationale: c.overall_assessed_rationale ?? null,
+      severity: c.finding_severity ?? null,
+      maturity_level: c.maturity_assessed_level ?? null,
+      evidence_references: c.evidence_references ?? [],
+      assessor_notes: options.show_assessor_notes ? (c.assessor_notes ?? null) : null,
+    },
+    evidence: evidence.map((e) => documentEvidence(e, c.evidence_snapshot)),
+    // Documents reach everyone who may download them: restricted provider material stays out.
+    provider_guidance: c.provider_guidance.flatMap((g) =>
+      g.restricted || g.guidance === null
+        ? []
+        : [{ provider_id: g.provider_id, release_id: g.release_id, responsibility: g.responsibility, guidance: g.guidance }],
+    ),
+    recommendation: c.recommendation ? { value: c.recommendation.value, reasons: c.recommendation.reasons } : null,
+  };
 }

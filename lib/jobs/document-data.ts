@@ -1,10 +1,8 @@
 import { publicUrl } from '../config.js';
 import { CLASSIFICATIONS } from '../domain/classifications.js';
-import type { JoinedControl, StoredControl } from '../domain/controls.js';
+import type { StoredControl } from '../domain/controls.js';
 import {
-  DOCUMENT_CONTROL_FIELDS,
-  type DocumentControl,
-  type DocumentEvidence,
+  documentControl,
   type DocumentImage,
   type DocumentModel,
   type DocumentContact,
@@ -17,9 +15,7 @@ import {
   type DocumentRiskRow,
 } from '../domain/document-model.js';
 import { CATALOGUE, type StoredDocument } from '../domain/documents.js';
-import type { CatalogueEntry } from '../domain/oscal.js';
-import { statusOf, type StoredEvidence } from '../domain/evidence.js';
-import { citationOf } from '../domain/evidence-capture.js';
+import type { StoredEvidence } from '../domain/evidence.js';
 import { LIBRARY_DEFINITIONS } from '../domain/library-definitions.js';
 import { toContact } from '../store/contacts.js';
 import { documentsCollection, toDocument } from '../store/documents.js';
@@ -50,21 +46,6 @@ async function imageOf(owner: Item | undefined): Promise<DocumentImage | null> {
   const bytes = await getObject(owner.s3_key);
   if (!bytes) return null;
   return { media_type: type, bytes, width: Number(owner.width) || null, height: Number(owner.height) || null };
-}
-
-function evidenceOf(e: StoredEvidence, snapshot: StoredControl['evidence_snapshot']): DocumentEvidence {
-  const status = statusOf(e);
-  return {
-    id: e.id,
-    kind: e.kind,
-    title: e.title,
-    evidence_type: e.evidence_type ?? null,
-    status,
-    error_code: status === 'error' ? (e.error_code ?? 'unavailable') : null,
-    citation: citationOf({ id: e.id, kind: e.kind, status, sha256: e.sha256 ?? null }, snapshot),
-    collected_on: e.collected_on ?? null,
-    updated_at: e.updated_at,
-  };
 }
 
 /**
@@ -181,7 +162,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     engagement: Object.fromEntries(
       ENGAGEMENT_FIELDS.map((f) => [f, ((engagement?.data as Record<string, unknown> | undefined)?.[f] as string | null | undefined) ?? null]),
     ),
-    controls: controls.map((c) => controlOf(c, evidenceByControl.get(c.id) ?? [], g.options, catalogue.get(c.catalogue_id))),
+    controls: controls.map((c) => documentControl(c, evidenceByControl.get(c.id) ?? [], g.options, catalogue.get(c.catalogue_id))),
     registers,
     images: { logo: logoImage, diagram: diagramImage },
     public_url: g.public_url ?? publicUrl(),
@@ -297,40 +278,3 @@ const riskOf = (r: Row, names: Map<string, string>): DocumentRiskRow => ({
   status: text(r.data, 'status') ?? 'open',
   review_due: text(r.data, 'review_due'),
 });
-
-function controlOf(
-  c: JoinedControl,
-  evidence: StoredEvidence[],
-  options: { show_implementation_notes: boolean; show_assessor_notes: boolean },
-  entry: CatalogueEntry | undefined,
-): DocumentControl {
-  return {
-    ...(Object.fromEntries(DOCUMENT_CONTROL_FIELDS.map((f) => [f, c[f]])) as Pick<JoinedControl, (typeof DOCUMENT_CONTROL_FIELDS)[number]>),
-    // The catalogue's own revision and last change of the control's text (a release never changes).
-    revision: entry?.revision ?? null,
-    updated: entry?.updated ?? null,
-    implementation_notes: options.show_implementation_notes
-      ? {
-          proposed_outcome: c.overall_proposed_outcome ?? null,
-          proposed_rationale: c.overall_proposed_rationale ?? null,
-          proposed_maturity: c.maturity_proposed_level ?? null,
-        }
-      : null,
-    assessment: {
-      outcome: c.overall_assessed_outcome ?? null,
-      rationale: c.overall_assessed_rationale ?? null,
-      severity: c.finding_severity ?? null,
-      maturity_level: c.maturity_assessed_level ?? null,
-      evidence_references: c.evidence_references ?? [],
-      assessor_notes: options.show_assessor_notes ? (c.assessor_notes ?? null) : null,
-    },
-    evidence: evidence.map((e) => evidenceOf(e, c.evidence_snapshot)),
-    // Documents reach everyone who may download them: restricted provider material stays out.
-    provider_guidance: c.provider_guidance.flatMap((g) =>
-      g.restricted || g.guidance === null
-        ? []
-        : [{ provider_id: g.provider_id, release_id: g.release_id, responsibility: g.responsibility, guidance: g.guidance }],
-    ),
-    recommendation: c.recommendation ? { value: c.recommendation.value, reasons: c.recommendation.reasons } : null,
-  };
-}

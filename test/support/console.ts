@@ -1,5 +1,7 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
+import type { ConsoleConfig } from '../../lib/console/config.js';
+import type { ConsoleRequest } from '../../lib/console/http.js';
 
 /**
  * A software passkey for API tests of the console: an ES256 key pair that answers WebAuthn
@@ -161,3 +163,26 @@ export async function confirmWith(client: ConsoleClient, passkey: SoftPasskey, o
   const options = await client.postJson('/confirm/options');
   return client.postJson('/confirm', { response: passkey.assert(options.json, origin) });
 }
+
+/** The console's settings for unit tests: an installation on its own origin, with the default timeouts. */
+export const CONSOLE_CONFIG: ConsoleConfig = {
+  origin: 'https://assess.example.gov.au',
+  rpId: 'assess.example.gov.au',
+  rpName: 'Assessment Operations',
+  basePath: '',
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 3_600_000,
+  confirmationMs: 5 * 60_000,
+};
+
+/** A console request carrying the given cookies, for unit tests of what reads them. */
+export const requestWithCookies = (cookies: Record<string, string>): ConsoleRequest => ({
+  requestId: 'r',
+  method: 'POST',
+  path: '/',
+  query: new URLSearchParams(),
+  headers: {},
+  cookies,
+  body: Buffer.alloc(0),
+  sourceIp: '192.0.2.1',
+});

@@ -13,13 +13,16 @@ import type { StoredArtefact } from '../../lib/domain/provider-artefacts.js';
 import type { SelectedAssertion } from '../../lib/domain/provider-effects.js';
 import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
 import type { StoredRegisterRow } from '../../lib/domain/register-rows.js';
+import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import type { StoredSystem } from '../../lib/domain/systems.js';
 import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
+import type { ConsoleSession } from '../../lib/store/console.js';
 import { createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
+import type { PasskeyRecord } from '../../lib/store/passkeys.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
@@ -78,9 +81,54 @@ export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
   };
 }
 
-/** An active user who is no super user (its keys are the caller's to add). */
+/** An active user of the installation who is no super user and has never re-enrolled. */
 export function buildUser(over: Partial<UserRecord> = {}): UserRecord {
-  return { id: ulid(), email: 'ann@example.org', name: 'Ann', status: 'active', super_user: false, created_at: BUILT_AT, ...over };
+  const id = over.id ?? ulid();
+  return { id, email: `${id.toLowerCase()}@test.invalid`, name: 'Test User', status: 'active', super_user: false, created_at: BUILT_AT, ...over };
+}
+
+/** A console session of a user, begun at BUILT_AT and not seen since, that runs out twelve hours later. */
+export function buildConsoleSession(over: Partial<ConsoleSession> = {}): ConsoleSession {
+  return {
+    user_id: ulid(),
+    epoch: 0,
+    created_at: BUILT_AT,
+    last_seen_at: BUILT_AT,
+    confirmed_at: BUILT_AT,
+    csrf: 'c'.repeat(43),
+    expires_at: '2026-01-01T12:00:00.000Z',
+    ...over,
+  };
+}
+
+/** A user's passkey as its registration stored it, never used since. */
+export function buildPasskey(over: Partial<PasskeyRecord> = {}): PasskeyRecord {
+  return {
+    id: ulid(),
+    user_id: ulid(),
+    credential_id: Buffer.from(ulid()).toString('base64url'),
+    public_key: 'pQECAyYgASFYIA',
+    counter: 0,
+    transports: ['internal'],
+    name: 'Laptop',
+    created_at: BUILT_AT,
+    backed_up: true,
+    ...over,
+  };
+}
+
+/** A connection of an organisation to a public GitHub repository (no token). */
+export function buildRepositoryConnection(over: Partial<RepositoryConnection> = {}): RepositoryConnection {
+  return {
+    id: ulid(),
+    organisation_id: ulid(),
+    provider: 'github',
+    url: 'https://github.com/acme/policies',
+    name: 'acme/policies',
+    created_at: BUILT_AT,
+    api_url: 'https://api.github.com',
+    ...over,
+  };
 }
 
 export function buildSystem(over: Partial<StoredSystem> = {}): StoredSystem {

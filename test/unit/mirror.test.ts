@@ -36,19 +36,6 @@ const ALLOWED: [RegExp, string][] = [
 
 /** Modules that still owe a unit test (2026-11-27). This list only shrinks: a module leaves it with its test. */
 const PENDING = new Set([
-  'lib/admin/repository.ts',
-  'lib/admin/task-create.ts',
-  'lib/auth/administration.ts',
-  'lib/auth/issue.ts',
-  'lib/catalogue/files.ts',
-  'lib/catalogue/store.ts',
-  'lib/console/assets.ts',
-  'lib/console/session.ts',
-  'lib/console/webauthn.ts',
-  'lib/domain/control-views.ts',
-  'lib/domain/document-model.ts',
-  'lib/migrations/index.ts',
-  'lib/queues/sqs.ts',
   // The control's stored item is being reworked on its own branch, which brings its tests.
   'lib/store/controls.ts',
 ]);
