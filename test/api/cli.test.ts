@@ -4,12 +4,13 @@ import { fixtures } from '../support/api.js';
 import { operatorCli, type CliResult } from '../support/cli.js';
 import { getOne } from '../../lib/store/read.js';
 import { keys } from '../../lib/store/keys.js';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { controlId, controlPositionKey } from '../../lib/store/projects.js';
 import { readIndex } from '../../lib/store/control-filters.js';
 import { taskCount, taskKeys } from '../../lib/store/tasks.js';
 import { storedControl } from '../support/tasks.js';
+import { createControl } from '../support/factories.js';
 
 let admin: (...args: string[]) => CliResult;
 
@@ -123,22 +124,7 @@ describe('operator CLI', () => {
     const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
     for (const position of [3, 1]) {
       const id = controlId(projectId, position, `entry-${position}`);
-      const control = {
-        id,
-        position,
-        catalogue_id: `entry-${position}`,
-        label: `E-${position}`,
-        title: `Entry ${position}`,
-        path: [],
-        essential_eight: [],
-        implementation_status: null,
-        applicability: 'y',
-        applicability_origin: 'default_inclusion',
-        recommendation: null,
-        workflow_state: position === 1 ? 'editing' : 'assessing',
-        version: 1,
-      };
-      await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.control(projectId, id), entity: 'control', ...control } }));
+      await createControl({ id, project_id: projectId, position, catalogue_id: `entry-${position}`, workflow_state: position === 1 ? 'editing' : 'assessing' });
     }
     const out = admin('project', 'recount', '--project', projectId);
     expect(out.code).toBe(0);

@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { publicUrl, resetSettings } from '../../lib/config.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
-import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
+import { metadataOf } from '../../lib/domain/evidence.js';
 import { updatedMonth } from '../../lib/domain/oscal.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
-import { evidenceCreateWrites } from '../../lib/store/evidence.js';
-import { commit } from '../../lib/store/transact.js';
 import { fixtures, type Api } from '../support/api.js';
 import { IMPLEMENTED } from '../support/controls.js';
 import { arrangeDocuments, documentsUrl } from '../support/documents.js';
+import { buildUploadEvidence, createEvidence } from '../support/factories.js';
 import { form, png } from '../support/files.js';
 import { definedUuids, oscalValidator, uuidReferences } from '../support/oscal.js';
 import { startProjectWorld, type World } from '../support/projects.js';
@@ -226,31 +225,22 @@ describe('generated content and redaction', () => {
   it('cites a failed empty upload the capture did not pin as a warning, without a digest, and counts the control summary rows', async () => {
     const d = await arrangeDocuments(api, world);
     const control = d.idOf('sample-9001');
-    const at = new Date().toISOString();
-    const failed: StoredEvidence = {
-      id: ulid(),
-      project_id: d.p.id,
-      control_id: control,
-      kind: 'upload',
-      ...metadataOf({ title: 'Empty firewall export' }),
-      status: 'pending',
-      version: 1,
-      upload_id: ulid(),
-      file_status: 'error',
-      error_code: 'empty_file',
-      file_name: 'firewall.csv',
-      size: 0,
-      sha256: createHash('sha256').update('').digest('hex'),
-      detected_type: null,
-      s3_key: `files/${ulid()}`,
-      source: null,
-      created_at: at,
-      created_by: world.op.userId,
-      updated_at: at,
-      updated_by: world.op.userId,
-    };
     // As an upload accepted before empty files were refused at the edge, and failed by its scan.
-    await commit(evidenceCreateWrites(failed));
+    const failed = await createEvidence(
+      buildUploadEvidence({
+        project_id: d.p.id,
+        control_id: control,
+        ...metadataOf({ title: 'Empty firewall export' }),
+        file_status: 'error',
+        error_code: 'empty_file',
+        file_name: 'firewall.csv',
+        size: 0,
+        sha256: createHash('sha256').update('').digest('hex'),
+        detected_type: null,
+        created_by: world.op.userId,
+        updated_by: world.op.userId,
+      }),
+    );
     await d.patch('sample-9001', IMPLEMENTED);
     await d.transition('sample-9001', { transition: 'editing_to_ready_for_assessment' });
     await d.transition('sample-9001', { transition: 'ready_for_assessment_to_assessing' });

@@ -2,16 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ulid } from 'ulid';
-import { metadataOf, type EvidenceSource, type StoredEvidence } from '../../lib/domain/evidence.js';
+import { metadataOf, type EvidenceSource } from '../../lib/domain/evidence.js';
 import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import { downloadEvidence } from '../../lib/operations/evidence/content.js';
-import { evidenceCreateWrites } from '../../lib/store/evidence.js';
-import { commit } from '../../lib/store/transact.js';
 import type { Api } from '../support/api.js';
 import { EXTERNAL, TEXT } from '../support/evidence.js';
 import { arrangeUploads, pdfForm, sessionForm } from '../support/evidence-files.js';
+import { createEvidence } from '../support/factories.js';
 import { form, officeDocument, PDF, png } from '../support/files.js';
 import { operationContext } from '../support/operation-context.js';
 import { startProjectWorld, type World } from '../support/projects.js';
@@ -28,22 +27,15 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A link item written as the link operation will write it (that operation is not this file's subject). */
 async function linked(a: Arranged, kind: 'register_link' | 'library_link', source: EvidenceSource): Promise<string> {
-  const at = new Date().toISOString();
-  const item: StoredEvidence = {
+  const item = await createEvidence({
     ...metadataOf({ title: 'Linked source' }),
-    id: ulid(),
     project_id: a.p.id,
     control_id: a.control,
     kind,
-    status: 'ready',
-    version: 1,
     source,
-    created_at: at,
     created_by: world.op.userId,
-    updated_at: at,
     updated_by: world.op.userId,
-  };
-  await commit(evidenceCreateWrites(item));
+  });
   return item.id;
 }
 

@@ -146,7 +146,7 @@ describe('listOrganisations', () => {
     const res = await api.request('GET', '/api/v1/organisations?page[size]=2&page[number]=1', { token: actor.admin });
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ total: 4, current_page: 1, page_size: 2 });
-    expect(res.body.data.map((o: { name: string }) => o.name)).toEqual([expect.stringMatching(/^Org /), 'Charlie']);
+    expect(res.body.data.map((o: { name: string }) => o.name)).toEqual([expect.stringMatching(/^Organisation /), 'Charlie']);
     const page2 = await api.request('GET', '/api/v1/organisations?page[size]=2&page[number]=2', { token: actor.admin });
     expect(page2.body.data.map((o: { name: string }) => o.name)).toEqual(['Alpha', 'Bravo']);
   });

@@ -6,6 +6,7 @@ import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
 import { evidenceItem, readyFilesPage } from '../../lib/store/evidence.js';
 import { keys } from '../../lib/store/keys.js';
 import { queryCollection } from '../../lib/store/read.js';
+import { buildEvidence, buildUploadEvidence } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 beforeAll(async () => {
@@ -16,33 +17,16 @@ const nextId = monotonicFactory();
 
 /** Evidence as controls carry it: uploads and references with a paragraph of text each. */
 function evidence(projectId: string, controlId: string, kind: 'upload' | 'text_reference', fileStatus: 'ready' | 'quarantine' = 'ready'): StoredEvidence {
-  const at = new Date().toISOString();
-  return {
-    id: nextId(),
-    project_id: projectId,
-    control_id: controlId,
-    kind,
-    ...metadataOf({ title: 'Quarterly access review', description: 'r'.repeat(kind === 'upload' ? 200 : 1500) }),
-    status: kind === 'upload' ? 'pending' : 'ready',
-    version: 1,
-    ...(kind === 'upload'
-      ? {
-          upload_id: ulid(),
-          file_status: fileStatus,
-          error_code: null,
-          file_name: 'review.pdf',
-          size: 4096,
-          sha256: 'c'.repeat(64),
-          detected_type: 'application/pdf',
-          s3_key: `files/${ulid()}`,
-        }
-      : {}),
-    source: null,
-    created_at: at,
-    created_by: 'user',
-    updated_at: at,
-    updated_by: 'user',
-  };
+  const placed = { id: nextId(), project_id: projectId, control_id: controlId };
+  if (kind === 'text_reference') return buildEvidence({ ...placed, ...metadataOf({ title: 'Quarterly access review', description: 'r'.repeat(1500) }) });
+  return buildUploadEvidence({
+    ...placed,
+    ...metadataOf({ title: 'Quarterly access review', description: 'r'.repeat(200) }),
+    file_status: fileStatus,
+    file_name: 'review.pdf',
+    size: 4096,
+    sha256: 'c'.repeat(64),
+  });
 }
 
 /** A project whose controls each hold `references` references and one upload (the first control's still scanning). */

@@ -1,9 +1,9 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetSettings } from '../../lib/config.js';
-import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { RepositoryAddressRefusedError } from '../../lib/repositories/errors.js';
 import { resolveFile } from '../../lib/repositories/resolve.js';
+import { buildRepositoryConnection } from '../support/factories.js';
 import { startGitHubStub, type GitHubStub } from '../support/github-stub.js';
 
 /**
@@ -48,15 +48,7 @@ afterAll(async () => {
   resetSettings();
 });
 
-const connectionAt = (apiUrl: string): RepositoryConnection => ({
-  organisation_id: 'ORG',
-  id: 'REPO',
-  provider: 'github',
-  url: 'https://github.com/acme/widgets',
-  name: 'acme/widgets',
-  created_at: '2026-01-01T00:00:00.000Z',
-  api_url: apiUrl,
-});
+const connectionAt = (apiUrl: string) => buildRepositoryConnection({ url: 'https://github.com/acme/widgets', api_url: apiUrl });
 const read = (apiUrl: string) => resolveFile(connectionAt(apiUrl), 'README.md', 'main');
 const refusal = (apiUrl: string) =>
   read(apiUrl).then(

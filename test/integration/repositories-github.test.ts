@@ -14,6 +14,7 @@ import {
   RepositoryUpstreamError,
 } from '../../lib/repositories/errors.js';
 import { resolveFile, type ResolveOptions } from '../../lib/repositories/resolve.js';
+import { buildRepositoryConnection } from '../support/factories.js';
 import { OWNER_REPO, startGitHubStub, type GitHubStub, type Interceptor } from '../support/github-stub.js';
 
 /** The github provider against a stub of GitHub's REST API on 127.0.0.1. */
@@ -46,15 +47,12 @@ beforeAll(async () => {
   ])
     stub.refs.set(ref!, sha!);
   const owner = { organisation_id: 'ORG', id: 'REPO' };
-  connection = {
+  connection = buildRepositoryConnection({
     ...owner,
-    provider: 'github',
     url: 'https://github.com/acme/widgets',
-    name: 'acme/widgets',
-    created_at: '2026-01-01T00:00:00.000Z',
     api_url: stub.apiUrl,
     token_sealed: await sealToken(TOKEN, owner),
-  };
+  });
 });
 
 afterEach(() => {

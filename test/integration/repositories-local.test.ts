@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { RepositoryFileNotFoundError, RepositoryFileTooLargeError, RepositoryUpstreamError } from '../../lib/repositories/errors.js';
 import { resolveLocalFile } from '../../lib/repositories/local.js';
 import { resolveFile, useLocalRepositories } from '../../lib/repositories/resolve.js';
+import { buildRepositoryConnection } from '../support/factories.js';
 import { testRepository, type TestRepository } from '../support/git.js';
 
 /** The local provider against repositories this file builds: every ref kind, and a file that changes between commits. */
@@ -17,14 +17,7 @@ let second: string;
 let feature: string;
 let annotated: string;
 
-const connectionTo = (url: string): RepositoryConnection => ({
-  id: 'REPO',
-  organisation_id: 'ORG',
-  provider: 'local',
-  url,
-  name: 'test',
-  created_at: '2026-01-01T00:00:00.000Z',
-});
+const connectionTo = (url: string) => buildRepositoryConnection({ provider: 'local', url });
 const resolve = (ref: string, path = 'README.md', options = {}) => resolveFile(connectionTo(repo.dir), path, ref, options);
 const text = async (ref: string, path?: string) => (await resolve(ref, path)).bytes.toString('utf8');
 

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { getOne } from '../../lib/store/read.js';
 import { assignTaskWrite, commentCount, createCommentWrites, createTaskWrites, isAvailableTask, taskKeys, toTask } from '../../lib/store/tasks.js';
 import { commit } from '../../lib/store/transact.js';
-import { buildTask, createControl, createOrganisation, createProject, createTask } from '../support/factories.js';
+import { buildTask, buildTaskComment, createControl, createOrganisation, createProject, createTask } from '../support/factories.js';
 import { useTestServices } from '../support/services.js';
 
 let organisationId: string;
@@ -16,14 +16,7 @@ beforeAll(async () => {
 /** A project of the file's organisation; its id. */
 const newProject = async () => (await createProject({ organisation_id: organisationId })).id;
 
-const comment = (projectId: string, taskId: string) => ({
-  id: ulid(),
-  task_id: taskId,
-  project_id: projectId,
-  author_user_id: ulid(),
-  comment: 'Meanwhile.',
-  created_at: new Date().toISOString(),
-});
+const comment = (projectId: string, taskId: string) => buildTaskComment({ task_id: taskId, project_id: projectId });
 
 describe('task store', () => {
   it('keeps a comment counted that lands between a claim read and its write', async () => {

@@ -1,16 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { permissionsOf, type CredentialType, type Permission } from '../../lib/domain/permissions.js';
 import { createLocalServer } from '../../lib/local/server.js';
 import { startPollers } from '../../lib/jobs/local.js';
-import { createUser, grantAccess, type AccessScope } from '../../lib/store/identity.js';
+import { grantAccess, type AccessScope } from '../../lib/store/identity.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
-import { createProjectWrites } from '../../lib/store/projects.js';
-import { createSystemWrites } from '../../lib/store/systems.js';
-import { commit } from '../../lib/store/transact.js';
-import { createOrganisationWrites, newOrganisation } from '../../lib/store/organisations.js';
+import { createOrganisation, createProject, createSystem, createUser } from './factories.js';
 import { assertMatchesOpenApi } from './openapi.js';
 import { useTestServices } from './services.js';
 
@@ -70,69 +66,23 @@ export async function startApi(overrides: Record<string, string> = {}, options: 
 
 export type Api = Awaited<ReturnType<typeof startApi>>;
 
-/** Fixtures written through the same store functions the operator CLI uses. */
+/** Fixtures by id, written through the factories (the same store writes the operations and the operator CLI use). */
 export const fixtures = {
   async user(options: { superUser?: boolean } = {}): Promise<string> {
-    return (await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Test User', superUser: options.superUser ?? false }, new Date())).id;
+    return createUser(options);
   },
   async grant(userId: string, scope: AccessScope, permissions: readonly Permission[]): Promise<void> {
     await grantAccess(userId, scope, [...permissions], new Date());
   },
-  async organisation(createdBy: string, name = `Org ${ulid()}`): Promise<string> {
-    const id = ulid();
-    const org = newOrganisation({ id, name, slug: `org-${id.toLowerCase()}`, timezone: 'Australia/Sydney', createdBy, now: new Date() });
-    const never = () => new Error('unexpected');
-    await commit(createOrganisationWrites(org, Number.MAX_SAFE_INTEGER, never, never));
-    return id;
+  async organisation(createdBy: string, name?: string): Promise<string> {
+    return (await createOrganisation({ created_by: createdBy, ...(name === undefined ? {} : { name }) })).id;
   },
   async system(organisationId: string): Promise<string> {
-    const at = new Date().toISOString();
-    const id = ulid();
-    const never = () => new Error('unexpected');
-    await commit(
-      createSystemWrites(
-        {
-          id,
-          organisation_id: organisationId,
-          name: `System ${id}`,
-          short_code: `S${id.slice(-8)}`,
-          description: null,
-          created_at: at,
-          updated_at: at,
-          version: 1,
-        },
-        Number.MAX_SAFE_INTEGER,
-        never,
-        never,
-      ),
-    );
-    return id;
+    return (await createSystem({ organisation_id: organisationId })).id;
   },
   /** A project as stored, in a new system unless one is given (API tests of setup create theirs through the API). */
   async project(organisationId: string, options: Partial<StoredProject> = {}): Promise<string> {
-    const at = new Date().toISOString();
-    const project: StoredProject = {
-      id: ulid(),
-      organisation_id: organisationId,
-      system_id: options.system_id ?? (await fixtures.system(organisationId)),
-      name: 'Fixture project',
-      description: null,
-      ism_release_id: ulid(),
-      ism_release_version: 'fixture',
-      classification: 'P',
-      essential_eight_target: 'none',
-      lifecycle_state: 'active',
-      archived: false,
-      population_run_id: null,
-      population_status: 'completed',
-      created_at: at,
-      created_by: 'fixture',
-      updated_at: at,
-      version: 1,
-      ...options,
-    };
-    await commit(createProjectWrites(project));
-    return project.id;
+    return (await createProject({ ...options, organisation_id: organisationId })).id;
   },
   async token(
     userId: string,

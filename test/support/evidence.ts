@@ -1,11 +1,9 @@
-import { ulid } from 'ulid';
-import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
+import type { StoredEvidence } from '../../lib/domain/evidence.js';
 import type { RepositoryConnection } from '../../lib/domain/repositories.js';
-import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { putRepositoryConnection } from '../../lib/store/repositories.js';
-import { commit } from '../../lib/store/transact.js';
 import type { Api } from './api.js';
 import { arrangeControls, controlsUrl } from './controls.js';
+import { buildRepositoryConnection, buildUploadEvidence, createEvidence } from './factories.js';
 import type { World } from './projects.js';
 
 export const EXTERNAL = { kind: 'external_reference', title: 'Firewall change record', external_reference: 'https://tickets.example.test/CHG-1042' };
@@ -13,15 +11,7 @@ export const TEXT = { kind: 'text_reference', title: 'Interview note', descripti
 
 /** A repository connection of the organisation, written as the operator CLI writes it. */
 export async function repositoryConnection(organisationId: string, fields: Partial<RepositoryConnection> = {}): Promise<RepositoryConnection> {
-  const connection: RepositoryConnection = {
-    id: ulid(),
-    organisation_id: organisationId,
-    provider: 'github',
-    url: 'https://github.com/acme/security-policies',
-    name: 'Security policies',
-    created_at: new Date().toISOString(),
-    ...fields,
-  };
+  const connection = buildRepositoryConnection({ ...fields, organisation_id: organisationId });
   await putRepositoryConnection(connection);
   return connection;
 }
@@ -44,33 +34,17 @@ export async function arrangeEvidence(api: Api, world: World, options: Parameter
   const items = async () => (await a.read('sample-9001')).body.evidence_items as { id: string; etag: string; status: string }[];
   /** An uploaded file of a control, written directly (as the upload operation and the scan pipeline leave it). */
   const upload = async (catalogueId: string, fields: Partial<StoredEvidence> = {}): Promise<StoredEvidence> => {
-    const at = new Date().toISOString();
     const ready = (fields.file_status ?? 'ready') === 'ready';
-    const e: StoredEvidence = {
-      id: ulid(),
-      project_id: a.p.id,
-      control_id: a.idOf(catalogueId),
-      kind: 'upload',
-      ...metadataOf({ title: 'Access review minutes' }),
-      status: 'pending',
-      version: 1,
-      upload_id: ulid(),
-      file_status: 'ready',
-      error_code: null,
-      file_name: 'access-review-2026-q3.pdf',
-      size: 2048,
-      sha256: 'b'.repeat(64),
-      detected_type: ready ? 'application/pdf' : null,
-      s3_key: `files/${ulid()}`,
-      source: null,
-      created_at: at,
-      created_by: world.op.userId,
-      updated_at: at,
-      updated_by: world.op.userId,
-      ...fields,
-    };
-    await commit(evidenceCreateWrites(e));
-    return e;
+    return createEvidence(
+      buildUploadEvidence({
+        project_id: a.p.id,
+        control_id: a.idOf(catalogueId),
+        detected_type: ready ? 'application/pdf' : null,
+        created_by: world.op.userId,
+        updated_by: world.op.userId,
+        ...fields,
+      }),
+    );
   };
   const fileLink = (source: Pick<StoredEvidence, 'control_id' | 'id'>, extra: Record<string, unknown> = {}) => ({
     kind: 'file_link',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { type UploadRecord, uploadPut } from '../../lib/files/uploads.js';
 import { importRelease } from '../../lib/catalogue/store.js';
-import { type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
+import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import type { StoredControl } from '../../lib/domain/controls.js';
 import type { StoredGeneration } from '../../lib/domain/documents.js';
 import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
@@ -12,17 +12,19 @@ import type { StoredProject } from '../../lib/domain/projects.js';
 import type { StoredArtefact } from '../../lib/domain/provider-artefacts.js';
 import type { SelectedAssertion } from '../../lib/domain/provider-effects.js';
 import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
+import type { StoredRegisterReview } from '../../lib/domain/register-reviews.js';
 import type { StoredRegisterRow } from '../../lib/domain/register-rows.js';
 import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { REGISTER_DEFINITION_IDS } from '../../lib/domain/registers.js';
 import type { StoredSystem } from '../../lib/domain/systems.js';
-import { openTask, type StoredTask } from '../../lib/domain/tasks.js';
+import { openTask, type StoredTask, type StoredTaskComment } from '../../lib/domain/tasks.js';
 import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
 import type { ConsoleSession } from '../../lib/store/console.js';
 import { createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
 import type { PasskeyRecord } from '../../lib/store/passkeys.js';
+import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
@@ -32,7 +34,6 @@ import { createTaskWrites } from '../../lib/store/tasks.js';
 import { keys } from '../../lib/store/keys.js';
 import { commit } from '../../lib/store/transact.js';
 import type { Item } from '../../lib/store/read.js';
-import { assertionContent } from './providers.js';
 
 /**
  * Test data in one place, in the manner of Outline's server/test/factories.ts: each `build*` returns
@@ -244,6 +245,25 @@ export function buildEvidence(over: Partial<StoredEvidence> = {}): StoredEvidenc
   };
 }
 
+/** An uploaded PDF of a control as the scan pipeline leaves it: ready, its file checked and released. */
+export function buildUploadEvidence(over: Partial<StoredEvidence> = {}): StoredEvidence {
+  const uploadId = over.upload_id ?? ulid();
+  return buildEvidence({
+    ...metadataOf({ title: 'Access review minutes' }),
+    kind: 'upload',
+    status: 'pending',
+    upload_id: uploadId,
+    file_status: 'ready',
+    error_code: null,
+    file_name: 'access-review-2026-q3.pdf',
+    size: 2048,
+    sha256: 'b'.repeat(64),
+    detected_type: 'application/pdf',
+    s3_key: `files/${uploadId}`,
+    ...over,
+  });
+}
+
 /** A row of a system's asset register. */
 export function buildRegisterRow(over: Partial<StoredRegisterRow> = {}): StoredRegisterRow {
   const id = over.id ?? ulid();
@@ -261,9 +281,27 @@ export function buildRegisterRow(over: Partial<StoredRegisterRow> = {}): StoredR
   };
 }
 
+/** A review of a project's risk register, without notes. */
+export function buildRegisterReview(over: Partial<StoredRegisterReview> = {}): StoredRegisterReview {
+  return {
+    id: ulid(),
+    project_id: ulid(),
+    definition_id: REGISTER_DEFINITION_IDS.riskRegister,
+    notes: null,
+    reviewed_by: ulid(),
+    reviewed_at: BUILT_AT,
+    ...over,
+  };
+}
+
 /** An open, unassigned manual task unrelated to a control. */
 export function buildTask(over: Partial<StoredTask> = {}): StoredTask {
   return { ...openTask({ project_id: ulid(), kind: 'manual', title: 'Confirm the system owner' }, new Date(BUILT_AT)), ...over };
+}
+
+/** A comment on a task. */
+export function buildTaskComment(over: Partial<StoredTaskComment> = {}): StoredTaskComment {
+  return { id: ulid(), task_id: ulid(), project_id: ulid(), author_user_id: ulid(), comment: 'Looked at it.', created_at: BUILT_AT, ...over };
 }
 
 export function buildProvider(over: Partial<StoredProvider> = {}): StoredProvider {
@@ -290,6 +328,22 @@ export function buildRelease(over: Partial<StoredRelease> = {}): StoredRelease {
   );
   return { ...draft, ...over };
 }
+
+/** What an import of a one-row matrix reads into an exact assertion. */
+export const assertionContent = (): AssertionContent => ({
+  artefact_id: 'A',
+  row: 2,
+  responsibility: 'provider',
+  implementation_status: 'implemented',
+  implementation_statement: 'Done by the platform.',
+  consumer_guidance: null,
+  assessor_finding: 'Effective.',
+  control_text: null,
+  exact: true,
+  review_reason: null,
+  review_detail: null,
+  imported_at: '2026-01-01T00:00:00.000Z',
+});
 
 /** A confirmed, exact assertion of a release that the provider implements the control. */
 export function buildAssertion(over: Partial<StoredAssertion> = {}): StoredAssertion {
@@ -443,6 +497,13 @@ export async function createControl(over: Partial<StoredControl> & Pick<StoredCo
   const control = buildControl(over);
   await commit([{ kind: 'put', item: controlItem(control), condition: itemAbsent() }]);
   return control;
+}
+
+/** An evidence item of the control, written with its head's move as the evidence operations write one. */
+export async function createEvidence(over: Partial<StoredEvidence> & Pick<StoredEvidence, 'project_id' | 'control_id'>): Promise<StoredEvidence> {
+  const evidence = buildEvidence(over);
+  await commit(evidenceCreateWrites(evidence));
+  return evidence;
 }
 
 /** A catalogue release imported as the operator CLI imports one; its release id. */

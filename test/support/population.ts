@@ -2,15 +2,15 @@ import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { recalculationMarker } from '../../lib/jobs/recalculation-requests.js';
-import { createUser, grantAccess } from '../../lib/store/identity.js';
+import { grantAccess } from '../../lib/store/identity.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
 import { keys } from '../../lib/store/keys.js';
 import { asPopulationRun, startRunWrites } from '../../lib/store/population.js';
-import { createProjectWrites, toProject } from '../../lib/store/projects.js';
+import { toProject } from '../../lib/store/projects.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
-import { fixtures } from './api.js';
+import { createOrganisation, createProject, createUser } from './factories.js';
 
 /** Who starts population runs in job-level tests: a user with organisation access, and a token of theirs. */
 export interface PopulationStarter {
@@ -21,15 +21,15 @@ export interface PopulationStarter {
 
 /** A user with every organisation permission on a new organisation, and a token of theirs. */
 export async function populationStarter(): Promise<PopulationStarter> {
-  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Starter', superUser: false }, new Date());
-  const organisationId = await fixtures.organisation(user.id);
-  await grantAccess(user.id, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), new Date());
+  const userId = await createUser();
+  const organisationId = (await createOrganisation({ created_by: userId })).id;
+  await grantAccess(userId, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), new Date());
   const token = await issueToken(
-    user.id,
+    userId,
     { token_type: 'organisation', organisation_id: organisationId, name: 't', abilities: permissionsOf('organisation'), read_only: false },
     new Date(),
   );
-  return { userId: user.id, tokenId: token.id, organisationId };
+  return { userId, tokenId: token.id, organisationId };
 }
 
 /** A new run of the project, started exactly as startPopulation starts one; returns its id. */
@@ -54,27 +54,19 @@ export async function startedProject(
   classification: StoredProject['classification'],
   target: StoredProject['essential_eight_target'] = 'none',
 ) {
-  const at = new Date().toISOString();
-  const project: StoredProject = {
-    id: ulid(),
+  const project = await createProject({
     organisation_id: starter.organisationId,
+    // A system the project only names, never stored: the population job reads none.
     system_id: ulid(),
     name: 'Population test',
-    description: null,
     ism_release_id: release.id,
     ism_release_version: release.version,
     classification,
     essential_eight_target: target,
     lifecycle_state: 'setup',
-    archived: false,
-    population_run_id: null,
     population_status: 'not_started',
-    created_at: at,
     created_by: starter.userId,
-    updated_at: at,
-    version: 1,
-  };
-  await commit(createProjectWrites(project));
+  });
   return { project, runId: await startRun(project.id, starter) };
 }
 

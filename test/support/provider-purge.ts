@@ -1,11 +1,10 @@
 import { ulid } from 'ulid';
-import { assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import { putAll } from '../../lib/store/batch.js';
 import { keys } from '../../lib/store/keys.js';
 import { purgeMarkerWrite } from '../../lib/store/provider-purge.js';
 import { getOne, queryAll } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
-import { assertionContent } from './providers.js';
+import { buildAssertion } from './factories.js';
 
 /**
  * A deleted release's leftovers as the import and review writes leave them: `count` assertions,
@@ -16,18 +15,8 @@ export async function deletedRelease(count: number, confirmed: number) {
   const providerId = ulid();
   const releaseId = ulid();
   const controls = Array.from({ length: count }, (_, i) => `ism-${String(i).padStart(4, '0')}`);
-  const assertions = controls.map(
-    (control, i): StoredAssertion => ({
-      ...assertionContent(),
-      id: assertionId(releaseId, control),
-      provider_id: providerId,
-      release_id: releaseId,
-      control_id: control,
-      status: i < confirmed ? 'confirmed' : 'pending',
-      version: 1,
-      reviewed_by: null,
-      reviewed_at: null,
-    }),
+  const assertions = controls.map((control, i) =>
+    buildAssertion({ provider_id: providerId, release_id: releaseId, control_id: control, status: i < confirmed ? 'confirmed' : 'pending' }),
   );
   await putAll([
     ...assertions.map((a) => ({ ...keys.assertion(providerId, a.id), entity: 'assertion', ...a })),

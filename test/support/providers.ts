@@ -3,83 +3,44 @@ import { issueToken } from '../../lib/auth/issue.js';
 import { type ImportKind, newImportRun } from '../../lib/domain/imports/run.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { createUser, grantAccess } from '../../lib/store/identity.js';
-import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
-import { newRelease, publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
+import type { AssertionStatus, StoredAssertion } from '../../lib/domain/assertions.js';
+import { publishedRelease, type StoredProvider, type StoredRelease } from '../../lib/domain/providers.js';
 import { assertionBatchWrites, assertionWrites } from '../../lib/store/assertions.js';
 import { attributeEquals, itemAbsent } from '../../lib/store/conditions.js';
 import { keys } from '../../lib/store/keys.js';
-import { createProviderWrites, createReleaseWrites, publishReleaseWrites, toRelease } from '../../lib/store/providers.js';
+import { publishReleaseWrites, toRelease } from '../../lib/store/providers.js';
 import { startImportWrites } from '../../lib/store/imports.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
+import { buildAssertion, createProvider, createRelease } from './factories.js';
 
 const never = () => new Error('unexpected');
 
 /** A provider as the create operation stores it. */
-export async function storedProvider(name = `Provider ${ulid()}`): Promise<StoredProvider> {
-  const at = new Date().toISOString();
-  const provider: StoredProvider = {
-    id: ulid(),
-    name,
-    description: null,
-    website: null,
-    release_count: 0,
-    created_at: at,
-    updated_at: at,
-    version: 1,
-    created_by: 'fixture',
-  };
-  await commit(createProviderWrites(provider));
-  return provider;
-}
+export const storedProvider = (name?: string): Promise<StoredProvider> => createProvider(name === undefined ? {} : { name });
 
 /** A release of the provider, through the same writes as the operations: a draft, then published unless asked not to. */
-export async function storedRelease(providerId: string, options: { ismVersionId?: string; status?: 'draft' | 'published' } = {}): Promise<StoredRelease> {
-  const draft = newRelease(
-    { name: 'Fixture release', version: '1.0', ism_version_id: options.ismVersionId ?? ulid(), assessed_on: '2026-01-15' },
-    { id: ulid(), providerId, ismVersion: 'fixture', by: 'fixture', now: new Date() },
-  );
-  await commit(createReleaseWrites(draft, Number.MAX_SAFE_INTEGER, never));
-  if (options.status === 'draft') return draft;
-  const published = publishedRelease(draft, 'fixture', new Date());
-  await commit(publishReleaseWrites(draft, published, never));
-  return published;
-}
+export const storedRelease = (providerId: string, options: { ismVersionId?: string; status?: 'draft' | 'published' } = {}): Promise<StoredRelease> =>
+  createRelease({
+    provider_id: providerId,
+    ...(options.ismVersionId === undefined ? {} : { ism_version_id: options.ismVersionId }),
+    ...(options.status === undefined ? {} : { status: options.status }),
+  });
 
-/** What an import of a one-row matrix reads into an exact assertion. */
-export const assertionContent = (): AssertionContent => ({
-  artefact_id: 'A',
-  row: 2,
-  responsibility: 'provider',
-  implementation_status: 'implemented',
-  implementation_statement: 'Done by the platform.',
-  consumer_guidance: null,
-  assessor_finding: 'Effective.',
-  control_text: null,
-  exact: true,
-  review_reason: null,
-  review_detail: null,
-  imported_at: '2026-01-01T00:00:00.000Z',
-});
-
-/** An assertion of a release about an ISM control, written as the imports write it. */
+/** An assertion of a release about an ISM control, written as the imports write it (over `before`, a review of it). */
 export async function storedAssertion(
   release: Pick<StoredRelease, 'provider_id' | 'id'>,
   controlId: string,
   status: AssertionStatus = 'confirmed',
   before?: StoredAssertion,
 ): Promise<StoredAssertion> {
-  const assertion: StoredAssertion = {
-    id: assertionId(release.id, controlId),
+  const assertion = buildAssertion({
     provider_id: release.provider_id,
     release_id: release.id,
     control_id: controlId,
     status,
     version: (before?.version ?? 0) + 1,
-    reviewed_by: null,
-    reviewed_at: null,
-    ...assertionContent(),
-  };
+  });
   await commit(assertionWrites(assertion, before));
   return assertion;
 }
@@ -98,19 +59,17 @@ export async function publishedReleaseAsserting(
 ): Promise<{ provider_id: string; release_id: string; count: number }> {
   const provider = await storedProvider(name);
   const draft = await storedRelease(provider.id, { ismVersionId: ismReleaseId, status: 'draft' });
-  const assertions: StoredAssertion[] = controls.map((control, i) => ({
-    id: assertionId(draft.id, control),
-    provider_id: provider.id,
-    release_id: draft.id,
-    control_id: control,
-    status: 'confirmed',
-    version: 1,
-    reviewed_by: 'fixture',
-    reviewed_at: new Date().toISOString(),
-    ...assertionContent(),
-    row: i + 2,
-    consumer_guidance: `Tenants confirm the platform's configuration for ${control} in their annual review.`,
-  }));
+  const assertions = controls.map((control, i) =>
+    buildAssertion({
+      provider_id: provider.id,
+      release_id: draft.id,
+      control_id: control,
+      reviewed_by: 'fixture',
+      reviewed_at: new Date().toISOString(),
+      row: i + 2,
+      consumer_guidance: `Tenants confirm the platform's configuration for ${control} in their annual review.`,
+    }),
+  );
   const guard = { condition: attributeEquals('status', 'draft'), onConditionFailed: never };
   for (let i = 0; i < assertions.length; i += CHUNK) {
     const pairs = assertions.slice(i, i + CHUNK).map((after) => ({ after, before: undefined }));

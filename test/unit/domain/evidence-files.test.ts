@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CONTENT_BYTES, type StoredEvidence } from '../../../lib/domain/evidence.js';
 import { contentDisposition, readRefusal, titleFrom, UploadFields } from '../../../lib/domain/evidence-files.js';
-import { buildEvidence } from '../../support/factories.js';
+import { buildEvidence, buildUploadEvidence } from '../../support/factories.js';
 
-const base = (over: Partial<StoredEvidence>) =>
-  buildEvidence({
-    id: '01JX0000000000000000000001',
-    project_id: '01JX0000000000000000000002',
-    control_id: '01JX0000000000000000000003',
-    kind: 'upload',
-    ...over,
-  });
+const placed = { id: '01JX0000000000000000000001', project_id: '01JX0000000000000000000002', control_id: '01JX0000000000000000000003' };
+const base = (over: Partial<StoredEvidence>) => buildEvidence({ ...placed, kind: 'upload', ...over });
 
 const file = (detected_type: string, size: number, file_status: StoredEvidence['file_status'] = 'ready') =>
-  base({ upload_id: 'up', file_status, file_name: 'f', size, sha256: 'h', detected_type, s3_key: 'files/up' });
+  buildUploadEvidence({ ...placed, file_status, size, detected_type });
 
 const url = '/api/v1/projects/01JX0000000000000000000002/controls/01JX0000000000000000000003/evidence/01JX0000000000000000000001';
 

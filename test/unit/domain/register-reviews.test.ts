@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreateRegisterReview, NOTES_MAX, reviewView } from '../../../lib/domain/register-reviews.js';
+import { buildRegisterReview } from '../../support/factories.js';
 
 describe('CreateRegisterReview', () => {
   it('reads an omitted note as null, like a null one', () => {
@@ -14,7 +15,8 @@ describe('CreateRegisterReview', () => {
 
 describe('reviewView', () => {
   it('shows the review without its project', () => {
-    const stored = { id: 'R', definition_id: 'D', notes: null, reviewed_by: 'U', reviewed_at: '2026-01-01T00:00:00.000Z', project_id: 'P' };
-    expect(reviewView(stored)).toEqual({ id: 'R', definition_id: 'D', notes: null, reviewed_by: 'U', reviewed_at: '2026-01-01T00:00:00.000Z' });
+    const stored = buildRegisterReview();
+    const { project_id: _project, ...view } = stored;
+    expect(reviewView(stored)).toEqual(view);
   });
 });

@@ -10,10 +10,10 @@ import {
   rowView,
   rowViewName,
   unreadableReferences,
-  type StoredRegisterRow,
 } from '../../../lib/domain/register-rows.js';
 import { definitionById, REGISTER_DEFINITION_IDS as IDS, type RegisterDefinition } from '../../../lib/domain/registers.js';
 import { bodyErrors } from '../../../lib/domain/validation.js';
+import { buildRegisterRow } from '../../support/factories.js';
 
 const def = (id: string): RegisterDefinition => definitionById(id)!;
 const asset = def(IDS.assetRegister);
@@ -109,17 +109,7 @@ describe('references and redaction', () => {
     expect(issues).toEqual([{ pointer: '/data/related_control', detail: 'is not a control of this project', code: 'invalid_reference' }]);
   });
 
-  const row: StoredRegisterRow = {
-    id: 'R1',
-    definition_id: IDS.assetRegister,
-    owner: 'system',
-    organisation_id: 'O',
-    system_id: 'S',
-    data: { asset_tag: 'A', name: 'N', owner_contact: 'C1' },
-    created_at: 't0',
-    updated_at: 't1',
-    version: 2,
-  };
+  const row = buildRegisterRow({ data: { asset_tag: 'A', name: 'N', owner_contact: 'C1' } });
 
   it('shows every readable column, null when empty, and names the redacted ones', () => {
     const full = rowView(asset, row, SYSTEM_LEVEL);

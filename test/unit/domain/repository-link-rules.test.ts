@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectionOption, displayUrl, refProblem, repositoryPathProblem } from '../../../lib/domain/repositories.js';
+import { buildRepositoryConnection } from '../../support/factories.js';
 
 describe('repositoryPathProblem', () => {
   it.each(['README.md', 'docs/security/policy.md', 'a/b.c/.github/workflows/ci.yml', 'dir with spaces/ünïcode.txt', '.gitignore', 'x'.repeat(1024)])(
@@ -88,15 +89,7 @@ describe('displayUrl', () => {
 
 describe('connectionOption', () => {
   it('shows id, provider, name and a URL without credentials, and nothing else stored', () => {
-    const stored = {
-      id: 'c1',
-      organisation_id: 'o1',
-      provider: 'github' as const,
-      url: 'https://token@github.com/acme/p',
-      name: 'Policies',
-      created_at: '2026-11-25T00:00:00.000Z',
-      token_secret: 'ghp_secret',
-    };
-    expect(connectionOption(stored)).toEqual({ connection_id: 'c1', provider: 'github', name: 'Policies', url: 'https://github.com/acme/p' });
+    const stored = { ...buildRepositoryConnection({ url: 'https://token@github.com/acme/p' }), token_secret: 'ghp_secret' };
+    expect(connectionOption(stored)).toEqual({ connection_id: stored.id, provider: 'github', name: stored.name, url: 'https://github.com/acme/p' });
   });
 });

@@ -9,7 +9,7 @@ import { keys } from '../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../lib/store/read.js';
 import { taskItem } from '../../../lib/store/tasks.js';
 import type { WriteItem } from '../../../lib/store/transact.js';
-import { buildTask } from '../../support/factories.js';
+import { buildProject, buildTask } from '../../support/factories.js';
 
 const PROJECT = '01J0000000000000000000PROJ';
 const TASK = '01J0000000000000000000TASK';
@@ -17,27 +17,7 @@ const ME = 'user-me';
 
 const task = (fields: Partial<StoredTask> = {}) => buildTask({ id: TASK, project_id: PROJECT, ...fields });
 
-const AT = '2026-11-23T09:00:00.000Z';
-const project = {
-  ...keys.project(PROJECT),
-  id: PROJECT,
-  organisation_id: '01J0000000000000000000ORGA',
-  system_id: '01J0000000000000000000SYST',
-  name: 'Project',
-  description: null,
-  ism_release_id: '01J0000000000000000000RELS',
-  ism_release_version: '2025.03.1',
-  classification: 'OS',
-  essential_eight_target: 'none',
-  lifecycle_state: 'active',
-  archived: false,
-  population_run_id: null,
-  population_status: 'completed',
-  created_at: AT,
-  created_by: 'u',
-  updated_at: AT,
-  version: 1,
-};
+const project = { ...keys.project(PROJECT), ...buildProject({ id: PROJECT }) };
 
 function context(stored: StoredTask): OperationContext {
   const items = new Map<string, Item>([

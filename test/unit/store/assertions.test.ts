@@ -3,20 +3,11 @@ import type { StoredAssertion } from '../../../lib/domain/assertions.js';
 import { assertionWrites, toAssertion } from '../../../lib/store/assertions.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { keys } from '../../../lib/store/keys.js';
-import { assertionContent } from '../../support/providers.js';
+import { buildAssertion } from '../../support/factories.js';
 import { firstPut } from '../../support/writes.js';
 
-const assertion = (status: StoredAssertion['status']): StoredAssertion => ({
-  id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
-  provider_id: 'P',
-  release_id: 'R',
-  control_id: 'ism-1691',
-  status,
-  version: 1,
-  reviewed_by: null,
-  reviewed_at: null,
-  ...assertionContent(),
-});
+const assertion = (status: StoredAssertion['status']) =>
+  buildAssertion({ id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N', provider_id: 'P', release_id: 'R', control_id: 'ism-1691', status });
 const index = keys.controlAssertion('ism-1691', 'P', 'R');
 const kinds = (writes: ReturnType<typeof assertionWrites>) => writes.map((w) => w.kind);
 

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogueEntry } from '../../../lib/domain/oscal.js';
 import { toEntry } from '../../../lib/store/catalogue-entries.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { keys } from '../../../lib/store/keys.js';
+import { buildCatalogueEntry } from '../../support/factories.js';
 
-const entry: CatalogueEntry = {
-  id: 'ism-1691',
-  kind: 'control',
-  label: 'ISM-1691',
-  title: 'Backups',
-  statement: 'Backups are taken.',
-  position: 7,
-  path: ['Guidelines for system management', 'Data backup and restoration', 'Performing and retaining backups'],
-  classifications: ['NC', 'OS', 'P'],
-  essential_eight: ['ML2'],
-  revision: 2,
-  updated: 'Dec-25',
-};
+const entry = buildCatalogueEntry({ position: 7, essential_eight: ['ML2'], revision: 2, updated: 'Dec-25' });
 
 /** As the catalogue's import writes an entry. */
 const stored = { ...keys.catalogueEntry('01JD3Q5Z8X6Y7W2V9T4S3R2P1N', 7), entity: 'catalogue-entry', ...entry };

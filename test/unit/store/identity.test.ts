@@ -2,10 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
-import { credentialProves, deleteToken, getToken, putToken, toToken, toUser, userTokens } from '../../../lib/store/identity.js';
+import { credentialProves, deleteToken, getToken, putToken, toToken, toUser, userTokens, usersIndex } from '../../../lib/store/identity.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
-import { buildToken } from '../../support/factories.js';
+import { buildToken, buildUser } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -13,19 +13,8 @@ beforeEach(() => {
   resetDdbClient();
 });
 
-const stored = {
-  ...keys.user('01M84T2AZS9C8TZ6EGZG2RXYHA'),
-  GSI1PK: 'USERS',
-  GSI1SK: 'ann@example.org',
-  entity: 'user',
-  id: '01M84T2AZS9C8TZ6EGZG2RXYHA',
-  email: 'ann@example.org',
-  name: 'Ann',
-  status: 'active',
-  super_user: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  passkeys: 1,
-};
+const user = buildUser({ passkeys: 1 });
+const stored = { ...keys.user(user.id), ...usersIndex(user.email), entity: 'user', ...user };
 
 describe('a stored user', () => {
   readsStoredEntity(toUser, stored, { super_user: 'no' });

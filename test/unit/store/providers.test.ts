@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { newRelease, type StoredProvider } from '../../../lib/domain/providers.js';
+import { newRelease } from '../../../lib/domain/providers.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { createProviderWrites, createReleaseWrites, toProvider, toRelease } from '../../../lib/store/providers.js';
+import { buildProvider } from '../../support/factories.js';
 import { firstPut } from '../../support/writes.js';
 
-const provider: StoredProvider = {
-  id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
-  name: 'Cloud',
-  description: null,
-  website: 'https://example.com',
-  release_count: 0,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  version: 1,
-  created_by: 'U',
-};
+const provider = buildProvider({ id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N', website: 'https://example.com' });
 const release = newRelease(
   { name: 'Assurance', version: '2026.1', ism_version_id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1M' },
   { id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1K', providerId: provider.id, ismVersion: '2025.03.1', by: 'U', now: new Date('2026-01-01T00:00:00.000Z') },

@@ -2,28 +2,19 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient } from '../../../lib/store/client.js';
-import { recountProject } from '../../../lib/store/controls.js';
+import type { StoredControl } from '../../../lib/domain/controls.js';
+import { controlItem, recountProject } from '../../../lib/store/controls.js';
 import { keys } from '../../../lib/store/keys.js';
+import { buildControl } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
-const control = (id: string, position: number, implementation_status: string | null, overall_assessed_outcome: string | null) => ({
-  ...keys.control('P', id),
-  id,
-  catalogue_id: `ism-${position}`,
-  label: `ISM-${position}`,
-  title: 'A control',
-  essential_eight: [],
-  implementation_status,
-  position,
-  path: [],
-  applicability: 'y',
-  applicability_origin: 'default_inclusion',
-  recommendation: null,
-  workflow_state: 'editing',
-  overall_assessed_outcome,
-  version: 1,
-});
+const control = (
+  id: string,
+  position: number,
+  implementation_status: StoredControl['implementation_status'],
+  overall_assessed_outcome: StoredControl['overall_assessed_outcome'],
+) => controlItem(buildControl({ id, project_id: 'P', position, implementation_status, overall_assessed_outcome }));
 
 beforeEach(() => {
   ddb.reset();

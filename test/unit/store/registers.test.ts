@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredRegisterRow } from '../../../lib/domain/register-rows.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { createRowWrites, type RowScope, toRow } from '../../../lib/store/registers.js';
+import { buildRegisterRow } from '../../support/factories.js';
 import { firstPut } from '../../support/writes.js';
 
 const scope: RowScope = { owner: 'system', systemId: 'S' };
-const row: StoredRegisterRow = {
+const row = buildRegisterRow({
   id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
   definition_id: 'D',
-  owner: 'system',
   organisation_id: 'O',
   system_id: 'S',
   data: { name: 'Backups', count: 3, offsite: true },
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  version: 1,
-};
+});
 
 const stored = () => firstPut(createRowWrites(scope, { row, logicalKey: '["backups"]' }, () => new Error('taken')));
 

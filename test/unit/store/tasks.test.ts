@@ -1,31 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredTask, StoredTaskComment } from '../../../lib/domain/tasks.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { createCommentWrites, taskItem, toComment, toTask } from '../../../lib/store/tasks.js';
+import { buildTask, buildTaskComment } from '../../support/factories.js';
 import { firstPut } from '../../support/writes.js';
 
-const task: StoredTask = {
+const task = buildTask({
   id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N',
   project_id: 'P',
   kind: 'review',
   title: 'Review due 2026-03-01: register row',
-  status: 'open',
-  related_control_id: null,
   subject: { kind: 'register-row', definition_id: 'D', id: 'R', review_due: '2026-03-01' },
-  assignee_user_id: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  closed_at: null,
-  version: 1,
-};
+});
 
-const comment: StoredTaskComment = {
-  id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1M',
-  task_id: task.id,
-  project_id: 'P',
-  author_user_id: 'U',
-  comment: 'Looked at it.',
-  created_at: '2026-01-02T00:00:00.000Z',
-};
+const comment = buildTaskComment({ task_id: task.id, project_id: 'P' });
 
 const commentItem = () => firstPut(createCommentWrites(comment));
 

@@ -12,7 +12,7 @@ import { StoredItemInvalid } from '../../../../lib/store/entity.js';
 import { keys } from '../../../../lib/store/keys.js';
 import { keyString, type Item } from '../../../../lib/store/read.js';
 import { pipelineRequest, thrownBy, useTokenHashSecret } from '../../../support/pipeline.js';
-import { buildToken } from '../../../support/factories.js';
+import { buildToken, buildUser } from '../../../support/factories.js';
 
 const SECRET = 's'.repeat(48);
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -44,16 +44,7 @@ function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: 
     ...buildToken({ id: tokenId, user_id: userId, organisation_id: organisationId, secret_hash: hashToken(token, SECRET) }),
     ...options.token,
   });
-  put({
-    ...keys.user(userId),
-    id: userId,
-    email: 'ann@example.org',
-    name: 'Ann',
-    status: 'active',
-    super_user: false,
-    created_at: '2026-01-01T00:00:00.000Z',
-    ...options.user,
-  });
+  put({ ...keys.user(userId), ...buildUser({ id: userId }), ...options.user });
   if (options.access !== null)
     put({ ...keys.organisationAccess(userId, organisationId), permissions: options.access ?? ['manage-org-hierarchy', 'view-projects'] });
   return { token, claims: parseToken(token)!, items };
