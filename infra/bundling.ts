@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
@@ -195,13 +195,30 @@ function pruneUnreachable(metafile: Metafile, index: string): Metafile {
   return { outputs: kept, inputs: Object.fromEntries(Object.entries(metafile.inputs).filter(([path]) => held.has(path))) };
 }
 
+/**
+ * esbuild names a map's sources relative to the map, so from wherever the build ran; a function
+ * maps the stacks of the errors it logs (lib/source-stack.ts) and should name `lib/http/pipeline.ts`,
+ * not a path climbing out of /var/task: the sources are rewritten relative to the repository.
+ */
+function sourcesFromRoot(metafile: Metafile): void {
+  for (const path of Object.keys(metafile.outputs)) {
+    if (!path.endsWith('.mjs')) continue;
+    const file = `${resolve(path)}.map`;
+    const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
+    map.sources = map.sources.map((source) => relative(ROOT, resolve(dirname(file), source)));
+    writeFileSync(file, JSON.stringify(map));
+  }
+}
+
 /** What a build leaves in outdir: the reachable code and its maps, and the console's static files beside the console's. */
 function finish(entry: string, outdir: string, metafile: Metafile): Metafile {
   if (entry === CONSOLE_ENTRY) {
     mkdirSync(join(outdir, 'assets'), { recursive: true });
     for (const { name, from } of CONSOLE_ASSET_FILES) copyFileSync(join(ROOT, from), join(outdir, 'assets', name));
   }
-  return pruneUnreachable(metafile, resolve(outdir, 'index.mjs'));
+  const deployed = pruneUnreachable(metafile, resolve(outdir, 'index.mjs'));
+  sourcesFromRoot(deployed);
+  return deployed;
 }
 
 /**
