@@ -28,8 +28,8 @@ export interface BundleFigures {
 /**
  * Times the import of a bundle in a fresh process: what a cold start spends in module init
  * before the first event, without Node's own start-up. The streaming global is Lambda's, which
- * the downloads function looks for when it loads; source maps are on, as the functions' NODE_OPTIONS
- * turn them on (infra/app-function.ts), and loading the map is part of the init.
+ * the downloads function looks for when it loads. Source maps are off, as in the functions
+ * (infra/app-function.ts): a function reads a map only when it logs an unexpected error.
  */
 const INIT_PROBE = `
 globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };
@@ -58,7 +58,7 @@ async function entries(): Promise<string[]> {
 }
 
 async function initMs(bundle: string): Promise<[wall: number, cpu: number]> {
-  const { stdout } = await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', INIT_PROBE], {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', INIT_PROBE], {
     env: { PATH: process.env.PATH ?? '', ...PROBE_ENV, BUNDLE_URL: pathToFileURL(bundle).href },
     timeout: 30_000,
   });

@@ -22,37 +22,43 @@ export type WorkflowSettings = Record<WorkflowSetting, boolean>;
 const GATES = ['implementation_complete', 'assessment_matrix_complete', 'evidence_captured'] as const;
 export type Gate = (typeof GATES)[number];
 
-const Id = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
-
-const WorkflowConfig = z
-  .object({
-    initial: Id,
-    states: z.array(z.object({ id: Id, edits: z.array(z.enum(EDITS)) })).min(1),
-    transitions: z.array(
-      z.object({
-        id: Id,
-        from: Id,
-        to: Id,
-        /** Held in full, as effective permissions (selected, live, with dependencies) of a project credential. */
-        permissions: z.array(z.enum(permissionsOf('project') as [Permission, ...Permission[]])).min(1),
-        /** Seed rule 1: the approval and rejection decisions require a comment; every other transition rejects one. */
-        comment: z.enum(['required', 'rejected']),
-        when: z.object({ setting: z.enum(WORKFLOW_SETTINGS), is: z.boolean() }).optional(),
-        gates: z.array(z.enum(GATES)),
-      }),
-    ),
-  })
-  .superRefine((w, ctx) => {
-    const states = new Set(w.states.map((s) => s.id));
-    if (states.size !== w.states.length) ctx.addIssue({ code: 'custom', message: 'state ids must be unique', path: ['states'] });
-    if (!states.has(w.initial)) ctx.addIssue({ code: 'custom', message: 'the initial state must be a state', path: ['initial'] });
-    const ids = new Set(w.transitions.map((t) => t.id));
-    if (ids.size !== w.transitions.length) ctx.addIssue({ code: 'custom', message: 'transition ids must be unique', path: ['transitions'] });
-    w.transitions.forEach((t, i) => {
-      if (!states.has(t.from) || !states.has(t.to)) ctx.addIssue({ code: 'custom', message: `${t.id} names an unknown state`, path: ['transitions', i] });
+/**
+ * The schema of a workflow configuration, built at its first use: only a deployment's own
+ * CONTROL_WORKFLOW is parsed, and every function imports this module.
+ */
+function workflowSchema() {
+  const Id = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
+  return z
+    .object({
+      initial: Id,
+      states: z.array(z.object({ id: Id, edits: z.array(z.enum(EDITS)) })).min(1),
+      transitions: z.array(
+        z.object({
+          id: Id,
+          from: Id,
+          to: Id,
+          /** Held in full, as effective permissions (selected, live, with dependencies) of a project credential. */
+          permissions: z.array(z.enum(permissionsOf('project') as [Permission, ...Permission[]])).min(1),
+          /** Seed rule 1: the approval and rejection decisions require a comment; every other transition rejects one. */
+          comment: z.enum(['required', 'rejected']),
+          when: z.object({ setting: z.enum(WORKFLOW_SETTINGS), is: z.boolean() }).optional(),
+          gates: z.array(z.enum(GATES)),
+        }),
+      ),
+    })
+    .superRefine((w, ctx) => {
+      const states = new Set(w.states.map((s) => s.id));
+      if (states.size !== w.states.length) ctx.addIssue({ code: 'custom', message: 'state ids must be unique', path: ['states'] });
+      if (!states.has(w.initial)) ctx.addIssue({ code: 'custom', message: 'the initial state must be a state', path: ['initial'] });
+      const ids = new Set(w.transitions.map((t) => t.id));
+      if (ids.size !== w.transitions.length) ctx.addIssue({ code: 'custom', message: 'transition ids must be unique', path: ['transitions'] });
+      w.transitions.forEach((t, i) => {
+        if (!states.has(t.from) || !states.has(t.to)) ctx.addIssue({ code: 'custom', message: `${t.id} names an unknown state`, path: ['transitions', i] });
+      });
     });
-  });
-export type WorkflowConfig = z.infer<typeof WorkflowConfig>;
+}
+let schema: ReturnType<typeof workflowSchema> | undefined;
+export type WorkflowConfig = z.infer<ReturnType<typeof workflowSchema>>;
 export type Transition = WorkflowConfig['transitions'][number];
 
 const IMPLEMENTER: Permission[] = ['edit-control-implementation'];
@@ -142,9 +148,12 @@ export const DEFAULT_WORKFLOW: WorkflowConfig = {
 };
 
 /** Validates a workflow configuration (a deployment may supply its own). */
-export const parseWorkflow = (input: unknown): WorkflowConfig => WorkflowConfig.parse(input);
+export function parseWorkflow(input: unknown): WorkflowConfig {
+  schema ??= workflowSchema();
+  return schema.parse(input);
+}
 
-/** Whether a CONTROL_WORKFLOW setting is a valid workflow (checked at synth and at start). */
+/** Whether a CONTROL_WORKFLOW setting is a valid workflow (checked at synth, and by a function at its first read of the setting). */
 export function isWorkflowJson(raw: string): boolean {
   try {
     parseWorkflow(JSON.parse(raw));

@@ -27,21 +27,27 @@ export interface UserRecord {
   passkeys?: number;
 }
 
-/** A user as stored under keys.user, and as the users index projects it. */
-export const userSchema = storedSchema<UserRecord>()(
-  z.looseObject({
-    id: z.string(),
-    email: z.string(),
-    name: z.string(),
-    status: z.enum(['active', 'disabled', 'deleted']),
-    super_user: z.boolean(),
-    created_at: z.string(),
-    session_epoch: z.number().optional(),
-    passkeys: z.number().optional(),
-  }),
-);
+/**
+ * A user as stored under keys.user, and as the users index projects it. Built at its first use, as
+ * the token's schema: the pipeline of every function imports this module.
+ */
+const userSchema = () =>
+  storedSchema<UserRecord>()(
+    z.looseObject({
+      id: z.string(),
+      email: z.string(),
+      name: z.string(),
+      status: z.enum(['active', 'disabled', 'deleted']),
+      super_user: z.boolean(),
+      created_at: z.string(),
+      session_epoch: z.number().optional(),
+      passkeys: z.number().optional(),
+    }),
+  );
+let builtUsers: ReturnType<typeof userSchema> | undefined;
+const users = () => (builtUsers ??= userSchema());
 
-export const toUser = (item: Item): UserRecord => parseStored(userSchema, item);
+export const toUser = (item: Item): UserRecord => parseStored(users(), item);
 
 export type AccessScope = { kind: 'installation' } | { kind: 'organisation'; id: string } | { kind: 'project'; id: string };
 
@@ -72,26 +78,30 @@ export interface TokenRecord extends StoredToken {
   read_only: boolean;
 }
 
-export const tokenSchema = storedSchema<StoredToken>()(
-  z.looseObject({
-    id: z.string(),
-    user_id: z.string(),
-    type: z.enum(CREDENTIAL_TYPES),
-    organisation_id: z.string().optional(),
-    project_id: z.string().optional(),
-    name: z.string(),
-    abilities: z.array(z.string()),
-    read_only: z.boolean().optional(),
-    expires_at: z.string(),
-    created_at: z.string(),
-    secret_hash: z.string(),
-    last_used_at: z.string().optional(),
-  }),
-);
+const tokenSchema = () =>
+  storedSchema<StoredToken>()(
+    z.looseObject({
+      id: z.string(),
+      user_id: z.string(),
+      type: z.enum(CREDENTIAL_TYPES),
+      organisation_id: z.string().optional(),
+      project_id: z.string().optional(),
+      name: z.string(),
+      abilities: z.array(z.string()),
+      read_only: z.boolean().optional(),
+      expires_at: z.string(),
+      created_at: z.string(),
+      secret_hash: z.string(),
+      last_used_at: z.string().optional(),
+    }),
+  );
+let builtTokens: ReturnType<typeof tokenSchema> | undefined;
+const tokens = () => (builtTokens ??= tokenSchema());
 
-export const toToken = (item: Item): StoredToken => parseStored(tokenSchema, item);
+export const toToken = (item: Item): StoredToken => parseStored(tokens(), item);
 
-const secretHashSchema = tokenSchema.pick({ secret_hash: true });
+const secretHashSchema = () => tokens().pick({ secret_hash: true });
+let builtSecretHashes: ReturnType<typeof secretHashSchema> | undefined;
 
 /**
  * Whether a presented credential proves the stored token: `matches` compares it with the stored
@@ -100,7 +110,7 @@ const secretHashSchema = tokenSchema.pick({ secret_hash: true });
  * token is parsed (a broken one refused with its key) only for the credential that proves it.
  */
 export function credentialProves(item: Item | undefined, matches: (secretHash: string) => boolean): boolean {
-  const stored = item && secretHashSchema.safeParse(item);
+  const stored = item && (builtSecretHashes ??= secretHashSchema()).safeParse(item);
   return stored?.success === true && matches(stored.data.secret_hash);
 }
 
@@ -271,5 +281,5 @@ export async function advanceSessionEpoch(user: UserRecord): Promise<void> {
   );
 }
 
-export const asToken = (item: Item | undefined): StoredToken | undefined => parseFound(tokenSchema, item);
-export const asUser = (item: Item | undefined): UserRecord | undefined => parseFound(userSchema, item);
+export const asToken = (item: Item | undefined): StoredToken | undefined => parseFound(tokens(), item);
+export const asUser = (item: Item | undefined): UserRecord | undefined => parseFound(users(), item);

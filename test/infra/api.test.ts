@@ -37,7 +37,7 @@ describe('ApiStack', () => {
     for (const fn of s.api.groupFunctions.values()) {
       const variables = env(fn);
       expect(Object.keys(variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'TOKEN_HASH_SECRET_ARN']));
-      expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(variables).not.toHaveProperty('NODE_OPTIONS');
       expect(variables.MALWARE_SCANNER).toBe('guardduty');
       for (const name of tunableSettingNames()) {
         const fallback = SETTINGS[name].schema.parse(undefined);

@@ -235,6 +235,46 @@ describe('storage failures through a bundled function', () => {
   }, 30_000);
 });
 
+/** The event Lambda hands the scan worker for one message of its queue. */
+function scanEvent(message: { MessageId: string; ReceiptHandle: string; Body: string }): SQSEvent {
+  const now = String(Date.now());
+  return {
+    Records: [
+      {
+        messageId: message.MessageId,
+        receiptHandle: message.ReceiptHandle,
+        body: message.Body,
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: now, SenderId: 'api', ApproximateFirstReceiveTimestamp: now },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:ap-southeast-2:123456789012:scan',
+        awsRegion: 'ap-southeast-2',
+      },
+    ],
+  };
+}
+
+/**
+ * A function runs without --enable-source-maps (infra/app-function.ts): the logger maps the stack
+ * of an unexpected error to the sources, from the maps beside the minified chunks.
+ */
+describe('unexpected errors logged by a bundled function', () => {
+  it('names the source file and line of each bundled frame, not the minified chunk', async () => {
+    const event = scanEvent({ MessageId: 'unreadable', ReceiptHandle: 'handle', Body: 'not a job message' });
+    const { result, logs } = await loadBundle<SQSBatchResponse>('scan', { TABLE_NAME: 'unused', BUCKET_NAME: 'unused' }, event);
+    expect(result?.batchItemFailures).toEqual([{ itemIdentifier: 'unreadable' }]);
+    const failure = logs
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { message: string; error?: { location: string; stack: string } })
+      .find((entry) => entry.message === 'job failed');
+    // The worker parses the message body itself, so the first frame with a position is in lib/jobs/worker.ts.
+    expect(failure?.error?.location).toMatch(/^lib\/jobs\/worker\.ts:\d+$/);
+    expect(failure?.error?.stack).not.toMatch(/\.mjs:\d+/);
+  }, 30_000);
+});
+
 /**
  * The AWS path of an upload through the bundled workers, with the environment the workers stack
  * gives them (no token-hash secret, MALWARE_SCANNER=guardduty): the scan worker validates the file
@@ -265,22 +305,7 @@ describe('bundled workers', () => {
     const received = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl('scan'), MaxNumberOfMessages: 1, WaitTimeSeconds: 1 }));
     const message = received.Messages?.[0];
     if (!message?.Body || !message.MessageId || !message.ReceiptHandle) throw new Error('no scan job was queued');
-    const now = String(Date.now());
-    return {
-      Records: [
-        {
-          messageId: message.MessageId,
-          receiptHandle: message.ReceiptHandle,
-          body: message.Body,
-          attributes: { ApproximateReceiveCount: '1', SentTimestamp: now, SenderId: 'api', ApproximateFirstReceiveTimestamp: now },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:ap-southeast-2:123456789012:scan',
-          awsRegion: 'ap-southeast-2',
-        },
-      ],
-    };
+    return scanEvent({ MessageId: message.MessageId, ReceiptHandle: message.ReceiptHandle, Body: message.Body });
   }
 
   const scanResult = (objectKey: string, scanResultStatus: string) => ({
@@ -307,7 +332,7 @@ describe('bundled workers', () => {
 
     const job = await queuedScan();
     const scanned = await loadBundle<SQSBatchResponse>('scan', env, job);
-    expect(scanned).toEqual({ handlerType: 'function', result: { batchItemFailures: [] } });
+    expect(scanned).toMatchObject({ handlerType: 'function', result: { batchItemFailures: [] } });
     expect((await read()).body.data).toMatchObject({ status: 'quarantine' });
 
     const uploadId = (JSON.parse(job.Records[0]!.body) as { upload_id: string }).upload_id;

@@ -46,6 +46,8 @@ writeFileSync(process.env.RESULT_FILE, JSON.stringify(out));
 export interface DriverOutput<R> {
   handlerType: string;
   result?: R;
+  /** What the function wrote to stdout and stderr: its structured logs. */
+  logs: string;
 }
 
 const SDK_ENV = {
@@ -80,7 +82,7 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
     externals: (name) => Object.values(metafiles.get(name)?.outputs ?? {}).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
     async load<R>(name: string, env: Record<string, string>, event?: unknown) {
       const resultFile = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
-      await run(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', DRIVER], {
+      const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', DRIVER], {
         cwd: dir,
         env: {
           PATH: process.env.PATH ?? '',
@@ -94,7 +96,7 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
         },
         timeout: 20_000,
       });
-      return JSON.parse(await readFile(resultFile, 'utf8')) as DriverOutput<R>;
+      return { ...(JSON.parse(await readFile(resultFile, 'utf8')) as Omit<DriverOutput<R>, 'logs'>), logs: stdout + stderr };
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };

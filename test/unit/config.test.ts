@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../lib/config.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readSettings, resetSettings, settings } from '../../lib/config.js';
 
 describe('settings', () => {
   it('default the seven rate-limit budgets to the seed values', () => {
@@ -22,5 +22,31 @@ describe('settings', () => {
   it('refuses a control workflow that is not valid JSON or not a valid workflow', () => {
     expect(() => readSettings({ CONTROL_WORKFLOW: '{' })).toThrow(/CONTROL_WORKFLOW/);
     expect(() => readSettings({ CONTROL_WORKFLOW: JSON.stringify({ initial: 'nowhere', states: [], transitions: [] }) })).toThrow(/CONTROL_WORKFLOW/);
+  });
+
+  describe("the process's settings", () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+      resetSettings();
+    });
+
+    it('parses each setting at its first read: an invalid one throws there, and the others still read', () => {
+      vi.stubEnv('API_READ_RATE_LIMIT_PER_MINUTE', '0');
+      vi.stubEnv('API_MUTATION_RATE_LIMIT_PER_MINUTE', '45');
+      resetSettings();
+      const s = settings();
+      expect(s.API_MUTATION_RATE_LIMIT_PER_MINUTE).toBe(45);
+      expect(() => s.API_READ_RATE_LIMIT_PER_MINUTE).toThrow(/API_READ_RATE_LIMIT_PER_MINUTE/);
+    });
+
+    it('keeps the environment of its first call until they are reset', () => {
+      vi.stubEnv('API_MUTATION_RATE_LIMIT_PER_MINUTE', '45');
+      resetSettings();
+      const s = settings();
+      vi.stubEnv('API_MUTATION_RATE_LIMIT_PER_MINUTE', '50');
+      expect(s.API_MUTATION_RATE_LIMIT_PER_MINUTE).toBe(45);
+      resetSettings();
+      expect(settings().API_MUTATION_RATE_LIMIT_PER_MINUTE).toBe(50);
+    });
   });
 });
