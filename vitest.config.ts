@@ -3,8 +3,11 @@ import LongestFirst from './test/support/sequencer.js';
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'ERROR' };
 
+/** With WORK_METER_DIR set, each file leaves there its requests, emulator commands and CPU (test/support/work-meter.ts). */
+const workMeter = process.env.WORK_METER_DIR ? ['test/support/work-meter.ts'] : [];
+
 /** Every command a function issues in these projects is recorded and checked against infra/recorded-commands.json. */
-const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts'] };
+const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts', ...workMeter] };
 
 /** The operator CLI compiled once per run, for the tests that run it in a process of its own. */
 const operatorCliBuild = 'test/support/cli-build.ts';

@@ -71,25 +71,45 @@ describe('path parameters', () => {
 const checkedParameters = (op: AnyOperation) =>
   (entryOf(op).parameters as Json[]).filter((p) => (p.in === 'path' || p.in === 'query') && constrained(p.schema));
 
+/**
+ * The k-th value of each list, side by side: one request carries a value of every parameter (or
+ * property) at once. The server names every offence of a request (validation reports them all), so
+ * a value is still seen refused, or not refused, at its own place; requests fall from the sum of the
+ * values to the longest list.
+ */
+function abreast<T>(lists: T[][]): T[][] {
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  return Array.from({ length: longest }, (_, k) => lists.flatMap((l) => (k < l.length ? [l[k]!] : [])));
+}
+
 describe('a parameter value outside what the document states', () => {
   const cases = OPERATIONS.filter((op) => checkedParameters(op).length > 0).map((op) => [op.id, op] as const);
   it.concurrent.for(cases)('%s: is refused with 422 naming it; a value inside is not refused there', async ([_id, op], { expect }) => {
-    for (const p of checkedParameters(op)) {
-      const pointer = `/${p.in}/${p.name}`;
-      const send = (value: string) => {
-        const query = p.in === 'query' ? `?${encodeURIComponent(p.name)}=${encodeURIComponent(value)}` : '';
-        return every.api.request(op.method, every.pathOf(op, p.in === 'path' ? { [p.name]: value } : {}) + query, { token: every.tokenOf(op) });
-      };
-      for (const value of outside(p.schema)) {
-        const res = await send(value);
-        // The boundary compares the bound organisation or project before anything is validated.
-        if (p.in === 'path' && p.name === every.boundParameter(op)) expect({ pointer, value, status: res.status }).toEqual({ pointer, value, status: 404 });
-        else
-          expect({ pointer, value, status: res.status, named: errorsAt(res.body, pointer).length > 0 }).toEqual({ pointer, value, status: 422, named: true });
+    const send = (values: { p: Json; value: string }[]) => {
+      const path = Object.fromEntries(values.filter(({ p }) => p.in === 'path').map(({ p, value }) => [p.name, value]));
+      const query = values.filter(({ p }) => p.in === 'query').map(({ p, value }) => `${encodeURIComponent(p.name)}=${encodeURIComponent(value)}`);
+      return every.api.request(op.method, every.pathOf(op, path) + (query.length ? `?${query.join('&')}` : ''), { token: every.tokenOf(op) });
+    };
+    // The boundary compares the bound organisation or project before anything is validated: its
+    // values go alone. Path parameters are validated before the query, which waits for them to pass.
+    const bound = (p: Json) => p.in === 'path' && p.name === every.boundParameter(op);
+    const params = checkedParameters(op);
+    for (const group of [params.filter(bound), params.filter((p) => p.in === 'path' && !bound(p)), params.filter((p) => p.in === 'query')]) {
+      for (const values of abreast(group.map((p) => outside(p.schema).map((value) => ({ p, value }))))) {
+        const res = await send(values);
+        for (const { p, value } of values) {
+          const pointer = `/${p.in}/${p.name}`;
+          if (bound(p)) expect({ pointer, value, status: res.status }).toEqual({ pointer, value, status: 404 });
+          else
+            expect({ pointer, value, status: res.status, named: errorsAt(res.body, pointer).length > 0 }).toEqual({ pointer, value, status: 422, named: true });
+        }
       }
-      for (const value of inside(p.schema)) {
-        const res = await send(value);
-        expect({ pointer, value, errors: errorsAt(res.body, pointer) }).toEqual({ pointer, value, errors: [] });
+      for (const values of abreast(group.map((p) => inside(p.schema).map((value) => ({ p, value }))))) {
+        const res = await send(values);
+        for (const { p, value } of values) {
+          const pointer = `/${p.in}/${p.name}`;
+          expect({ pointer, value, errors: errorsAt(res.body, pointer) }).toEqual({ pointer, value, errors: [] });
+        }
       }
     }
   });
@@ -129,15 +149,23 @@ describe('a body property outside what the document states', () => {
   it.concurrent.for(cases)('%s: is refused with 422 naming it; a value inside is not refused there', async ([_id, op], { expect }) => {
     const send = (body: Json) =>
       every.api.request(op.method, every.pathOf(op), { token: every.tokenOf(op), body, headers: { 'Content-Type': op.body!.mediaType } });
-    for (const { base, name, schema } of checkedProperties(op)) {
-      const pointer = `/${name}`;
-      for (const value of outside(schema)) {
-        const res = await send({ ...base, [name]: value });
-        expect({ pointer, value, status: res.status, errors: errorsAt(res.body, pointer).length }).toEqual({ pointer, value, status: 422, errors: 1 });
+    const properties = checkedProperties(op);
+    // Each variant's properties go together, on the constants that select that variant.
+    for (const base of new Set(properties.map((p) => p.base))) {
+      const own = properties.filter((p) => p.base === base);
+      for (const values of abreast(own.map(({ name, schema }) => outside(schema).map((value) => ({ name, value }))))) {
+        const res = await send({ ...base, ...Object.fromEntries(values.map(({ name, value }) => [name, value])) });
+        for (const { name, value } of values) {
+          const pointer = `/${name}`;
+          expect({ pointer, value, status: res.status, errors: errorsAt(res.body, pointer).length }).toEqual({ pointer, value, status: 422, errors: 1 });
+        }
       }
-      for (const value of inside(schema)) {
-        const res = await send({ ...base, [name]: value });
-        expect({ pointer, value, errors: errorsAt(res.body, pointer).filter((e) => SCHEMA_CODES.has(e.code)) }).toEqual({ pointer, value, errors: [] });
+      for (const values of abreast(own.map(({ name, schema }) => inside(schema).map((value) => ({ name, value }))))) {
+        const res = await send({ ...base, ...Object.fromEntries(values.map(({ name, value }) => [name, value])) });
+        for (const { name, value } of values) {
+          const pointer = `/${name}`;
+          expect({ pointer, value, errors: errorsAt(res.body, pointer).filter((e) => SCHEMA_CODES.has(e.code)) }).toEqual({ pointer, value, errors: [] });
+        }
       }
     }
   });

@@ -22,15 +22,21 @@ import { traceDdb } from '../../lib/store/client.js';
 let api: Api;
 let ism: Release;
 let world: World;
-/** Controls (not principles) of a populated PROTECTED project on the real ISM release, in catalogue order. */
+/**
+ * A populated PROTECTED project on the real ISM release, shared by the tests: a population of it is
+ * some thousand writes. Each test works on controls of its own, and saves its selection on a
+ * project with none (a selection saved replaces the one before), so no test sees another's.
+ */
+let shared: Awaited<ReturnType<typeof arrangeControls>>;
+/** Controls (not principles) of the shared project, in catalogue order. */
 let controls: string[];
 
 beforeAll(async () => {
   api = await startApi(GENEROUS_BUDGETS, { jobs: 'manual' });
   ism = await importRelease(ismRelease(), { sample: false }, new Date());
   world = await setupWorld(api, ism);
-  const probe = await arrangeControls(api, world);
-  const list = await api.request('GET', controlsUrl(probe.p.id, '?page[size]=100'), { token: probe.token });
+  shared = await arrangeControls(api, world);
+  const list = await api.request('GET', controlsUrl(shared.p.id, '?page[size]=100'), { token: shared.token });
   controls = list.body.data.filter((c: { kind: string }) => c.kind === 'control').map((c: { catalogue_id: string }) => c.catalogue_id);
 });
 afterAll(() => api.stop());
@@ -74,16 +80,22 @@ async function select(projectUrl: string, selections: { provider_id: string; rel
   await api.drainJobs();
 }
 
+/** The shared project with no release selected. */
+async function sharedWithoutSelection() {
+  await select(shared.p.url, []);
+  return shared;
+}
+
 describe('a selected provider release in a project', () => {
   it('shows provider_guidance, sets ec where the provider carries the control, keeps a chosen status, and deselection reverts', async () => {
-    const [carried, shared, chosen, partial] = controls;
+    const [carried, withTenant, chosen, partial] = controls;
     const release = await publishedMatrix([
       matrixRow(carried!, 'Provider'),
-      matrixRow(shared!, 'Shared'),
+      matrixRow(withTenant!, 'Shared'),
       matrixRow(chosen!, 'Provider'),
       matrixRow(partial!, 'Provider', 'Partially implemented'),
     ]);
-    const c = await arrangeControls(api, world);
+    const c = await sharedWithoutSelection();
     expect((await c.patch(chosen!, { implementation_status: 'planned' })).status).toBe(200);
 
     await select(c.p.url, [release]);
@@ -100,7 +112,7 @@ describe('a selected provider release in a project', () => {
         restricted: false,
       },
     ]);
-    expect((await c.read(shared!)).body).toMatchObject({ implementation_status: null, provider_guidance: [{ responsibility: 'shared' }] });
+    expect((await c.read(withTenant!)).body).toMatchObject({ implementation_status: null, provider_guidance: [{ responsibility: 'shared' }] });
     expect((await c.read(partial!)).body).toMatchObject({
       implementation_status: null,
       provider_guidance: [{ implementation_status: 'partially_implemented' }],
@@ -116,9 +128,9 @@ describe('a selected provider release in a project', () => {
   });
 
   it("leverages the selected release in the OSCAL SSP: the provider's authorization, and the control it carries inherited from its service", async () => {
-    const [carried, shared] = controls;
-    const release = await publishedMatrix([matrixRow(carried!, 'Provider'), matrixRow(shared!, 'Shared')]);
-    const c = await arrangeControls(api, world);
+    const [carried, withTenant] = controls.slice(4);
+    const release = await publishedMatrix([matrixRow(carried!, 'Provider'), matrixRow(withTenant!, 'Shared')]);
+    const c = await sharedWithoutSelection();
     await select(c.p.url, [release]);
     const started = await api.request('POST', documentsUrl(c.p.id, '/generation'), { token: c.token, body: { document_key: 'oscal-ssp' } });
     expect(started.status).toBe(202);
@@ -136,13 +148,13 @@ describe('a selected provider release in a project', () => {
       description: `Tenants need do nothing further for ${carried}.`,
       'provided-uuid': service.export.provided[0].uuid,
     });
-    expect(requirementOf(shared!)['by-components'][0].satisfied).toHaveLength(1);
+    expect(requirementOf(withTenant!)['by-components'][0].satisfied).toHaveLength(1);
   });
 
   it('keeps a status a person sets over ec, through deselection', async () => {
-    const [carried] = controls;
+    const carried = controls[6];
     const release = await publishedMatrix([matrixRow(carried!, 'Provider')]);
-    const c = await arrangeControls(api, world);
+    const c = await sharedWithoutSelection();
     await select(c.p.url, [release]);
     expect((await c.patch(carried!, { implementation_status: 'implemented' })).status).toBe(200);
     await select(c.p.url, []);
@@ -163,9 +175,9 @@ describe('a selected provider release in a project', () => {
   });
 
   it('shows guidance from a restricted artefact only to holders of view-restricted-provider-artefacts, under a different ETag', async () => {
-    const [carried] = controls;
+    const carried = controls[7];
     const release = await publishedMatrix([matrixRow(carried!, 'Provider')], { restricted: true });
-    const c = await arrangeControls(api, world);
+    const c = await sharedWithoutSelection();
     await select(c.p.url, [release]);
     const open = await c.read(carried!);
     expect(open.body.provider_guidance).toMatchObject([{ restricted: true }]);
@@ -203,10 +215,13 @@ describe('the writes of a selection change', () => {
   /** A real ISM control item stays under 1 KB with a guidance entry, which names its assertion without copying its words: one unit per write. */
   const CONTROL_UNITS = 1;
 
+  /** The controls each test of these has to itself. */
+  let next = 10;
+
   async function selectedProject() {
-    const carried = controls.slice(10, 10 + N);
+    const carried = controls.slice(next, (next += N));
     const published = await publishedReleaseAsserting(ism.id, carried);
-    const c = await arrangeControls(api, world);
+    const c = await sharedWithoutSelection();
     return { c, carried, release: { provider_id: published.provider_id, release_id: published.release_id } };
   }
 
