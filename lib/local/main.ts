@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { settings } from '../config.js';
+import { readSettings } from '../config.js';
 import { API_PREFIX } from '../domain/api-paths.js';
 import { OPENAPI_PATH } from '../operations/kernel/router.js';
 import { runMigrations } from '../migrations/index.js';
@@ -19,11 +19,24 @@ import { createLocalServer } from './server.js';
 const STOP_DEADLINE_MS = 4_000;
 const STOPPED = 'Stopped the API, DynamoDB Local, the S3 emulator and the SQS emulator';
 
+/**
+ * Every setting, checked before anything starts: the API's functions read a setting only when a
+ * request first needs it, so a bad one would otherwise surface as a failed request later.
+ */
+function checkedSettings() {
+  try {
+    return readSettings(process.env);
+  } catch (error) {
+    console.error(`Could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
 /** `npm start`: the API on embedded emulators, persisted under DATA_DIR. */
 async function main(): Promise<void> {
   // Node 20 is supported locally (DESIGN); Lambda runs Node 24, so the SDK's notice is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { PORT, DATA_DIR } = settings();
+  const { PORT, DATA_DIR } = checkedSettings();
   const problem = javaProblem() ?? (await portProblem(PORT));
   if (problem) {
     console.error(problem);
