@@ -49,7 +49,7 @@ export const evidenceSchema = storedSchema<StoredEvidence>()(
     kind: z.enum(EVIDENCE_KINDS),
     status: z.enum(EVIDENCE_STATUSES),
     version: z.number(),
-    ...Metadata,
+    ...Metadata(),
     upload_id: z.string().optional(),
     file_status: z.enum(['quarantine', 'ready', 'error']).optional(),
     error_code: z.string().nullable().optional(),

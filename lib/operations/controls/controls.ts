@@ -38,7 +38,7 @@ import { requireIfMatch } from '../kernel/etag.js';
 
 /* Reads. */
 
-const ListQuery = PageQuery.extend({
+const ListQuery = PageQuery().extend({
   'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({
     description: 'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.',
   }),
@@ -91,7 +91,7 @@ export const listControls = operation({
   success: 200,
   params: ProjectParams,
   query: ListQuery,
-  response: z.array(ControlListItem),
+  response: () => z.array(ControlListItem()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), ...digestKeys(project)],

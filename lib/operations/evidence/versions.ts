@@ -6,7 +6,8 @@ import { pinnedOf, VersionParams, versionPrefetch } from './version-access.js';
 import { operation } from './declare.js';
 
 /** A captured evidence version as metadata (the file itself: evidence-version-file.ts, served by the downloads function). */
-const EvidenceVersion = EvidenceView.omit({ links: true, etag: true })
+const EvidenceVersion = EvidenceView()
+  .omit({ links: true, etag: true })
   .extend({ version: z.number().int() })
   .meta({ id: 'EvidenceVersion', description: 'An evidence item as a capture pinned it. Files are pinned by their sha256.' });
 

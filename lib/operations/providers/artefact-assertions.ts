@@ -53,7 +53,7 @@ export const listArtefactAssertions = operation({
   success: 200,
   params: ArtefactParams,
   query: PageQuery,
-  response: z.array(ListedAssertion),
+  response: () => z.array(ListedAssertion),
   paginated: true,
   sideEffects: [],
   prefetch: artefactImportPrefetch,

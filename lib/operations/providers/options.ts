@@ -9,7 +9,7 @@ import type { Page } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { PROVIDERS_PATH } from './access.js';
 
-const OptionsQuery = PageQuery.extend({
+const OptionsQuery = PageQuery().extend({
   ism_version_id: Ulid.optional().meta({ description: 'Only releases assessed against this imported ISM release.' }),
   control_id: ControlIdentifier.optional().meta({
     description: 'Only releases with a confirmed assertion about this ISM control (the catalogue identifier, such as ism-1691; case does not matter).',
@@ -41,9 +41,9 @@ export const listExternalProviderOptions = operation({
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
   success: 200,
-  params: z.strictObject({}),
+  params: () => z.strictObject({}),
   query: OptionsQuery,
-  response: z.array(ProviderOption),
+  response: () => z.array(ProviderOption),
   paginated: true,
   sideEffects: [],
   prefetch: () => [keys.counter(PUBLISHED_COUNTER)],
