@@ -22,7 +22,7 @@ import { commit, type WriteItem } from './transact.js';
 const assertionItem = (a: StoredAssertion) => ({ ...keys.assertion(a.provider_id, a.id), entity: 'assertion', ...a });
 
 /** An assertion as stored under keys.assertion: what the API shows of it, and its version. */
-export const assertionSchema = z.looseObject({ ...Assertion.shape, version: z.number().int() }) satisfies z.ZodType<StoredAssertion>;
+export const assertionSchema = z.looseObject({ ...Assertion().shape, version: z.number().int() }) satisfies z.ZodType<StoredAssertion>;
 
 export const toAssertion = (item: Item): StoredAssertion => parseStored(assertionSchema, item);
 

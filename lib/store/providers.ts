@@ -26,7 +26,7 @@ export const publishedOfIsm = (ismVersionId: string) => `ism_${ismVersionId}`;
  * absent until first moved.
  */
 export const providerSchema = z.looseObject({
-  ...ExternalProvider.shape,
+  ...ExternalProvider().shape,
   version: z.number().int(),
   created_by: z.string(),
   selections: z.number().int().optional(),
@@ -34,8 +34,8 @@ export const providerSchema = z.looseObject({
 
 /** A release as stored under keys.assuranceRelease: the API's fields with its counts flat beside them, its revision and creator. */
 export const assuranceReleaseSchema = z.looseObject({
-  ...AssuranceRelease.omit({ counts: true }).shape,
-  ...ReleaseCounts.shape,
+  ...AssuranceRelease().omit({ counts: true }).shape,
+  ...ReleaseCounts().shape,
   revision: z.number().int(),
   created_by: z.string(),
 }) satisfies z.ZodType<StoredRelease>;

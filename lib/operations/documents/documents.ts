@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../domain/validation.js';
 import { ulid } from 'ulid';
 import { publicUrl, settings } from '../../config.js';
 import {
@@ -32,25 +33,31 @@ import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams, projectStillEditable, requireEditable } from '../projects/access.js';
 
-const CatalogueEntry = z
-  .object({
-    document_key: z.enum(DOCUMENT_KEYS),
-    title: z.string(),
-    description: z.string(),
-    format: z.enum(['pdf', 'xlsx', 'json']),
-    media_type: z.string(),
-    document_id: z.string().nullable().meta({ description: 'The output row of this entry, once a generation was requested; null before.' }),
-    dependencies: DependencyEvaluation,
-  })
-  .meta({ id: 'DocumentCatalogueEntry' });
+const CatalogueEntry = once(() =>
+  z
+    .object({
+      document_key: z.enum(DOCUMENT_KEYS),
+      title: z.string(),
+      description: z.string(),
+      format: z.enum(['pdf', 'xlsx', 'json']),
+      media_type: z.string(),
+      document_id: z.string().nullable().meta({ description: 'The output row of this entry, once a generation was requested; null before.' }),
+      dependencies: DependencyEvaluation(),
+    })
+    .meta({ id: 'DocumentCatalogueEntry' }),
+);
 
-const DocumentList = z
-  .object({ catalogue: z.array(CatalogueEntry), documents: z.array(DocumentView) })
-  .meta({ id: 'DocumentList', description: 'Every template of the catalogue with its dependency evaluation, and the output rows the project has.' });
+const DocumentList = once(() =>
+  z
+    .object({ catalogue: z.array(CatalogueEntry()), documents: z.array(DocumentView()) })
+    .meta({ id: 'DocumentList', description: 'Every template of the catalogue with its dependency evaluation, and the output rows the project has.' }),
+);
 
-const GenerationStatus = GenerationView.extend({ document_id: z.string(), document_key: z.string(), dependencies: DependencyEvaluation }).meta({
-  id: 'DocumentGenerationStatus',
-});
+const GenerationStatus = once(() =>
+  GenerationView().extend({ document_id: z.string(), document_key: z.string(), dependencies: DependencyEvaluation() }).meta({
+    id: 'DocumentGenerationStatus',
+  }),
+);
 
 const documentRows = (ctx: OperationContext, projectId: string) => ctx.prefetchedCollection(documentsCollection(projectId)).map(toDocument);
 
@@ -72,7 +79,7 @@ export const listDocuments = operation({
   description:
     'Each catalogue entry names its output row (document_id, null before the first generation) and evaluates its dependencies: required ones that are unmet block generation (409 dependencies_incomplete), advisory ones only thin the document. Output rows show their latest generation; storage paths and raw errors are never returned.',
   params: ProjectParams,
-  response: DocumentList,
+  response: DocumentList(),
   prefetch: documentPrefetch,
   prefetchCollections: ({ project }) => [documentsCollection(project)],
   handle: async (ctx, { params }) => {
@@ -129,7 +136,7 @@ export const getDocumentGeneration = operation({
   description:
     "After startDocumentGeneration or startCatalogueGeneration (202) poll this until status leaves queued and running: completed (the output row's file is downloadable) or failed with error_code generation_failed, authorisation_lost, dependencies_incomplete (the worker evaluates dependencies again before it renders) or generation_abandoned (a worker that stopped without finishing). The dependency evaluation is the current one.",
   params: DocumentParams,
-  response: GenerationStatus,
+  response: GenerationStatus(),
   prefetch: documentKeys,
   handle: async (ctx, { params }) => {
     const { project, document } = documentOf(ctx, params);
@@ -194,7 +201,7 @@ const GENERATE = {
   permission: { project: [['generate-docsuite' as const, 'view-docsuite' as const]] },
   success: 202 as const,
   query: NoQuery,
-  response: GenerationStatus,
+  response: GenerationStatus(),
   errors: [409],
   sideEffects: ['Takes the project generation lease', 'Queues the generation job', 'Writes an audit record'],
 };

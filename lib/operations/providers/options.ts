@@ -11,7 +11,7 @@ import { PROVIDERS_PATH } from './access.js';
 
 const OptionsQuery = PageQuery().extend({
   ism_version_id: Ulid.optional().meta({ description: 'Only releases assessed against this imported ISM release.' }),
-  control_id: ControlIdentifier.optional().meta({
+  control_id: ControlIdentifier().optional().meta({
     description: 'Only releases with a confirmed assertion about this ISM control (the catalogue identifier, such as ism-1691; case does not matter).',
   }),
 });
@@ -43,7 +43,7 @@ export const listExternalProviderOptions = operation({
   success: 200,
   params: () => z.strictObject({}),
   query: OptionsQuery,
-  response: () => z.array(ProviderOption),
+  response: () => z.array(ProviderOption()),
   paginated: true,
   sideEffects: [],
   prefetch: () => [keys.counter(PUBLISHED_COUNTER)],

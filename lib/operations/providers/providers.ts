@@ -25,7 +25,7 @@ export const listExternalProviders = operation({
   success: 200,
   params: () => z.strictObject({}),
   query: PageQuery,
-  response: () => z.array(ExternalProvider),
+  response: () => z.array(ExternalProvider()),
   paginated: true,
   sideEffects: [],
   prefetch: () => [keys.counter(PROVIDER_COUNTER)],

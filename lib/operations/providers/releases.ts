@@ -68,7 +68,7 @@ export const listAssuranceReleases = operation({
   success: 200,
   params: ProviderParams,
   query: PageQuery,
-  response: () => z.array(AssuranceRelease),
+  response: () => z.array(AssuranceRelease()),
   paginated: true,
   sideEffects: [],
   prefetch: providerPrefetch,
