@@ -59,7 +59,7 @@ export const ProviderArtefact = once(() =>
 export type ProviderArtefact = z.infer<ReturnType<typeof ProviderArtefact>>;
 
 /** Artefact detail: the artefact and its current import run (null before the first), which an import's 202 says to poll. */
-export const ArtefactDetail = once(() => ProviderArtefact().extend({ import: ImportRunView.nullable() }).meta({ id: 'ProviderArtefactDetail' }));
+export const ArtefactDetail = once(() => ProviderArtefact().extend({ import: ImportRunView().nullable() }).meta({ id: 'ProviderArtefactDetail' }));
 export type ArtefactDetail = z.infer<ReturnType<typeof ArtefactDetail>>;
 
 /** What an upload-only caller (restricted upload without restricted view) gets back: no content, no ETag, no later reads. */

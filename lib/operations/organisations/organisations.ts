@@ -55,7 +55,7 @@ export const listOrganisations = operation({
   success: 200,
   params: () => z.strictObject({}),
   query: PageQuery,
-  response: () => z.array(Organisation),
+  response: () => z.array(Organisation()),
   paginated: true,
   sideEffects: [],
   handle: async (ctx) => {

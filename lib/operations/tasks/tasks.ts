@@ -25,7 +25,7 @@ export const listTasks = operation({
   success: 200,
   params: ProjectParams,
   query: ListQuery,
-  response: () => z.array(Task),
+  response: () => z.array(Task()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), taskKeys.counters(project)],

@@ -73,7 +73,7 @@ describe('the document and the server agree', () => {
   });
 
   it('on a time zone, for its shape; a name of that shape must also be in the tz database', () => {
-    const timezone = CreateOrganisation.shape.timezone;
+    const timezone = CreateOrganisation().shape.timezone;
     const probes = ['Australia/Sydney', 'australia/sydney', 'UTC', 'Etc/GMT+10', 'US/Eastern', '+10:00', '1/2', 'Australia/', ' UTC', 'Mars/Olympus_Mons'];
     const shapeRefused = probes.filter((v) => !documentAccepts(timezone, v));
     expect(shapeRefused.filter((v) => serverAccepts(timezone, v))).toEqual([]);
