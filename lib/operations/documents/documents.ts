@@ -79,7 +79,7 @@ export const listDocuments = operation({
   description:
     'Each catalogue entry names its output row (document_id, null before the first generation) and evaluates its dependencies: required ones that are unmet block generation (409 dependencies_incomplete), advisory ones only thin the document. Output rows show their latest generation; storage paths and raw errors are never returned.',
   params: ProjectParams,
-  response: DocumentList(),
+  response: DocumentList,
   prefetch: documentPrefetch,
   prefetchCollections: ({ project }) => [documentsCollection(project)],
   handle: async (ctx, { params }) => {
@@ -136,7 +136,7 @@ export const getDocumentGeneration = operation({
   description:
     "After startDocumentGeneration or startCatalogueGeneration (202) poll this until status leaves queued and running: completed (the output row's file is downloadable) or failed with error_code generation_failed, authorisation_lost, dependencies_incomplete (the worker evaluates dependencies again before it renders) or generation_abandoned (a worker that stopped without finishing). The dependency evaluation is the current one.",
   params: DocumentParams,
-  response: GenerationStatus(),
+  response: GenerationStatus,
   prefetch: documentKeys,
   handle: async (ctx, { params }) => {
     const { project, document } = documentOf(ctx, params);
@@ -201,7 +201,7 @@ const GENERATE = {
   permission: { project: [['generate-docsuite' as const, 'view-docsuite' as const]] },
   success: 202 as const,
   query: NoQuery,
-  response: GenerationStatus(),
+  response: GenerationStatus,
   errors: [409],
   sideEffects: ['Takes the project generation lease', 'Queues the generation job', 'Writes an audit record'],
 };
