@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { REVIEW_REASONS, type ReviewReason } from './imports/exactness.js';
 import { IMPLEMENTATION_STATUSES, type ImportedRow, RESPONSIBILITIES } from './imports/rows.js';
 import { base32, digestBase32, ULID_CHARACTERS } from './ids.js';
-import { singleLine } from './validation.js';
+import { once, singleLine } from './validation.js';
 
 /**
  * A release's assertion about one ISM control (issue 14): written by artefact imports, reviewed
@@ -58,37 +58,41 @@ export function assertionId(releaseId: string, controlId: string): string {
 /** Ids before assertions had ULIDs (`<release id>-ism-1691`): accepted in paths so that they answer 404, not 422. */
 const LEGACY_ASSERTION_ID = `${ULID_CHARACTERS}-ism-\\d{4,5}`;
 
-export const AssertionId = singleLine()
-  .regex(new RegExp(`^(?:${ULID_CHARACTERS}|${LEGACY_ASSERTION_ID})$`), 'must be a ULID')
-  .meta({ description: 'ULID (an id from before assertions had ULIDs, <release id>-ism-1691, answers 404).', examples: ['01JD3Q5Z8X6Y7W2V9T4S3R2P1N'] });
+export const AssertionId = once(() =>
+  singleLine()
+    .regex(new RegExp(`^(?:${ULID_CHARACTERS}|${LEGACY_ASSERTION_ID})$`), 'must be a ULID')
+    .meta({ description: 'ULID (an id from before assertions had ULIDs, <release id>-ism-1691, answers 404).', examples: ['01JD3Q5Z8X6Y7W2V9T4S3R2P1N'] }),
+);
 
-export const Assertion = z
-  .object({
-    id: z.string(),
-    provider_id: z.string(),
-    release_id: z.string(),
-    control_id: z.string(),
-    status: z.enum(ASSERTION_STATUSES),
-    responsibility: z.enum(RESPONSIBILITIES),
-    implementation_status: z.enum(IMPLEMENTATION_STATUSES).nullable(),
-    implementation_statement: z.string().nullable(),
-    consumer_guidance: z.string().nullable(),
-    assessor_finding: z.string().nullable(),
-    control_text: z.string().nullable(),
-    exact: z.boolean(),
-    review_reason: z.enum(REVIEW_REASONS).nullable(),
-    review_detail: z.string().nullable(),
-    artefact_id: z.string(),
-    row: z.number().int(),
-    imported_at: z.string(),
-    reviewed_by: z.string().nullable(),
-    reviewed_at: z.string().nullable(),
-  })
-  .meta({ id: 'ProviderAssertion' });
-export type Assertion = z.infer<typeof Assertion>;
+export const Assertion = once(() =>
+  z
+    .object({
+      id: z.string(),
+      provider_id: z.string(),
+      release_id: z.string(),
+      control_id: z.string(),
+      status: z.enum(ASSERTION_STATUSES),
+      responsibility: z.enum(RESPONSIBILITIES),
+      implementation_status: z.enum(IMPLEMENTATION_STATUSES).nullable(),
+      implementation_statement: z.string().nullable(),
+      consumer_guidance: z.string().nullable(),
+      assessor_finding: z.string().nullable(),
+      control_text: z.string().nullable(),
+      exact: z.boolean(),
+      review_reason: z.enum(REVIEW_REASONS).nullable(),
+      review_detail: z.string().nullable(),
+      artefact_id: z.string(),
+      row: z.number().int(),
+      imported_at: z.string(),
+      reviewed_by: z.string().nullable(),
+      reviewed_at: z.string().nullable(),
+    })
+    .meta({ id: 'ProviderAssertion' }),
+);
+export type Assertion = z.infer<ReturnType<typeof Assertion>>;
 
 export const assertionView = ({ version: _v, ...a }: StoredAssertion): Assertion => a;
 
-export const ReviewAssertion = z.strictObject({}).meta({ id: 'ReviewAssertion', description: 'An empty JSON object.' });
+export const ReviewAssertion = once(() => z.strictObject({}).meta({ id: 'ReviewAssertion', description: 'An empty JSON object.' }));
 
 export const isConfirmed = (a: Pick<StoredAssertion, 'status'> | undefined) => a?.status === 'confirmed';

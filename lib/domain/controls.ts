@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { inConflict, type Origin, type Recommendation } from './applicability.js';
 import { type CatalogueEntry, MATURITY_LEVELS } from './oscal.js';
 import type { FieldError } from '../errors.js';
-import { filledLine, multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, once, singleLine } from './validation.js';
 import { changesSomething } from './patch.js';
 import type { GuidanceReference, ProviderGuidance, StatusOrigin } from './provider-effects.js';
 
@@ -104,73 +104,94 @@ export type ControlListing = Pick<StoredControl, (typeof LIST_FIELDS)[number]>;
 /* Requests --------------------------------------------------------------------------------- */
 
 const Text = (max: number) => multiLine().max(max).nullable().optional();
-const Comment = multiLine().max(5000).nullable().optional();
+const Comment = once(() => multiLine().max(5000).nullable().optional());
 
-/** Assessment conclusions: written through PATCH …/assessment only. */
-const ASSESSMENT_FIELDS = {
-  overall_assessed_outcome: z
-    .enum(OUTCOMES)
-    .nullable()
-    .optional()
-    .meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
-  overall_assessed_rationale: Text(20_000),
-  evidence_references: z
-    .array(filledLine(1000))
-    .max(100)
-    .nullable()
-    .optional()
-    .meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
-  finding_severity: z.enum(SEVERITIES).nullable().optional().meta({ description: 'Needed by the outcomes ineffective, no_visibility and not_implemented.' }),
-  assessor_notes: Text(20_000),
-  maturity_assessed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
-};
-export const ASSESSMENT_PROPERTIES = Object.keys(ASSESSMENT_FIELDS) as (keyof typeof ASSESSMENT_FIELDS)[];
+/** Assessment conclusions: written through PATCH …/assessment only (listed so that reading them builds no schema; ASSESSMENT_FIELDS has exactly these). */
+export const ASSESSMENT_PROPERTIES = [
+  'overall_assessed_outcome',
+  'overall_assessed_rationale',
+  'evidence_references',
+  'finding_severity',
+  'assessor_notes',
+  'maturity_assessed_level',
+] as const;
+
+const ASSESSMENT_FIELDS = once(
+  () =>
+    ({
+      overall_assessed_outcome: z
+        .enum(OUTCOMES)
+        .nullable()
+        .optional()
+        .meta({ description: 'not_assessed counts as incomplete; common_control only on SSP control rows (kind control).' }),
+      overall_assessed_rationale: Text(20_000),
+      evidence_references: z
+        .array(filledLine(1000))
+        .max(100)
+        .nullable()
+        .optional()
+        .meta({ description: 'What the conclusion rests on (evidence item IDs, document sections). Replaced as a whole; null clears.' }),
+      finding_severity: z
+        .enum(SEVERITIES)
+        .nullable()
+        .optional()
+        .meta({ description: 'Needed by the outcomes ineffective, no_visibility and not_implemented.' }),
+      assessor_notes: Text(20_000),
+      maturity_assessed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
+    }) satisfies Record<(typeof ASSESSMENT_PROPERTIES)[number], z.ZodType>,
+);
 const ASSESSED_PROPERTIES = ASSESSMENT_PROPERTIES.filter((p) => p.includes('_assessed_'));
 
-export const UpdateControlImplementation = z
-  .strictObject({
-    implementation_status: z
-      .enum(IMPLEMENTATION_STATUSES)
-      .nullable()
-      .optional()
-      .meta({ description: 'ec (effective through a confirmed external-provider assertion) is server-owned: sending it is 422.' }),
-    implementation_description: Text(20_000),
-    implementation_summary: Text(2000),
-    applicability: z.enum(['y', 'n']).optional().meta({ description: 'Records an explicit decision even when unchanged.' }),
-    applicability_comment: Comment.meta({ description: 'The rationale for an exclusion, or for a choice that differs from the recommendation.' }),
-    overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional().meta({ description: "The assessed party's draft claim." }),
-    overall_proposed_rationale: Text(20_000),
-    maturity_proposed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
-    ...Object.fromEntries(
-      ASSESSED_PROPERTIES.map((p) => [
-        p,
-        z.unknown().optional().meta({ description: 'Refused here: 403 without assessment authority, 422 with it (use PATCH …/assessment).' }),
-      ]),
-    ),
-  })
-  .apply(changesSomething, 'property')
-  .meta({
-    id: 'UpdateControlImplementation',
-    description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.',
-  });
-type ImplementationPatch = z.output<typeof UpdateControlImplementation>;
+export const UpdateControlImplementation = once(() =>
+  z
+    .strictObject({
+      implementation_status: z
+        .enum(IMPLEMENTATION_STATUSES)
+        .nullable()
+        .optional()
+        .meta({ description: 'ec (effective through a confirmed external-provider assertion) is server-owned: sending it is 422.' }),
+      implementation_description: Text(20_000),
+      implementation_summary: Text(2000),
+      applicability: z.enum(['y', 'n']).optional().meta({ description: 'Records an explicit decision even when unchanged.' }),
+      applicability_comment: Comment().meta({ description: 'The rationale for an exclusion, or for a choice that differs from the recommendation.' }),
+      overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional().meta({ description: "The assessed party's draft claim." }),
+      overall_proposed_rationale: Text(20_000),
+      maturity_proposed_level: z.enum(MATURITY).nullable().optional().meta({ description: 'Essential Eight controls only.' }),
+      ...Object.fromEntries(
+        ASSESSED_PROPERTIES.map((p) => [
+          p,
+          z.unknown().optional().meta({ description: 'Refused here: 403 without assessment authority, 422 with it (use PATCH …/assessment).' }),
+        ]),
+      ),
+    })
+    .apply(changesSomething, 'property')
+    .meta({
+      id: 'UpdateControlImplementation',
+      description: 'JSON merge patch. Needs an editable project and a workflow state that allows implementation edits.',
+    }),
+);
+type ImplementationPatch = z.output<ReturnType<typeof UpdateControlImplementation>>;
 
-export const UpdateControlAssessment = z
-  .strictObject(ASSESSMENT_FIELDS)
-  .apply(changesSomething, 'property')
-  .meta({ id: 'UpdateControlAssessment', description: 'JSON merge patch. Needs an editable project and a workflow state that allows assessment edits.' });
-type AssessmentPatch = z.output<typeof UpdateControlAssessment>;
+export const UpdateControlAssessment = once(() =>
+  z
+    .strictObject(ASSESSMENT_FIELDS())
+    .apply(changesSomething, 'property')
+    .meta({ id: 'UpdateControlAssessment', description: 'JSON merge patch. Needs an editable project and a workflow state that allows assessment edits.' }),
+);
+type AssessmentPatch = z.output<ReturnType<typeof UpdateControlAssessment>>;
 
-export const TransitionRequest = z
-  .strictObject({
-    transition: singleLine().min(1).max(64).meta({ description: 'An ID from allowed_transitions.' }),
-    comment: multiLine()
-      .max(5000)
-      .optional()
-      .meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
-    acknowledge_evidence_warnings: z.boolean().optional(),
-  })
-  .meta({ id: 'ControlTransitionRequest' });
+export const TransitionRequest = once(() =>
+  z
+    .strictObject({
+      transition: singleLine().min(1).max(64).meta({ description: 'An ID from allowed_transitions.' }),
+      comment: multiLine()
+        .max(5000)
+        .optional()
+        .meta({ description: 'Required, non-blank, on approval and rejection decisions; refused (422) on every other transition.' }),
+      acknowledge_evidence_warnings: z.boolean().optional(),
+    })
+    .meta({ id: 'ControlTransitionRequest' }),
+);
 
 /** The *_assessed_* properties a body names (refused on the implementation endpoint). */
 export const assessedPropertiesIn = (body: Record<string, unknown>) => ASSESSED_PROPERTIES.filter((p) => p in body);

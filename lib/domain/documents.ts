@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from './validation.js';
 
 /**
  * The document catalogue: the documents a project can generate, by stable key. Register rows name
@@ -170,24 +171,28 @@ const ADVISORY: Record<AdvisoryKey, Check<DependencyFacts>> = {
   },
 };
 
-export const DependencyView = z
-  .object({
-    key: z.enum(DEPENDENCY_KEYS),
-    title: z.string(),
-    required: z.boolean(),
-    status: z.enum(['met', 'unmet']),
-    detail: z.string().nullable(),
-  })
-  .meta({ id: 'DocumentDependency' });
-export type DependencyView = z.infer<typeof DependencyView>;
+export const DependencyView = once(() =>
+  z
+    .object({
+      key: z.enum(DEPENDENCY_KEYS),
+      title: z.string(),
+      required: z.boolean(),
+      status: z.enum(['met', 'unmet']),
+      detail: z.string().nullable(),
+    })
+    .meta({ id: 'DocumentDependency' }),
+);
+export type DependencyView = z.infer<ReturnType<typeof DependencyView>>;
 
-export const DependencyEvaluation = z
-  .object({
-    complete: z.boolean().meta({ description: 'True when every required dependency is met.' }),
-    dependencies: z.array(DependencyView),
-  })
-  .meta({ id: 'DocumentDependencies' });
-export type DependencyEvaluation = z.infer<typeof DependencyEvaluation>;
+export const DependencyEvaluation = once(() =>
+  z
+    .object({
+      complete: z.boolean().meta({ description: 'True when every required dependency is met.' }),
+      dependencies: z.array(DependencyView()),
+    })
+    .meta({ id: 'DocumentDependencies' }),
+);
+export type DependencyEvaluation = z.infer<ReturnType<typeof DependencyEvaluation>>;
 
 export function evaluateDependencies(key: DocumentKey, facts: DependencyFacts): DependencyEvaluation {
   const t = CATALOGUE[key];
@@ -204,21 +209,23 @@ export const requirementsMet = (key: DocumentKey, facts: RequiredFacts): boolean
 
 /* Generation requests ------------------------------------------------------------------------ */
 
-export const GenerationOptions = z
-  .strictObject({
-    draft_watermark: z
-      .boolean()
-      .optional()
-      .meta({ description: 'Omitted or true: a draft with the DRAFT watermark. false: final output, which needs approval_confirmed.' }),
-    show_implementation_notes: z.boolean().optional().meta({ description: "The implementer's proposed outcomes and rationale. Default false." }),
-    show_assessor_notes: z.boolean().optional().meta({ description: "The assessor's working notes. Default false." }),
-  })
-  .meta({ id: 'GenerationOptions' });
+export const GenerationOptions = once(() =>
+  z
+    .strictObject({
+      draft_watermark: z
+        .boolean()
+        .optional()
+        .meta({ description: 'Omitted or true: a draft with the DRAFT watermark. false: final output, which needs approval_confirmed.' }),
+      show_implementation_notes: z.boolean().optional().meta({ description: "The implementer's proposed outcomes and rationale. Default false." }),
+      show_assessor_notes: z.boolean().optional().meta({ description: "The assessor's working notes. Default false." }),
+    })
+    .meta({ id: 'GenerationOptions' }),
+);
 
-const requestShape = {
-  generation_options: GenerationOptions.optional(),
+const requestShape = once(() => ({
+  generation_options: GenerationOptions().optional(),
   approval_confirmed: z.boolean().optional().meta({ description: 'Required (true) for final output; the server records who confirmed and when.' }),
-};
+}));
 
 const approvalRule = (r: { generation_options?: { draft_watermark?: boolean | undefined } | undefined; approval_confirmed?: boolean | undefined }) =>
   r.generation_options?.draft_watermark !== false || r.approval_confirmed === true;
@@ -227,17 +234,21 @@ const draftRule = (r: { generation_options?: { draft_watermark?: boolean | undef
   !(r.approval_confirmed === true && r.generation_options?.draft_watermark !== false);
 const draftIssue = { message: 'a draft is not approved: set generation_options.draft_watermark false for final output', path: ['approval_confirmed'] };
 
-export const GenerationRequest = z.strictObject(requestShape).refine(approvalRule, approvalIssue).refine(draftRule, draftIssue).meta({
-  id: 'GenerationRequest',
-  description: 'Approval snapshots, storage paths, workflow states and Essential Eight maturity overrides are not accepted (422).',
-});
-export type GenerationRequest = z.output<typeof GenerationRequest>;
+export const GenerationRequest = once(() =>
+  z.strictObject(requestShape()).refine(approvalRule, approvalIssue).refine(draftRule, draftIssue).meta({
+    id: 'GenerationRequest',
+    description: 'Approval snapshots, storage paths, workflow states and Essential Eight maturity overrides are not accepted (422).',
+  }),
+);
+export type GenerationRequest = z.output<ReturnType<typeof GenerationRequest>>;
 
-export const CatalogueGenerationRequest = z
-  .strictObject({ document_key: z.enum(DOCUMENT_KEYS), ...requestShape })
-  .refine(approvalRule, approvalIssue)
-  .refine(draftRule, draftIssue)
-  .meta({ id: 'CatalogueGenerationRequest', description: 'For a catalogue entry that has no output row yet.' });
+export const CatalogueGenerationRequest = once(() =>
+  z
+    .strictObject({ document_key: z.enum(DOCUMENT_KEYS), ...requestShape() })
+    .refine(approvalRule, approvalIssue)
+    .refine(draftRule, draftIssue)
+    .meta({ id: 'CatalogueGenerationRequest', description: 'For a catalogue entry that has no output row yet.' }),
+);
 
 export interface ResolvedOptions {
   output: 'draft' | 'final';

@@ -1,6 +1,6 @@
 import { validationFailed } from '../errors.js';
 import { evidenceLinks, INLINE_TYPES, MAX_CONTENT_BYTES, MetadataFields, statusOf, fileOf, hasContent, hasDownload, type StoredEvidence } from './evidence.js';
-import { multiLine } from './validation.js';
+import { multiLine, once } from './validation.js';
 
 /**
  * Pure rules of uploaded evidence: the form fields beside the file, the title an upload takes
@@ -8,26 +8,28 @@ import { multiLine } from './validation.js';
  */
 
 /** A form cannot say null: a description that is blank (or empty) is the form's null and clears it. */
-const FormDescription = multiLine()
-  .max(5000)
-  .transform((v) => (v.trim() === '' ? null : v))
-  .meta({ description: 'Blank clears it (a form cannot send null).' });
+const FormDescription = once(() =>
+  multiLine()
+    .max(5000)
+    .transform((v) => (v.trim() === '' ? null : v))
+    .meta({ description: 'Blank clears it (a form cannot send null).' }),
+);
 
 /** uploadEvidence's fields beside the file: the metadata, each optional (absent is null); title defaults to the file name. */
-export const UploadFields = {
-  title: MetadataFields.title.optional().meta({ description: 'Defaults to the file name.' }),
-  description: FormDescription.optional(),
-  evidence_type: MetadataFields.evidence_type.unwrap().optional(),
-  classification: MetadataFields.classification.unwrap().optional(),
-  source_system: MetadataFields.source_system.unwrap().optional(),
-  external_reference: MetadataFields.external_reference.unwrap().optional(),
-  external_access_instructions: MetadataFields.external_access_instructions.unwrap().optional(),
-  collected_on: MetadataFields.collected_on.unwrap().optional(),
-  review_due: MetadataFields.review_due.unwrap().optional(),
-};
+export const UploadFields = once(() => ({
+  title: MetadataFields().title.optional().meta({ description: 'Defaults to the file name.' }),
+  description: FormDescription().optional(),
+  evidence_type: MetadataFields().evidence_type.unwrap().optional(),
+  classification: MetadataFields().classification.unwrap().optional(),
+  source_system: MetadataFields().source_system.unwrap().optional(),
+  external_reference: MetadataFields().external_reference.unwrap().optional(),
+  external_access_instructions: MetadataFields().external_access_instructions.unwrap().optional(),
+  collected_on: MetadataFields().collected_on.unwrap().optional(),
+  review_due: MetadataFields().review_due.unwrap().optional(),
+}));
 
 /** replaceEvidence's one field beside the file: absent keeps the description, blank clears it. */
-export const ReplacementFields = { description: FormDescription.optional() };
+export const ReplacementFields = once(() => ({ description: FormDescription().optional() }));
 
 const TITLE_MAX = 200;
 

@@ -16,7 +16,7 @@ import { Ulid } from './ids.js';
 import { libraryDefinitionById, LIBRARY_KINDS, type LibraryDefinition } from './library-definitions.js';
 import { definitionById, REGISTER_KINDS, REGISTER_OWNERS, type RegisterDefinition } from './registers.js';
 import { MAX_REF_LENGTH, MAX_REPOSITORY_PATH, refProblem, repositoryPathProblem, RepositoryConnectionOption } from './repositories.js';
-import { singleLine } from './validation.js';
+import { once, singleLine } from './validation.js';
 
 /**
  * Evidence links (seed: a link to an uploaded file, a register, a library document or a repository
@@ -30,49 +30,63 @@ const ruled = (problemOf: (value: string) => string | undefined, code: string) =
   if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code } });
 };
 
-const RepositoryPath = singleLine()
-  .check(z.superRefine(ruled(repositoryPathProblem, 'invalid_repository_path')))
-  .meta({
-    minLength: 1,
-    maxLength: MAX_REPOSITORY_PATH,
-    description: 'A file of the repository, relative to its root, / between directories: no leading /, no . or .. or empty segments, no .git, no \\.',
-  });
+const RepositoryPath = once(() =>
+  singleLine()
+    .check(z.superRefine(ruled(repositoryPathProblem, 'invalid_repository_path')))
+    .meta({
+      minLength: 1,
+      maxLength: MAX_REPOSITORY_PATH,
+      description: 'A file of the repository, relative to its root, / between directories: no leading /, no . or .. or empty segments, no .git, no \\.',
+    }),
+);
 
-const RepositoryRef = singleLine()
-  .check(z.superRefine(ruled(refProblem, 'invalid_ref')))
-  .meta({ minLength: 1, maxLength: MAX_REF_LENGTH, description: 'A branch, tag or commit id, as git check-ref-format accepts it (one-level names allowed).' });
+const RepositoryRef = once(() =>
+  singleLine()
+    .check(z.superRefine(ruled(refProblem, 'invalid_ref')))
+    .meta({
+      minLength: 1,
+      maxLength: MAX_REF_LENGTH,
+      description: 'A branch, tag or commit id, as git check-ref-format accepts it (one-level names allowed).',
+    }),
+);
 
-const linkMetadata = {
-  ...OptionalMetadata,
-  title: MetadataFields.title.optional().meta({
+const linkMetadata = once(() => ({
+  ...OptionalMetadata(),
+  title: MetadataFields().title.optional().meta({
     description: 'Defaults to the file name, the register name, the library title or the repository path.',
   }),
-};
+}));
 
-export const CreateEvidenceLink = z
-  .discriminatedUnion('kind', [
-    z.strictObject({
-      kind: z.literal('file_link'),
-      source_control_id: Ulid.meta({ description: 'Another control of this project.' }),
-      source_evidence_id: Ulid.meta({ description: 'An uploaded file of that control whose status is ready (not a link: link the original upload).' }),
-      ...linkMetadata,
+export const CreateEvidenceLink = once(() =>
+  z
+    .discriminatedUnion('kind', [
+      z.strictObject({
+        kind: z.literal('file_link'),
+        source_control_id: Ulid.meta({ description: 'Another control of this project.' }),
+        source_evidence_id: Ulid.meta({ description: 'An uploaded file of that control whose status is ready (not a link: link the original upload).' }),
+        ...linkMetadata(),
+      }),
+      z.strictObject({
+        kind: z.literal('register_link'),
+        definition_id: Ulid.meta({ description: 'A register definition the project sees.' }),
+        ...linkMetadata(),
+      }),
+      z.strictObject({ kind: z.literal('library_link'), definition_id: Ulid.meta({ description: 'A library definition.' }), ...linkMetadata() }),
+      z.strictObject({
+        kind: z.literal('repository_link'),
+        connection_id: Ulid.meta({ description: "A repository connection of the project's organisation." }),
+        path: RepositoryPath(),
+        ref: RepositoryRef(),
+        ...linkMetadata(),
+      }),
+    ])
+    .meta({
+      id: 'CreateEvidenceLink',
+      description:
+        'A link, by kind: file_link (source_control_id, source_evidence_id), register_link or library_link (definition_id), repository_link (connection_id, path, ref); the metadata fields are optional.',
     }),
-    z.strictObject({ kind: z.literal('register_link'), definition_id: Ulid.meta({ description: 'A register definition the project sees.' }), ...linkMetadata }),
-    z.strictObject({ kind: z.literal('library_link'), definition_id: Ulid.meta({ description: 'A library definition.' }), ...linkMetadata }),
-    z.strictObject({
-      kind: z.literal('repository_link'),
-      connection_id: Ulid.meta({ description: "A repository connection of the project's organisation." }),
-      path: RepositoryPath,
-      ref: RepositoryRef,
-      ...linkMetadata,
-    }),
-  ])
-  .meta({
-    id: 'CreateEvidenceLink',
-    description:
-      'A link, by kind: file_link (source_control_id, source_evidence_id), register_link or library_link (definition_id), repository_link (connection_id, path, ref); the metadata fields are optional.',
-  });
-export type CreateEvidenceLink = z.output<typeof CreateEvidenceLink>;
+);
+export type CreateEvidenceLink = z.output<ReturnType<typeof CreateEvidenceLink>>;
 
 export function sourceOf(body: CreateEvidenceLink): EvidenceSource {
   switch (body.kind) {
@@ -128,46 +142,58 @@ export function linkableFile(source: StoredEvidence | undefined): { file: Eviden
   return { file, title: titleFrom(file.file_name || source.title) };
 }
 
-export const EvidenceLinkResult = EvidenceView.extend({
-  already_linked: z.boolean().meta({ description: 'true (with status 200) when this control already had an identical link: that item, nothing created.' }),
-}).meta({ id: 'EvidenceLinkResult' });
+export const EvidenceLinkResult = once(() =>
+  EvidenceView()
+    .extend({
+      already_linked: z.boolean().meta({ description: 'true (with status 200) when this control already had an identical link: that item, nothing created.' }),
+    })
+    .meta({ id: 'EvidenceLinkResult' }),
+);
 
-const FileLinkOption = z
-  .object({
-    control_id: z.string(),
-    evidence_id: z.string(),
-    title: z.string(),
-    file_name: z.string(),
-    size: z.number().int(),
-    content_type: z.string().nullable(),
-    linked: z.boolean().meta({ description: 'Whether this control already links it.' }),
-  })
-  .meta({ id: 'FileLinkOption' });
+const FileLinkOption = once(() =>
+  z
+    .object({
+      control_id: z.string(),
+      evidence_id: z.string(),
+      title: z.string(),
+      file_name: z.string(),
+      size: z.number().int(),
+      content_type: z.string().nullable(),
+      linked: z.boolean().meta({ description: 'Whether this control already links it.' }),
+    })
+    .meta({ id: 'FileLinkOption' }),
+);
 
-const RegisterLinkOption = z
-  .object({ definition_id: z.string(), key: z.string(), name: z.string(), owner: z.enum(REGISTER_OWNERS), kind: z.enum(REGISTER_KINDS), linked: z.boolean() })
-  .meta({ id: 'RegisterLinkOption' });
+const RegisterLinkOption = once(() =>
+  z
+    .object({ definition_id: z.string(), key: z.string(), name: z.string(), owner: z.enum(REGISTER_OWNERS), kind: z.enum(REGISTER_KINDS), linked: z.boolean() })
+    .meta({ id: 'RegisterLinkOption' }),
+);
 
-const LibraryLinkOption = z
-  .object({ definition_id: z.string(), key: z.string(), title: z.string(), kind: z.enum(LIBRARY_KINDS), linked: z.boolean() })
-  .meta({ id: 'LibraryLinkOption' });
+const LibraryLinkOption = once(() =>
+  z
+    .object({ definition_id: z.string(), key: z.string(), title: z.string(), kind: z.enum(LIBRARY_KINDS), linked: z.boolean() })
+    .meta({ id: 'LibraryLinkOption' }),
+);
 
-export const EvidenceLinkOptions = z
-  .object({
-    files: z.object({
-      items: z.array(FileLinkOption),
-      page_number: z.number().int(),
-      page_size: z.number().int(),
-      has_more: z.boolean().meta({ description: 'Whether page_number + 1 holds more files.' }),
-    }),
-    registers: z.array(RegisterLinkOption).optional().meta({ description: 'Only with view-registers; otherwise absent and named in redacted_fields.' }),
-    library: z.array(LibraryLinkOption),
-    repositories: z.array(RepositoryConnectionOption),
-    redacted_fields: z.array(z.string()),
-  })
-  .meta({ id: 'EvidenceLinkOptions' });
-export type EvidenceLinkOptions = z.output<typeof EvidenceLinkOptions>;
-export type FileLinkOption = z.output<typeof FileLinkOption>;
+export const EvidenceLinkOptions = once(() =>
+  z
+    .object({
+      files: z.object({
+        items: z.array(FileLinkOption()),
+        page_number: z.number().int(),
+        page_size: z.number().int(),
+        has_more: z.boolean().meta({ description: 'Whether page_number + 1 holds more files.' }),
+      }),
+      registers: z.array(RegisterLinkOption()).optional().meta({ description: 'Only with view-registers; otherwise absent and named in redacted_fields.' }),
+      library: z.array(LibraryLinkOption()),
+      repositories: z.array(RepositoryConnectionOption),
+      redacted_fields: z.array(z.string()),
+    })
+    .meta({ id: 'EvidenceLinkOptions' }),
+);
+export type EvidenceLinkOptions = z.output<ReturnType<typeof EvidenceLinkOptions>>;
+export type FileLinkOption = z.output<ReturnType<typeof FileLinkOption>>;
 
 /** A ready upload of another control as a file option. */
 export const fileOption = (e: StoredEvidence, linked: boolean): FileLinkOption => ({

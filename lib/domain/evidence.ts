@@ -3,7 +3,7 @@ import type { FieldError } from '../errors.js';
 import { CLASSIFICATION_CODES } from './classifications.js';
 import { changesSomething } from './patch.js';
 import { apiUrl } from './api-paths.js';
-import { filledLine, filledText, multiLine } from './validation.js';
+import { filledLine, filledText, multiLine, once } from './validation.js';
 
 /**
  * Evidence items of a control (seed, Named resources: Evidence item; issue 12). Each item is its
@@ -31,7 +31,7 @@ export const INLINE_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'imag
 /** Above this the content endpoint refuses (evidence_content_too_large) and points at the download. */
 export const MAX_CONTENT_BYTES = 5 * 1024 * 1024;
 
-const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+const IsoDate = once(() => z.iso.date().meta({ description: 'YYYY-MM-DD' }));
 
 /**
  * http(s) only when a scheme is given: a reference is shown to people as a link, never fetched
@@ -39,48 +39,68 @@ const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
  * allowed for, so that it says the same of the value as sent and as trimmed.
  */
 const SCHEME_ONLY_HTTP = /^(?!\s*[A-Za-z][A-Za-z0-9+.-]*:)|^\s*[Hh][Tt][Tt][Pp][Ss]?:\/\//;
-const ExternalReference = filledLine(2048).regex(SCHEME_ONLY_HTTP, 'a URL must use http or https');
+const ExternalReference = once(() => filledLine(2048).regex(SCHEME_ONLY_HTTP, 'a URL must use http or https'));
+
+/** The metadata field names, listed so that reading them builds no schema (MetadataFields has exactly these). */
+export const METADATA_KEYS = [
+  'title',
+  'description',
+  'evidence_type',
+  'classification',
+  'source_system',
+  'external_reference',
+  'external_access_instructions',
+  'collected_on',
+  'review_due',
+] as const;
 
 /** The metadata every kind carries (seed, Named resources: Evidence item), each optional and nullable. */
-export const MetadataFields = {
-  title: filledLine(200),
-  description: multiLine().max(5000).nullable(),
-  evidence_type: filledLine(100).nullable().meta({ description: 'A category of the assessor’s choosing, such as configuration export or screenshot.' }),
-  classification: z.enum(CLASSIFICATION_CODES).nullable(),
-  source_system: filledLine(200).nullable(),
-  external_reference: ExternalReference.nullable().meta({ description: 'A URL or document identifier; stored only, never fetched.' }),
-  external_access_instructions: multiLine().max(2000).nullable(),
-  collected_on: IsoDate.nullable(),
-  review_due: IsoDate.nullable().meta({ description: 'Not before collected_on.' }),
-} as const;
+export const MetadataFields = once(
+  () =>
+    ({
+      title: filledLine(200),
+      description: multiLine().max(5000).nullable(),
+      evidence_type: filledLine(100).nullable().meta({ description: 'A category of the assessor’s choosing, such as configuration export or screenshot.' }),
+      classification: z.enum(CLASSIFICATION_CODES).nullable(),
+      source_system: filledLine(200).nullable(),
+      external_reference: ExternalReference().nullable().meta({ description: 'A URL or document identifier; stored only, never fetched.' }),
+      external_access_instructions: multiLine().max(2000).nullable(),
+      collected_on: IsoDate().nullable(),
+      review_due: IsoDate().nullable().meta({ description: 'Not before collected_on.' }),
+    }) as const satisfies Record<(typeof METADATA_KEYS)[number], z.ZodType>,
+);
 
-export const METADATA_KEYS = Object.keys(MetadataFields) as (keyof typeof MetadataFields)[];
-
-export type EvidenceMetadata = { title: string } & { [K in Exclude<keyof typeof MetadataFields, 'title'>]: z.output<(typeof MetadataFields)[K]> };
+export type EvidenceMetadata = { title: string } & {
+  [K in Exclude<keyof ReturnType<typeof MetadataFields>, 'title'>]: z.output<ReturnType<typeof MetadataFields>[K]>;
+};
 
 /** Every metadata field, each optional: what creates and merge patches may name. */
-export const OptionalMetadata = z.object(MetadataFields).partial().shape;
+export const OptionalMetadata = once(() => z.object(MetadataFields()).partial().shape);
 
 /** Merge patch of an item's metadata: nothing else is writable (status, sources, provenance and files are the server's). */
-export const UpdateEvidence = z
-  .strictObject(OptionalMetadata)
-  .apply(changesSomething, 'metadata field')
-  .meta({ id: 'UpdateEvidence', description: 'JSON merge patch of the metadata: omitted fields are kept, null clears one (title cannot be cleared).' });
-export type UpdateEvidence = z.output<typeof UpdateEvidence>;
+export const UpdateEvidence = once(() =>
+  z
+    .strictObject(OptionalMetadata())
+    .apply(changesSomething, 'metadata field')
+    .meta({ id: 'UpdateEvidence', description: 'JSON merge patch of the metadata: omitted fields are kept, null clears one (title cannot be cleared).' }),
+);
+export type UpdateEvidence = z.output<ReturnType<typeof UpdateEvidence>>;
 
 /** POST …/evidence/references: an external reference (stored, never fetched) or a text reference (its text in description). */
-export const CreateEvidenceReference = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ ...OptionalMetadata, kind: z.literal('external_reference'), title: MetadataFields.title, external_reference: ExternalReference }),
-    z.strictObject({
-      ...OptionalMetadata,
-      kind: z.literal('text_reference'),
-      title: MetadataFields.title,
-      description: filledText(5000).meta({ description: 'The referenced text, pinned as it is when the control is assessed.' }),
-    }),
-  ])
-  .meta({ id: 'CreateEvidenceReference' });
-export type CreateEvidenceReference = z.output<typeof CreateEvidenceReference>;
+export const CreateEvidenceReference = once(() =>
+  z
+    .discriminatedUnion('kind', [
+      z.strictObject({ ...OptionalMetadata(), kind: z.literal('external_reference'), title: MetadataFields().title, external_reference: ExternalReference() }),
+      z.strictObject({
+        ...OptionalMetadata(),
+        kind: z.literal('text_reference'),
+        title: MetadataFields().title,
+        description: filledText(5000).meta({ description: 'The referenced text, pinned as it is when the control is assessed.' }),
+      }),
+    ])
+    .meta({ id: 'CreateEvidenceReference' }),
+);
+export type CreateEvidenceReference = z.output<ReturnType<typeof CreateEvidenceReference>>;
 
 /** The metadata of a new item: every field present, absent ones null. */
 export function metadataOf(input: Partial<EvidenceMetadata> & { title: string }): EvidenceMetadata {
@@ -207,7 +227,7 @@ export const hasContent = (r: ContentRepresentation) => r === 'content_endpoint'
 export const hasDownload = (r: ContentRepresentation) => r === 'download_endpoint' || r === 'content_and_download';
 
 /** The metadata as every item holds it (the view shows it, the store reads it). */
-export const Metadata = {
+export const Metadata = once(() => ({
   title: z.string(),
   description: z.string().nullable(),
   evidence_type: z.string().nullable(),
@@ -217,43 +237,47 @@ export const Metadata = {
   external_access_instructions: z.string().nullable(),
   collected_on: z.string().nullable(),
   review_due: z.string().nullable(),
-};
+}));
 
-const Source = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('file'), control_id: z.string(), evidence_id: z.string() }),
-  z.object({ kind: z.literal('register'), definition_id: z.string() }),
-  z.object({ kind: z.literal('library'), definition_id: z.string() }),
-  z.object({ kind: z.literal('repository'), connection_id: z.string(), path: z.string(), ref: z.string() }),
-]);
+const Source = once(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('file'), control_id: z.string(), evidence_id: z.string() }),
+    z.object({ kind: z.literal('register'), definition_id: z.string() }),
+    z.object({ kind: z.literal('library'), definition_id: z.string() }),
+    z.object({ kind: z.literal('repository'), connection_id: z.string(), path: z.string(), ref: z.string() }),
+  ]),
+);
 
-export const EvidenceView = z
-  .object({
-    id: z.string(),
-    control_id: z.string(),
-    kind: z.enum(EVIDENCE_KINDS),
-    ...Metadata,
-    status: z.enum(EVIDENCE_STATUSES),
-    processing: z.boolean().meta({ description: 'true while the file is being scanned; cancel-processing stops it.' }),
-    error: z.string().nullable().meta({ description: 'A safe reason code when status is error.' }),
-    file: z
-      .object({ file_name: z.string(), size: z.number().int(), content_type: z.string().nullable(), sha256: z.string() })
-      .nullable()
-      .meta({ description: 'The file of an upload or of the file a link points at.' }),
-    source: Source.nullable().meta({ description: 'What a link points at.' }),
-    replaces: z
-      .string()
-      .nullable()
-      .meta({ description: 'The item this one replaced: after a lost replacement response (the old item answers 404), find the new item by it.' }),
-    content_representation: z.enum(CONTENT_REPRESENTATIONS),
-    links: z.object({ content: z.string().optional(), download: z.string().optional() }),
-    etag: z.string().meta({ description: 'The item ETag: If-Match of its PATCH, replacement, delete and cancel-processing.' }),
-    created_at: z.string(),
-    created_by: z.string(),
-    updated_at: z.string(),
-    updated_by: z.string(),
-  })
-  .meta({ id: 'EvidenceItem' });
-export type EvidenceView = z.output<typeof EvidenceView>;
+export const EvidenceView = once(() =>
+  z
+    .object({
+      id: z.string(),
+      control_id: z.string(),
+      kind: z.enum(EVIDENCE_KINDS),
+      ...Metadata(),
+      status: z.enum(EVIDENCE_STATUSES),
+      processing: z.boolean().meta({ description: 'true while the file is being scanned; cancel-processing stops it.' }),
+      error: z.string().nullable().meta({ description: 'A safe reason code when status is error.' }),
+      file: z
+        .object({ file_name: z.string(), size: z.number().int(), content_type: z.string().nullable(), sha256: z.string() })
+        .nullable()
+        .meta({ description: 'The file of an upload or of the file a link points at.' }),
+      source: Source().nullable().meta({ description: 'What a link points at.' }),
+      replaces: z
+        .string()
+        .nullable()
+        .meta({ description: 'The item this one replaced: after a lost replacement response (the old item answers 404), find the new item by it.' }),
+      content_representation: z.enum(CONTENT_REPRESENTATIONS),
+      links: z.object({ content: z.string().optional(), download: z.string().optional() }),
+      etag: z.string().meta({ description: 'The item ETag: If-Match of its PATCH, replacement, delete and cancel-processing.' }),
+      created_at: z.string(),
+      created_by: z.string(),
+      updated_at: z.string(),
+      updated_by: z.string(),
+    })
+    .meta({ id: 'EvidenceItem' }),
+);
+export type EvidenceView = z.output<ReturnType<typeof EvidenceView>>;
 
 export const evidenceUrl = (e: Pick<StoredEvidence, 'project_id' | 'control_id' | 'id'>) =>
   apiUrl('/projects/{project}/controls/{control}/evidence/{evidence}', { project: e.project_id, control: e.control_id, evidence: e.id });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from './validation.js';
 import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from './projects.js';
 
 /**
@@ -6,34 +7,36 @@ import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from './pro
  * not controls; recalculation and stale_recommendations describe recommendation freshness; the
  * applicability counts need view-controls, so organisation credentials never see them.
  */
-const Warning = z.object({ code: z.string(), detail: z.string() });
+const Warning = once(() => z.object({ code: z.string(), detail: z.string() }));
 
-export const ProjectHealth = z
-  .object({
-    project_id: z.string(),
-    lifecycle_state: z.enum(LIFECYCLE_STATES),
-    archived: z.boolean(),
-    population: z.object({ status: z.enum(POPULATION_STATUSES), run_id: z.string().nullable() }),
-    recalculation: z.object({
-      status: z.enum(['idle', 'pending', 'stopped']).meta({ description: 'stopped: the requester lost authority; the next change requests it again.' }),
-      requested_at: z.string().nullable(),
-    }),
-    stale_recommendations: z.boolean(),
-    warnings: z.object({ count: z.number().int().meta({ description: 'How many issues, not how many controls they touch.' }), items: z.array(Warning) }),
-    applicability_summary: z
-      .object({
-        controls: z.number().int(),
-        applicable: z.number().int().meta({ description: 'Controls with applicability y.' }),
-        not_applicable: z.number().int(),
-        suggested_exclusions: z.number().int(),
-        conflicts: z.number().int(),
-      })
-      .optional(),
-    workflow_summary: z.record(z.string(), z.number().int()).optional().meta({ description: 'Controls by workflow state (states with none are left out).' }),
-    redacted_fields: z.array(z.string()),
-  })
-  .meta({ id: 'ProjectHealth' });
-export type ProjectHealth = z.infer<typeof ProjectHealth>;
+export const ProjectHealth = once(() =>
+  z
+    .object({
+      project_id: z.string(),
+      lifecycle_state: z.enum(LIFECYCLE_STATES),
+      archived: z.boolean(),
+      population: z.object({ status: z.enum(POPULATION_STATUSES), run_id: z.string().nullable() }),
+      recalculation: z.object({
+        status: z.enum(['idle', 'pending', 'stopped']).meta({ description: 'stopped: the requester lost authority; the next change requests it again.' }),
+        requested_at: z.string().nullable(),
+      }),
+      stale_recommendations: z.boolean(),
+      warnings: z.object({ count: z.number().int().meta({ description: 'How many issues, not how many controls they touch.' }), items: z.array(Warning()) }),
+      applicability_summary: z
+        .object({
+          controls: z.number().int(),
+          applicable: z.number().int().meta({ description: 'Controls with applicability y.' }),
+          not_applicable: z.number().int(),
+          suggested_exclusions: z.number().int(),
+          conflicts: z.number().int(),
+        })
+        .optional(),
+      workflow_summary: z.record(z.string(), z.number().int()).optional().meta({ description: 'Controls by workflow state (states with none are left out).' }),
+      redacted_fields: z.array(z.string()),
+    })
+    .meta({ id: 'ProjectHealth' }),
+);
+export type ProjectHealth = z.infer<ReturnType<typeof ProjectHealth>>;
 
 interface HealthInputs {
   project: StoredProject;
@@ -48,7 +51,7 @@ interface HealthInputs {
 
 export function projectHealth(h: HealthInputs): ProjectHealth {
   const { project } = h;
-  const warnings: z.infer<typeof Warning>[] = [];
+  const warnings: z.infer<ReturnType<typeof Warning>>[] = [];
   if (project.population_status === 'failed')
     warnings.push({ code: 'population_failed', detail: 'Population failed; start a recovery run with the current setup ETag.' });
   if (h.markers.some((m) => m.stopped))

@@ -3,7 +3,7 @@ import { ImportRunView } from './imports/run.js';
 import { Ulid } from './ids.js';
 import type { Permission } from './permissions.js';
 import { apiUrl } from './api-paths.js';
-import { filledLine, singleLine } from './validation.js';
+import { filledLine, once, singleLine } from './validation.js';
 
 /**
  * Artefacts of a shared external provider: links (stored only, never fetched) and files (through
@@ -19,54 +19,60 @@ export const ARTEFACT_KINDS = ['link', 'file'] as const;
 /** `stored`: a link (never fetched); files are `pending` in quarantine, then `ready` or `error`. */
 export const ARTEFACT_STATUSES = ['stored', 'pending', 'ready', 'error'] as const;
 
-export const ArtefactName = filledLine(200);
-export const ArtefactUrl = singleLine()
-  .max(2048)
-  .refine((v) => /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http or https URL')
-  .meta({ description: 'An http or https URL; stored only, never fetched.' });
+export const ArtefactName = once(() => filledLine(200));
+export const ArtefactUrl = once(() =>
+  singleLine()
+    .max(2048)
+    .refine((v) => /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http or https URL')
+    .meta({ description: 'An http or https URL; stored only, never fetched.' }),
+);
 
-export const ProviderArtefact = z
-  .object({
-    id: z.string(),
-    provider_id: z.string(),
-    release_id: z.string().nullable(),
-    kind: z.enum(ARTEFACT_KINDS),
-    name: z.string(),
-    url: z.string().nullable().meta({ description: 'The link of a link artefact; null for files.' }),
-    restricted: z.boolean(),
-    ism_version_id: z
-      .string()
-      .nullable()
-      .meta({ description: 'The ISM release the artefact is judged against (its release’s, or the one it was created with).' }),
-    status: z.enum(ARTEFACT_STATUSES),
-    error_code: z.string().nullable(),
-    file_name: z.string().nullable(),
-    size: z.number().int().nullable(),
-    sha256: z.string().nullable(),
-    detected_type: z.string().nullable(),
-    file_url: z
-      .string()
-      .nullable()
-      .meta({ description: 'The protected download path (this API, same credential rules) once the file is ready; null otherwise.' }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'ProviderArtefact' });
-export type ProviderArtefact = z.infer<typeof ProviderArtefact>;
+export const ProviderArtefact = once(() =>
+  z
+    .object({
+      id: z.string(),
+      provider_id: z.string(),
+      release_id: z.string().nullable(),
+      kind: z.enum(ARTEFACT_KINDS),
+      name: z.string(),
+      url: z.string().nullable().meta({ description: 'The link of a link artefact; null for files.' }),
+      restricted: z.boolean(),
+      ism_version_id: z
+        .string()
+        .nullable()
+        .meta({ description: 'The ISM release the artefact is judged against (its release’s, or the one it was created with).' }),
+      status: z.enum(ARTEFACT_STATUSES),
+      error_code: z.string().nullable(),
+      file_name: z.string().nullable(),
+      size: z.number().int().nullable(),
+      sha256: z.string().nullable(),
+      detected_type: z.string().nullable(),
+      file_url: z
+        .string()
+        .nullable()
+        .meta({ description: 'The protected download path (this API, same credential rules) once the file is ready; null otherwise.' }),
+      created_at: z.string(),
+      updated_at: z.string(),
+    })
+    .meta({ id: 'ProviderArtefact' }),
+);
+export type ProviderArtefact = z.infer<ReturnType<typeof ProviderArtefact>>;
 
 /** Artefact detail: the artefact and its current import run (null before the first), which an import's 202 says to poll. */
-export const ArtefactDetail = ProviderArtefact.extend({ import: ImportRunView.nullable() }).meta({ id: 'ProviderArtefactDetail' });
-export type ArtefactDetail = z.infer<typeof ArtefactDetail>;
+export const ArtefactDetail = once(() => ProviderArtefact().extend({ import: ImportRunView().nullable() }).meta({ id: 'ProviderArtefactDetail' }));
+export type ArtefactDetail = z.infer<ReturnType<typeof ArtefactDetail>>;
 
 /** What an upload-only caller (restricted upload without restricted view) gets back: no content, no ETag, no later reads. */
-export const ArtefactReceipt = z.object({ id: z.string(), restricted: z.literal(true), received: z.literal(true) }).meta({
-  id: 'ProviderArtefactReceipt',
-  description: 'Minimal receipt of a restricted artefact created by a credential that cannot view restricted artefacts.',
-});
-export type ArtefactReceipt = z.infer<typeof ArtefactReceipt>;
+export const ArtefactReceipt = once(() =>
+  z.object({ id: z.string(), restricted: z.literal(true), received: z.literal(true) }).meta({
+    id: 'ProviderArtefactReceipt',
+    description: 'Minimal receipt of a restricted artefact created by a credential that cannot view restricted artefacts.',
+  }),
+);
+export type ArtefactReceipt = z.infer<ReturnType<typeof ArtefactReceipt>>;
 
-export const ArtefactAnswer = z.union([ProviderArtefact, ArtefactReceipt]);
-export type ArtefactAnswer = z.infer<typeof ArtefactAnswer>;
+export const ArtefactAnswer = once(() => z.union([ProviderArtefact(), ArtefactReceipt()]));
+export type ArtefactAnswer = z.infer<ReturnType<typeof ArtefactAnswer>>;
 
 /**
  * The stored artefact: the view's fields plus what the scan pipeline mirrors (upload_id,
@@ -136,30 +142,32 @@ export const createdView = (a: StoredArtefact, permissions: ReadonlySet<Permissi
   a.restricted && !canViewRestricted(permissions) ? artefactReceipt(a.id) : artefactView(a);
 
 /** Form booleans arrive as text. */
-const FormBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+const FormBoolean = once(() => z.enum(['true', 'false']).transform((v) => v === 'true'));
 
 /** The form fields beside the file (or the link) of createProviderArtefact. */
-export const ArtefactFields = {
-  url: ArtefactUrl.optional(),
-  name: ArtefactName.optional(),
-  restricted: FormBoolean.optional(),
+export const ArtefactFields = once(() => ({
+  url: ArtefactUrl().optional(),
+  name: ArtefactName().optional(),
+  restricted: FormBoolean().optional(),
   release_id: Ulid.optional().meta({ description: 'A draft assurance release of this provider the artefact belongs to.' }),
   ism_version_id: Ulid.optional().meta({ description: 'The ISM release the artefact names (defaults to its release’s).' }),
-};
+}));
 
-export const BulkUpload = z
-  .strictObject({
-    files: z
-      .array(
-        z.strictObject({
-          upload_session: Ulid.meta({ description: 'An upload session of this provider holding the file.' }),
-          name: ArtefactName.optional(),
-          restricted: z.boolean().optional(),
-        }),
-      )
-      .min(1)
-      .max(BULK_UPLOAD_MAX_FILES)
-      .refine((files) => new Set(files.map((f) => f.upload_session)).size === files.length, 'each upload session is named once'),
-  })
-  .meta({ id: 'BulkReleaseArtefactUpload', description: `1 to ${BULK_UPLOAD_MAX_FILES} files, each through an upload session of at most 50 MiB.` });
-export type BulkUpload = z.output<typeof BulkUpload>;
+export const BulkUpload = once(() =>
+  z
+    .strictObject({
+      files: z
+        .array(
+          z.strictObject({
+            upload_session: Ulid.meta({ description: 'An upload session of this provider holding the file.' }),
+            name: ArtefactName().optional(),
+            restricted: z.boolean().optional(),
+          }),
+        )
+        .min(1)
+        .max(BULK_UPLOAD_MAX_FILES)
+        .refine((files) => new Set(files.map((f) => f.upload_session)).size === files.length, 'each upload session is named once'),
+    })
+    .meta({ id: 'BulkReleaseArtefactUpload', description: `1 to ${BULK_UPLOAD_MAX_FILES} files, each through an upload session of at most 50 MiB.` }),
+);
+export type BulkUpload = z.output<ReturnType<typeof BulkUpload>>;

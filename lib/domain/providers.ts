@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { FieldError } from '../errors.js';
 import { Ulid } from './ids.js';
 import { changesSomething } from './patch.js';
-import { filledLine, multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, once, singleLine } from './validation.js';
 
 /**
  * Shared external providers and their assurance releases (seed, External provider operations):
@@ -16,37 +16,45 @@ import { filledLine, multiLine, singleLine } from './validation.js';
  */
 export const RELEASE_LIMIT = 50;
 
-const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
-const Name = filledLine(200);
-const Description = multiLine().max(5000);
-const Website = singleLine()
-  .max(2048)
-  .refine((v) => /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http or https URL')
-  .meta({ description: 'An http or https URL; stored only, never fetched.' });
+const IsoDate = once(() => z.iso.date().meta({ description: 'YYYY-MM-DD' }));
+const Name = once(() => filledLine(200));
+const Description = once(() => multiLine().max(5000));
+const Website = once(() =>
+  singleLine()
+    .max(2048)
+    .refine((v) => /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http or https URL')
+    .meta({ description: 'An http or https URL; stored only, never fetched.' }),
+);
 
-export const ExternalProvider = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    website: z.string().nullable(),
-    release_count: z.number().int().min(0),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'ExternalProvider' });
-export type ExternalProvider = z.infer<typeof ExternalProvider>;
+export const ExternalProvider = once(() =>
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      website: z.string().nullable(),
+      release_count: z.number().int().min(0),
+      created_at: z.string(),
+      updated_at: z.string(),
+    })
+    .meta({ id: 'ExternalProvider' }),
+);
+export type ExternalProvider = z.infer<ReturnType<typeof ExternalProvider>>;
 
-export const CreateExternalProvider = z
-  .strictObject({ name: Name, description: Description.nullable().optional(), website: Website.nullable().optional() })
-  .meta({ id: 'CreateExternalProvider' });
+export const CreateExternalProvider = once(() =>
+  z
+    .strictObject({ name: Name(), description: Description().nullable().optional(), website: Website().nullable().optional() })
+    .meta({ id: 'CreateExternalProvider' }),
+);
 
-export const UpdateExternalProvider = z
-  .strictObject({ name: Name, description: Description.nullable(), website: Website.nullable() })
-  .partial()
-  .apply(changesSomething, 'property')
-  .meta({ id: 'UpdateExternalProvider', description: 'JSON merge patch: omitted properties are kept; null clears description or website.' });
-export type UpdateExternalProvider = z.output<typeof UpdateExternalProvider>;
+export const UpdateExternalProvider = once(() =>
+  z
+    .strictObject({ name: Name(), description: Description().nullable(), website: Website().nullable() })
+    .partial()
+    .apply(changesSomething, 'property')
+    .meta({ id: 'UpdateExternalProvider', description: 'JSON merge patch: omitted properties are kept; null clears description or website.' }),
+);
+export type UpdateExternalProvider = z.output<ReturnType<typeof UpdateExternalProvider>>;
 
 export interface StoredProvider extends ExternalProvider {
   version: number;
@@ -60,65 +68,73 @@ export const providerView = ({ version: _v, created_by: _c, selections: _s, ...p
 export const RELEASE_STATUSES = ['draft', 'published'] as const;
 
 /** What the release's artefacts and imports have produced (moved by those writes, never by a client). */
-export const ReleaseCounts = z.object({
-  artefacts: z.number().int().min(0),
-  assertions: z.number().int().min(0),
-  confirmed_assertions: z.number().int().min(0),
-});
-export type ReleaseCounts = z.infer<typeof ReleaseCounts>;
+export const ReleaseCounts = once(() =>
+  z.object({
+    artefacts: z.number().int().min(0),
+    assertions: z.number().int().min(0),
+    confirmed_assertions: z.number().int().min(0),
+  }),
+);
+export type ReleaseCounts = z.infer<ReturnType<typeof ReleaseCounts>>;
 export const COUNT_NAMES = ['artefacts', 'assertions', 'confirmed_assertions'] as const;
 
-export const AssuranceRelease = z
-  .object({
-    id: z.string(),
-    provider_id: z.string(),
-    name: z.string(),
-    version: z.string(),
-    ism_version_id: z.string(),
-    ism_version: z.string(),
-    description: z.string().nullable(),
-    assessed_on: z.string().nullable(),
-    valid_until: z.string().nullable(),
-    status: z.enum(RELEASE_STATUSES),
-    published_at: z.string().nullable(),
-    published_by: z.string().nullable(),
-    counts: ReleaseCounts,
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'AssuranceRelease' });
-export type AssuranceRelease = z.infer<typeof AssuranceRelease>;
+export const AssuranceRelease = once(() =>
+  z
+    .object({
+      id: z.string(),
+      provider_id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      ism_version_id: z.string(),
+      ism_version: z.string(),
+      description: z.string().nullable(),
+      assessed_on: z.string().nullable(),
+      valid_until: z.string().nullable(),
+      status: z.enum(RELEASE_STATUSES),
+      published_at: z.string().nullable(),
+      published_by: z.string().nullable(),
+      counts: ReleaseCounts(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    })
+    .meta({ id: 'AssuranceRelease' }),
+);
+export type AssuranceRelease = z.infer<ReturnType<typeof AssuranceRelease>>;
 
-const VersionLabel = filledLine(50).meta({ description: 'The provider\u2019s label for this release, such as 2026.1.' });
-const releaseFields = {
-  name: Name,
-  version: VersionLabel,
+const VersionLabel = once(() => filledLine(50).meta({ description: 'The provider\u2019s label for this release, such as 2026.1.' }));
+const releaseFields = once(() => ({
+  name: Name(),
+  version: VersionLabel(),
   ism_version_id: Ulid.meta({ description: 'The imported ISM release (setup options list them) the assertions were assessed against.' }),
-  description: Description.nullable(),
-  assessed_on: IsoDate.nullable(),
-  valid_until: IsoDate.nullable().meta({ description: 'Not before assessed_on.' }),
-};
+  description: Description().nullable(),
+  assessed_on: IsoDate().nullable(),
+  valid_until: IsoDate().nullable().meta({ description: 'Not before assessed_on.' }),
+}));
 
-export const CreateAssuranceRelease = z
-  .strictObject({
-    name: releaseFields.name,
-    version: releaseFields.version,
-    ism_version_id: releaseFields.ism_version_id,
-    description: releaseFields.description.optional(),
-    assessed_on: releaseFields.assessed_on.optional(),
-    valid_until: releaseFields.valid_until.optional(),
-  })
-  .meta({ id: 'CreateAssuranceRelease' });
-export type CreateAssuranceRelease = z.output<typeof CreateAssuranceRelease>;
+export const CreateAssuranceRelease = once(() =>
+  z
+    .strictObject({
+      name: releaseFields().name,
+      version: releaseFields().version,
+      ism_version_id: releaseFields().ism_version_id,
+      description: releaseFields().description.optional(),
+      assessed_on: releaseFields().assessed_on.optional(),
+      valid_until: releaseFields().valid_until.optional(),
+    })
+    .meta({ id: 'CreateAssuranceRelease' }),
+);
+export type CreateAssuranceRelease = z.output<ReturnType<typeof CreateAssuranceRelease>>;
 
-export const UpdateAssuranceRelease = z
-  .strictObject(releaseFields)
-  .partial()
-  .apply(changesSomething, 'property')
-  .meta({ id: 'UpdateAssuranceRelease', description: 'JSON merge patch of a draft release: omitted properties are kept; null clears a nullable one.' });
-export type UpdateAssuranceRelease = z.output<typeof UpdateAssuranceRelease>;
+export const UpdateAssuranceRelease = once(() =>
+  z
+    .strictObject(releaseFields())
+    .partial()
+    .apply(changesSomething, 'property')
+    .meta({ id: 'UpdateAssuranceRelease', description: 'JSON merge patch of a draft release: omitted properties are kept; null clears a nullable one.' }),
+);
+export type UpdateAssuranceRelease = z.output<ReturnType<typeof UpdateAssuranceRelease>>;
 
-export const PublishAssuranceRelease = z.strictObject({}).meta({ id: 'PublishAssuranceRelease', description: 'An empty JSON object.' });
+export const PublishAssuranceRelease = once(() => z.strictObject({}).meta({ id: 'PublishAssuranceRelease', description: 'An empty JSON object.' }));
 
 export interface StoredRelease extends Omit<AssuranceRelease, 'counts'>, ReleaseCounts {
   /** Concurrency revision (`version` is the provider's label); counts move without it, the ETag names both. */
@@ -208,25 +224,29 @@ export function selectionDeltas(before: readonly { provider_id: string; release_
 }
 
 /** The filter value of an ISM control in options: the catalogue's own identifier, matched without regard to case (ISM-1691 finds ism-1691). */
-export const ControlIdentifier = singleLine()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be an ISM control identifier such as ism-1691')
-  .transform((v) => v.toLowerCase());
+export const ControlIdentifier = once(() =>
+  singleLine()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be an ISM control identifier such as ism-1691')
+    .transform((v) => v.toLowerCase()),
+);
 
-export const ProviderOption = z
-  .object({
-    provider_id: z.string(),
-    provider_name: z.string(),
-    release_id: z.string(),
-    name: z.string(),
-    version: z.string(),
-    ism_version_id: z.string(),
-    ism_version: z.string(),
-    assessed_on: z.string().nullable(),
-    valid_until: z.string().nullable(),
-    published_at: z.string(),
-  })
-  .meta({ id: 'ExternalProviderOption', description: 'A published assurance release a project scope may select (provider_id and release_id).' });
-export type ProviderOption = z.infer<typeof ProviderOption>;
+export const ProviderOption = once(() =>
+  z
+    .object({
+      provider_id: z.string(),
+      provider_name: z.string(),
+      release_id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      ism_version_id: z.string(),
+      ism_version: z.string(),
+      assessed_on: z.string().nullable(),
+      valid_until: z.string().nullable(),
+      published_at: z.string(),
+    })
+    .meta({ id: 'ExternalProviderOption', description: 'A published assurance release a project scope may select (provider_id and release_id).' }),
+);
+export type ProviderOption = z.infer<ReturnType<typeof ProviderOption>>;
 
 export const optionOf = (provider: Pick<StoredProvider, 'id' | 'name'>, r: StoredRelease): ProviderOption => ({
   provider_id: provider.id,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from './validation.js';
 import { CLASSIFICATION_CODES, CLASSIFICATIONS } from './classifications.js';
 
 /** The choices a project setup form offers (seed: ISM release, licensed classifications, scope choices, provider assurance metadata). */
@@ -16,35 +17,37 @@ export const ASSESSMENT_TYPES = [
   { value: 'change', label: 'Assessment of a significant change' },
 ] as const;
 
-const Choice = z.object({ value: z.string(), label: z.string() });
+const Choice = once(() => z.object({ value: z.string(), label: z.string() }));
 
-export const SetupOptions = z
-  .object({
-    ism_releases: z.array(
-      z.object({
-        id: z.string(),
-        version: z.string(),
-        title: z.string(),
-        entries: z.number().int(),
-        sample: z.boolean().meta({ description: 'True for the sample catalogue this product ships (not the ISM).' }),
+export const SetupOptions = once(() =>
+  z
+    .object({
+      ism_releases: z.array(
+        z.object({
+          id: z.string(),
+          version: z.string(),
+          title: z.string(),
+          entries: z.number().int(),
+          sample: z.boolean().meta({ description: 'True for the sample catalogue this product ships (not the ISM).' }),
+        }),
+      ),
+      classifications: z.array(z.object({ code: z.enum(CLASSIFICATION_CODES), name: z.string() })),
+      scope_choices: z.object({ essential_eight_targets: z.array(Choice()), assessment_types: z.array(Choice()) }),
+      provider_assurance: z.object({
+        providers: z
+          .array(
+            z.object({
+              id: z.string(),
+              name: z.string(),
+              releases: z.array(z.object({ id: z.string(), version: z.string(), name: z.string(), ism_version_id: z.string(), ism_version: z.string() })),
+            }),
+          )
+          .meta({ description: 'Shared providers with published assurance releases, which provider_selections of a scope may name.' }),
       }),
-    ),
-    classifications: z.array(z.object({ code: z.enum(CLASSIFICATION_CODES), name: z.string() })),
-    scope_choices: z.object({ essential_eight_targets: z.array(Choice), assessment_types: z.array(Choice) }),
-    provider_assurance: z.object({
-      providers: z
-        .array(
-          z.object({
-            id: z.string(),
-            name: z.string(),
-            releases: z.array(z.object({ id: z.string(), version: z.string(), name: z.string(), ism_version_id: z.string(), ism_version: z.string() })),
-          }),
-        )
-        .meta({ description: 'Shared providers with published assurance releases, which provider_selections of a scope may name.' }),
-    }),
-  })
-  .meta({ id: 'SetupOptions' });
-export type SetupOptions = z.infer<typeof SetupOptions>;
+    })
+    .meta({ id: 'SetupOptions' }),
+);
+export type SetupOptions = z.infer<ReturnType<typeof SetupOptions>>;
 
 export function licensedClassifications(codes: readonly string[]) {
   return CLASSIFICATIONS.filter((c) => codes.includes(c.code));

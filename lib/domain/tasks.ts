@@ -2,7 +2,7 @@ import { monotonicFactory } from 'ulid';
 import * as z from 'zod';
 import { forbidden } from '../errors.js';
 import type { Permission } from './permissions.js';
-import { multiLine, NOT_BLANK } from './validation.js';
+import { multiLine, NOT_BLANK, once } from './validation.js';
 import type { WorkflowConfig } from './workflow.js';
 
 /**
@@ -71,43 +71,50 @@ export interface StoredTaskComment {
   created_at: string;
 }
 
-const Subject = z.object({
-  kind: z.enum(['library-item', 'register-row']),
-  definition_id: z.string(),
-  id: z.string(),
-  review_due: z.string(),
-});
-
-export const Task = z
-  .object({
+const Subject = once(() =>
+  z.object({
+    kind: z.enum(['library-item', 'register-row']),
+    definition_id: z.string(),
     id: z.string(),
-    project_id: z.string(),
-    kind: z.enum(TASK_KINDS),
-    title: z.string(),
-    status: z.enum(TASK_STATUSES),
-    related_control_id: z.string().nullable().optional().meta({ description: 'Omitted (and listed in redacted_fields) without view-controls.' }),
-    subject: Subject.nullable()
-      .optional()
-      .meta({ description: 'What a review task is about; omitted (and listed in redacted_fields) without the permission that reads it.' }),
-    assignee_user_id: z.string().nullable(),
-    created_at: z.string(),
-    closed_at: z.string().nullable(),
-    redacted_fields: z.array(z.string()),
-  })
-  .meta({ id: 'Task' });
-export type Task = z.infer<typeof Task>;
+    review_due: z.string(),
+  }),
+);
 
-export const TaskComment = z
-  .object({ id: z.string(), task_id: z.string(), author_user_id: z.string(), comment: z.string(), created_at: z.string() })
-  .meta({ id: 'TaskComment' });
+export const Task = once(() =>
+  z
+    .object({
+      id: z.string(),
+      project_id: z.string(),
+      kind: z.enum(TASK_KINDS),
+      title: z.string(),
+      status: z.enum(TASK_STATUSES),
+      related_control_id: z.string().nullable().optional().meta({ description: 'Omitted (and listed in redacted_fields) without view-controls.' }),
+      subject: Subject()
+        .nullable()
+        .optional()
+        .meta({ description: 'What a review task is about; omitted (and listed in redacted_fields) without the permission that reads it.' }),
+      assignee_user_id: z.string().nullable(),
+      created_at: z.string(),
+      closed_at: z.string().nullable(),
+      redacted_fields: z.array(z.string()),
+    })
+    .meta({ id: 'Task' }),
+);
+export type Task = z.infer<ReturnType<typeof Task>>;
 
-export const CreateTaskComment = z
-  .strictObject({
-    comment: multiLine().max(COMMENT_MAX).regex(NOT_BLANK, 'must not be blank'),
-  })
-  .meta({ id: 'CreateTaskComment', description: `The comment, 1 to ${COMMENT_MAX} characters, not blank.` });
+export const TaskComment = once(() =>
+  z.object({ id: z.string(), task_id: z.string(), author_user_id: z.string(), comment: z.string(), created_at: z.string() }).meta({ id: 'TaskComment' }),
+);
 
-export const EmptyBody = z.strictObject({}).meta({ id: 'EmptyTaskAction', description: 'Claim and release take an empty JSON object.' });
+export const CreateTaskComment = once(() =>
+  z
+    .strictObject({
+      comment: multiLine().max(COMMENT_MAX).regex(NOT_BLANK, 'must not be blank'),
+    })
+    .meta({ id: 'CreateTaskComment', description: `The comment, 1 to ${COMMENT_MAX} characters, not blank.` }),
+);
+
+export const EmptyBody = once(() => z.strictObject({}).meta({ id: 'EmptyTaskAction', description: 'Claim and release take an empty JSON object.' }));
 
 /** The permission that reads a review subject: the library needs view-controls, registers view-registers. */
 const SUBJECT_PERMISSION: Record<TaskSubject['kind'], Permission> = { 'library-item': 'view-controls', 'register-row': 'view-registers' };

@@ -115,3 +115,14 @@ export function parameterErrors(error: z.ZodError, where: 'query' | 'path'): Fie
     }));
   });
 }
+
+/**
+ * A value built by its first caller and kept: the form of a schema a function needs only for some
+ * requests (issue 23, Function size), so that loading a module builds none of its schemas. Schemas
+ * that compose one call it inside their own builder; declarations name it, and the operation kernel
+ * calls it.
+ */
+export function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}

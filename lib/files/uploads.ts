@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
 import { parseStored, storedSchema } from '../store/entity.js';
@@ -52,61 +53,63 @@ export interface UploadRecord {
 
 export const hashIndexKey = (sha: string) => `SHA256#${sha}`;
 
-const nullableString = z.string().nullable();
-const nullableNumber = z.number().nullable();
+const nullableString = once(() => z.string().nullable());
+const nullableNumber = once(() => z.number().nullable());
 
 /** An upload record as stored under keys.upload (its GSI1 key is the hash of its bytes). */
-export const uploadSchema = storedSchema<UploadRecord>()(
-  z.looseObject({
-    id: z.string(),
-    profile: z.enum(Object.keys(PROFILES) as [ProfileId, ...ProfileId[]]),
-    status: z.enum(['quarantine', 'ready', 'error']),
-    error_code: z
-      .enum([
-        'file_too_large',
-        'empty_file',
-        'unsupported_type',
-        'file_type_mismatch',
-        'image_unreadable',
-        'image_dimensions_out_of_range',
-        'malware_detected',
-        'authorisation_lost',
-        'scan_failed',
-        'content_changed',
-        'cancelled',
-      ])
-      .nullable(),
-    s3_key: z.string(),
-    sha256: z.string(),
-    size: z.number(),
-    file_name: z.string(),
-    declared_type: z.string(),
-    detected_type: nullableString,
-    width: nullableNumber,
-    height: nullableNumber,
-    organisation_id: nullableString,
-    project_id: nullableString,
-    provider_id: nullableString.optional(),
-    owner: z.looseObject({ PK: z.string(), SK: z.string() }),
-    uploaded_by: z.string(),
-    token_id: z.string(),
-    authority: z.looseObject({
-      scope: z.discriminatedUnion('kind', [
-        z.looseObject({ kind: z.literal('installation') }),
-        z.looseObject({ kind: z.literal('organisation'), id: z.string() }),
-        z.looseObject({ kind: z.literal('project'), id: z.string() }),
-      ]),
-      permissions: z.array(z.enum(PERMISSIONS)),
+export const uploadSchema = once(() =>
+  storedSchema<UploadRecord>()(
+    z.looseObject({
+      id: z.string(),
+      profile: z.enum(Object.keys(PROFILES) as [ProfileId, ...ProfileId[]]),
+      status: z.enum(['quarantine', 'ready', 'error']),
+      error_code: z
+        .enum([
+          'file_too_large',
+          'empty_file',
+          'unsupported_type',
+          'file_type_mismatch',
+          'image_unreadable',
+          'image_dimensions_out_of_range',
+          'malware_detected',
+          'authorisation_lost',
+          'scan_failed',
+          'content_changed',
+          'cancelled',
+        ])
+        .nullable(),
+      s3_key: z.string(),
+      sha256: z.string(),
+      size: z.number(),
+      file_name: z.string(),
+      declared_type: z.string(),
+      detected_type: nullableString(),
+      width: nullableNumber(),
+      height: nullableNumber(),
+      organisation_id: nullableString(),
+      project_id: nullableString(),
+      provider_id: nullableString().optional(),
+      owner: z.looseObject({ PK: z.string(), SK: z.string() }),
+      uploaded_by: z.string(),
+      token_id: z.string(),
+      authority: z.looseObject({
+        scope: z.discriminatedUnion('kind', [
+          z.looseObject({ kind: z.literal('installation') }),
+          z.looseObject({ kind: z.literal('organisation'), id: z.string() }),
+          z.looseObject({ kind: z.literal('project'), id: z.string() }),
+        ]),
+        permissions: z.array(z.enum(PERMISSIONS)),
+      }),
+      checks: z.looseObject({ validation: z.enum(['pending', 'passed']), malware: z.enum(['pending', 'clean']) }),
+      reused_from: nullableString(),
+      mirrors: z.set(z.string()).optional(),
+      created_at: z.string(),
+      scanned_at: nullableString(),
     }),
-    checks: z.looseObject({ validation: z.enum(['pending', 'passed']), malware: z.enum(['pending', 'clean']) }),
-    reused_from: nullableString,
-    mirrors: z.set(z.string()).optional(),
-    created_at: z.string(),
-    scanned_at: nullableString,
-  }),
+  ),
 );
 
-export const toUpload = (item: Item): UploadRecord => parseStored(uploadSchema, item);
+export const toUpload = (item: Item): UploadRecord => parseStored(uploadSchema(), item);
 
 export function uploadPut(u: UploadRecord): WriteItem {
   return {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { Assertion, assertionId, isConfirmed, releaseAssertionIds, type StoredAssertion } from '../domain/assertions.js';
 import type { SelectedAssertion } from '../domain/provider-effects.js';
 import { type Condition, itemAbsent, itemPresent, versionIs } from './conditions.js';
@@ -22,25 +23,27 @@ import { commit, type WriteItem } from './transact.js';
 const assertionItem = (a: StoredAssertion) => ({ ...keys.assertion(a.provider_id, a.id), entity: 'assertion', ...a });
 
 /** An assertion as stored under keys.assertion: what the API shows of it, and its version. */
-export const assertionSchema = z.looseObject({ ...Assertion.shape, version: z.number().int() }) satisfies z.ZodType<StoredAssertion>;
+export const assertionSchema = once(() => z.looseObject({ ...Assertion().shape, version: z.number().int() }) satisfies z.ZodType<StoredAssertion>);
 
-export const toAssertion = (item: Item): StoredAssertion => parseStored(assertionSchema, item);
+export const toAssertion = (item: Item): StoredAssertion => parseStored(assertionSchema(), item);
 
 /** What selectedAssertions projects of a confirmed assertion: what a selecting project's controls are given, and the artefact it came from. */
-const selectedSchema = assertionSchema
-  .pick({
-    id: true,
-    provider_id: true,
-    release_id: true,
-    control_id: true,
-    responsibility: true,
-    implementation_status: true,
-    artefact_id: true,
-  })
-  .loose();
+const selectedSchema = once(() =>
+  assertionSchema()
+    .pick({
+      id: true,
+      provider_id: true,
+      release_id: true,
+      control_id: true,
+      responsibility: true,
+      implementation_status: true,
+      artefact_id: true,
+    })
+    .loose(),
+);
 
 /** The projection of the control index items: which release asserts the control. */
-const assertingSchema = z.looseObject({ provider_id: z.string(), release_id: z.string() });
+const assertingSchema = once(() => z.looseObject({ provider_id: z.string(), release_id: z.string() }));
 
 /** The sort-key prefix of a release's assertions. */
 export const releaseAssertionPrefix = (releaseId: string) => `${prefixes.assertion}${releaseAssertionIds(releaseId)}`;
@@ -129,7 +132,7 @@ export async function releasesAsserting(controlId: string): Promise<{ provider_i
     ConsistentRead: true,
   });
   return items.map((i) => {
-    const { provider_id, release_id } = parseStored(assertingSchema, i);
+    const { provider_id, release_id } = parseStored(assertingSchema(), i);
     return { provider_id, release_id };
   });
 }
@@ -154,7 +157,7 @@ export const confirmedAssertionItems = (providerId: string, releaseId: string, a
 export async function selectedAssertions(selections: readonly { provider_id: string; release_id: string }[]): Promise<SelectedAssertion[]> {
   const attributes = ['id', 'provider_id', 'release_id', 'control_id', 'responsibility', 'implementation_status', 'artefact_id'];
   const perRelease = await Promise.all(selections.map((s) => confirmedAssertionItems(s.provider_id, s.release_id, attributes)));
-  const confirmed = perRelease.flat().map((item) => parseStored(selectedSchema, item));
+  const confirmed = perRelease.flat().map((item) => parseStored(selectedSchema(), item));
   const found = await getMany(confirmed.map((a) => keys.providerArtefact(a.provider_id, a.artefact_id)));
   return confirmed.map(({ artefact_id, ...a }) => ({
     ...a,

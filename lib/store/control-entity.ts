@@ -3,6 +3,7 @@ import { ORIGINS, type Origin, type Recommendation } from '../domain/applicabili
 import { ALL_STATUSES, type ControlListing, LIST_FIELDS, OUTCOMES, SEVERITIES, type StoredControl } from '../domain/controls.js';
 import { PROVIDER_GUIDANCE_FIELDS } from '../domain/control-views.js';
 import { STATUS_ORIGINS } from '../domain/provider-effects.js';
+import { once } from '../domain/validation.js';
 import { parseStored, storedSchema } from './entity.js';
 import type { Item } from './read.js';
 
@@ -11,17 +12,19 @@ import type { Item } from './read.js';
  * parsed with a schema: the list projection's is picked from the item's, so the two cannot part.
  */
 
-const recommendationSchema = z.looseObject({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) });
+const recommendationSchema = once(() => z.looseObject({ value: z.enum(['y', 'n']), rules: z.array(z.string()), reasons: z.array(z.string()) }));
 
 /**
  * A guidance reference, parsed to its own fields: references stored before issue 25 also held the
  * assertion's words (which the data migration strips), and a write of the parsed control must not
  * carry them back.
  */
-const guidanceReferenceSchema = z.object(PROVIDER_GUIDANCE_FIELDS).pick({ provider_id: true, release_id: true, assertion_id: true, restricted: true });
+const guidanceReferenceSchema = once(() =>
+  z.object(PROVIDER_GUIDANCE_FIELDS()).pick({ provider_id: true, release_id: true, assertion_id: true, restricted: true }),
+);
 
 /** The fields that place a control in counts, indexes and filters: what the applicability read projects. */
-const applicabilityFields = {
+const applicabilityFields = once(() => ({
   id: z.string(),
   catalogue_id: z.string(),
   label: z.string(),
@@ -29,61 +32,63 @@ const applicabilityFields = {
   essential_eight: z.array(z.string()),
   implementation_status: z.enum(ALL_STATUSES).nullable(),
   implementation_status_origin: z.enum(STATUS_ORIGINS).nullable().optional(),
-  provider_guidance: z.array(guidanceReferenceSchema).optional(),
+  provider_guidance: z.array(guidanceReferenceSchema()).optional(),
   position: z.number(),
   path: z.array(z.string()),
   applicability: z.enum(['y', 'n']),
   applicability_origin: z.enum(ORIGINS),
-  recommendation: recommendationSchema.nullable(),
+  recommendation: recommendationSchema().nullable(),
   workflow_state: z.string(),
   overall_assessed_outcome: z.enum(OUTCOMES).nullable().optional(),
   version: z.number(),
-};
+}));
 
 /** A project's control as stored under keys.control. */
-export const controlSchema = storedSchema<StoredControl>()(
-  z.looseObject({
-    ...applicabilityFields,
-    project_id: z.string(),
-    kind: z.enum(['control', 'principle']),
-    applicability_comment: z.string().nullable(),
-    applicability_decided_at: z.string().nullable().optional(),
-    applicability_decided_by: z.string().nullable().optional(),
-    recommendation_at: z.string().nullable(),
-    implementation_description: z.string().nullable(),
-    implementation_summary: z.string().nullable(),
-    overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional(),
-    overall_proposed_rationale: z.string().nullable().optional(),
-    maturity_proposed_level: z.string().nullable().optional(),
-    overall_assessed_rationale: z.string().nullable().optional(),
-    evidence_references: z.array(z.string()).optional(),
-    finding_severity: z.enum(SEVERITIES).nullable().optional(),
-    assessor_notes: z.string().nullable().optional(),
-    maturity_assessed_level: z.string().nullable().optional(),
-    last_transition: z
-      .looseObject({
-        id: z.string(),
-        from: z.string(),
-        to: z.string(),
-        comment: z.string().nullable(),
-        by: z.string(),
-        at: z.string(),
-        assessment: z.boolean(),
-      })
-      .nullable()
-      .optional(),
-    evidence_snapshot: z
-      .looseObject({
-        captured_at: z.string(),
-        versions: z.array(z.looseObject({ evidence_id: z.string(), version: z.number(), sha256: z.string().nullable() })),
-        acknowledged_warnings: z.array(z.string()),
-      })
-      .nullable()
-      .optional(),
-    approval_task_id: z.string().nullable().optional(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const controlSchema = once(() =>
+  storedSchema<StoredControl>()(
+    z.looseObject({
+      ...applicabilityFields(),
+      project_id: z.string(),
+      kind: z.enum(['control', 'principle']),
+      applicability_comment: z.string().nullable(),
+      applicability_decided_at: z.string().nullable().optional(),
+      applicability_decided_by: z.string().nullable().optional(),
+      recommendation_at: z.string().nullable(),
+      implementation_description: z.string().nullable(),
+      implementation_summary: z.string().nullable(),
+      overall_proposed_outcome: z.enum(OUTCOMES).nullable().optional(),
+      overall_proposed_rationale: z.string().nullable().optional(),
+      maturity_proposed_level: z.string().nullable().optional(),
+      overall_assessed_rationale: z.string().nullable().optional(),
+      evidence_references: z.array(z.string()).optional(),
+      finding_severity: z.enum(SEVERITIES).nullable().optional(),
+      assessor_notes: z.string().nullable().optional(),
+      maturity_assessed_level: z.string().nullable().optional(),
+      last_transition: z
+        .looseObject({
+          id: z.string(),
+          from: z.string(),
+          to: z.string(),
+          comment: z.string().nullable(),
+          by: z.string(),
+          at: z.string(),
+          assessment: z.boolean(),
+        })
+        .nullable()
+        .optional(),
+      evidence_snapshot: z
+        .looseObject({
+          captured_at: z.string(),
+          versions: z.array(z.looseObject({ evidence_id: z.string(), version: z.number(), sha256: z.string().nullable() })),
+          acknowledged_warnings: z.array(z.string()),
+        })
+        .nullable()
+        .optional(),
+      approval_task_id: z.string().nullable().optional(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 /** The catalogue's attributes that controls stored before issue 25 copied, and the data migration strips (lib/migrations). */
@@ -93,13 +98,13 @@ export const COPIED_CATALOGUE_ATTRIBUTES = ['statement', 'classifications'] as c
 export function holdsCopiedText(item: Item): boolean {
   if (COPIED_CATALOGUE_ATTRIBUTES.some((a) => a in item)) return true;
   const references = Array.isArray(item.provider_guidance) ? (item.provider_guidance as Record<string, unknown>[]) : [];
-  const named = new Set(Object.keys(guidanceReferenceSchema.shape));
+  const named = new Set(Object.keys(guidanceReferenceSchema().shape));
   return references.some((r) => Object.keys(r).some((k) => !named.has(k)));
 }
 
 /** A stored control, without the copies of catalogue text an older item holds: a write of it never carries them back. */
 export function toControl(item: Item): StoredControl {
-  const { statement: _statement, classifications: _classifications, ...control } = parseStored(controlSchema, item);
+  const { statement: _statement, classifications: _classifications, ...control } = parseStored(controlSchema(), item);
   return control;
 }
 
@@ -124,18 +129,18 @@ export interface ControlApplicability {
   GSI1PK?: string;
 }
 
-const applicabilitySchema = storedSchema<Omit<ControlApplicability, 'GSI1PK'>>()(z.looseObject(applicabilityFields));
+const applicabilitySchema = once(() => storedSchema<Omit<ControlApplicability, 'GSI1PK'>>()(z.looseObject(applicabilityFields())));
 
 /**
  * A control read through the applicability projection (its keys projected too, so that a refusal
  * names the item). Parsing drops index keys, and the attention index partition is part of the read.
  */
 export const toApplicability = (item: Item): ControlApplicability => ({
-  ...parseStored(applicabilitySchema, item),
+  ...parseStored(applicabilitySchema(), item),
   ...(typeof item.GSI1PK === 'string' ? { GSI1PK: item.GSI1PK } : {}),
 });
 
-const listingSchema = controlSchema.pick(Object.fromEntries(LIST_FIELDS.map((f) => [f, true])) as { [K in (typeof LIST_FIELDS)[number]]: true });
+const listingSchema = once(() => controlSchema().pick(Object.fromEntries(LIST_FIELDS.map((f) => [f, true])) as { [K in (typeof LIST_FIELDS)[number]]: true }));
 
 /** A control read through the list projection (its keys projected too, so that a refusal names the item). */
-export const toListing = (item: Item): ControlListing => parseStored(listingSchema, item);
+export const toListing = (item: Item): ControlListing => parseStored(listingSchema(), item);

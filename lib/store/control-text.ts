@@ -18,7 +18,7 @@ import { getMany, type Item, keyString } from './read.js';
  * release's entries and its assertions have been read (else one more, in parallel).
  */
 
-const textSchema = assertionSchema.pick({
+const textSchema = assertionSchema().pick({
   id: true,
   responsibility: true,
   implementation_status: true,

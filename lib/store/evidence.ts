@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { once } from '../domain/validation.js';
 import * as z from 'zod';
 import {
   EVIDENCE_KINDS,
@@ -30,44 +31,48 @@ export const evidenceCollection = (projectId: string, controlId: string): Collec
   prefix: keys.evidenceHead(projectId, controlId).SK,
 });
 
-const sourceSchema = z.discriminatedUnion('kind', [
-  z.looseObject({ kind: z.literal('file'), control_id: z.string(), evidence_id: z.string() }),
-  z.looseObject({ kind: z.literal('register'), definition_id: z.string() }),
-  z.looseObject({ kind: z.literal('library'), definition_id: z.string() }),
-  z.looseObject({ kind: z.literal('repository'), connection_id: z.string(), path: z.string(), ref: z.string() }),
-]);
+const sourceSchema = once(() =>
+  z.discriminatedUnion('kind', [
+    z.looseObject({ kind: z.literal('file'), control_id: z.string(), evidence_id: z.string() }),
+    z.looseObject({ kind: z.literal('register'), definition_id: z.string() }),
+    z.looseObject({ kind: z.literal('library'), definition_id: z.string() }),
+    z.looseObject({ kind: z.literal('repository'), connection_id: z.string(), path: z.string(), ref: z.string() }),
+  ]),
+);
 
 /**
  * An evidence item as stored under keys.evidence, and its pinned copies under keys.evidenceVersion:
  * the file fields are an upload's or a file link's, mirrored by the scan pipeline.
  */
-export const evidenceSchema = storedSchema<StoredEvidence>()(
-  z.looseObject({
-    id: z.string(),
-    project_id: z.string(),
-    control_id: z.string(),
-    kind: z.enum(EVIDENCE_KINDS),
-    status: z.enum(EVIDENCE_STATUSES),
-    version: z.number(),
-    ...Metadata,
-    upload_id: z.string().optional(),
-    file_status: z.enum(['quarantine', 'ready', 'error']).optional(),
-    error_code: z.string().nullable().optional(),
-    file_name: z.string().optional(),
-    size: z.number().optional(),
-    sha256: z.string().optional(),
-    detected_type: z.string().nullable().optional(),
-    s3_key: z.string().optional(),
-    source: sourceSchema.nullable(),
-    replaces: z.string().optional(),
-    created_at: z.string(),
-    created_by: z.string(),
-    updated_at: z.string(),
-    updated_by: z.string(),
-  }),
+export const evidenceSchema = once(() =>
+  storedSchema<StoredEvidence>()(
+    z.looseObject({
+      id: z.string(),
+      project_id: z.string(),
+      control_id: z.string(),
+      kind: z.enum(EVIDENCE_KINDS),
+      status: z.enum(EVIDENCE_STATUSES),
+      version: z.number(),
+      ...Metadata(),
+      upload_id: z.string().optional(),
+      file_status: z.enum(['quarantine', 'ready', 'error']).optional(),
+      error_code: z.string().nullable().optional(),
+      file_name: z.string().optional(),
+      size: z.number().optional(),
+      sha256: z.string().optional(),
+      detected_type: z.string().nullable().optional(),
+      s3_key: z.string().optional(),
+      source: sourceSchema().nullable(),
+      replaces: z.string().optional(),
+      created_at: z.string(),
+      created_by: z.string(),
+      updated_at: z.string(),
+      updated_by: z.string(),
+    }),
+  ),
 );
 
-export const toEvidence = (item: Item): StoredEvidence => parseStored(evidenceSchema, item);
+export const toEvidence = (item: Item): StoredEvidence => parseStored(evidenceSchema(), item);
 
 export interface ControlEvidence {
   /** Moves with every change of the control's evidence, scan results included: part of the control's ETag. */

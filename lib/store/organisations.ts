@@ -20,7 +20,7 @@ export interface StoredOrganisation extends Organisation {
 /** An organisation as stored under keys.organisation. */
 export const organisationSchema = storedSchema<StoredOrganisation>()(
   z.looseObject({
-    ...Organisation.shape,
+    ...Organisation().shape,
     version: z.number(),
     created_by: z.string(),
     licensed_classifications: z.array(z.string()).optional(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { AssuranceRelease, COUNT_NAMES, ExternalProvider, ReleaseCounts, type StoredProvider, type StoredRelease } from '../domain/providers.js';
 import { notFound, preconditionFailed } from '../errors.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent, presentBelow, setFields, type Condition } from './conditions.js';
@@ -25,23 +26,29 @@ export const publishedOfIsm = (ismVersionId: string) => `ism_${ismVersionId}`;
  * the counters other writes ADD (`selections`, `artefact_count`, `restricted_artefact_count`) are
  * absent until first moved.
  */
-export const providerSchema = z.looseObject({
-  ...ExternalProvider.shape,
-  version: z.number().int(),
-  created_by: z.string(),
-  selections: z.number().int().optional(),
-}) satisfies z.ZodType<StoredProvider>;
+export const providerSchema = once(
+  () =>
+    z.looseObject({
+      ...ExternalProvider().shape,
+      version: z.number().int(),
+      created_by: z.string(),
+      selections: z.number().int().optional(),
+    }) satisfies z.ZodType<StoredProvider>,
+);
 
 /** A release as stored under keys.assuranceRelease: the API's fields with its counts flat beside them, its revision and creator. */
-export const assuranceReleaseSchema = z.looseObject({
-  ...AssuranceRelease.omit({ counts: true }).shape,
-  ...ReleaseCounts.shape,
-  revision: z.number().int(),
-  created_by: z.string(),
-}) satisfies z.ZodType<StoredRelease>;
+export const assuranceReleaseSchema = once(
+  () =>
+    z.looseObject({
+      ...AssuranceRelease().omit({ counts: true }).shape,
+      ...ReleaseCounts().shape,
+      revision: z.number().int(),
+      created_by: z.string(),
+    }) satisfies z.ZodType<StoredRelease>,
+);
 
-export const toProvider = (item: Item): StoredProvider => parseStored(providerSchema, item);
-export const toRelease = (item: Item): StoredRelease => parseStored(assuranceReleaseSchema, item);
+export const toProvider = (item: Item): StoredProvider => parseStored(providerSchema(), item);
+export const toRelease = (item: Item): StoredRelease => parseStored(assuranceReleaseSchema(), item);
 
 const providerItem = (p: StoredProvider) => ({
   ...keys.externalProvider(p.id),

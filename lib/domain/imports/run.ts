@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../validation.js';
 import type { RowError } from './rows.js';
 
 /**
@@ -57,26 +58,28 @@ export function newImportRun(
 }
 
 /** What artefact detail shows of the artefact's current import run. */
-export const ImportRunView = z
-  .object({
-    run_id: z.string(),
-    kind: z.enum(IMPORT_KINDS),
-    status: z.enum(['running', 'completed', 'failed']),
-    started_at: z.string(),
-    finished_at: z.string().nullable(),
-    progress: z
-      .object({ rows: z.number().int(), written: z.number().int(), exact: z.number().int() })
-      .nullable()
-      .meta({ description: 'Rows read, rows written so far and how many of them are exact; null until the file is parsed.' }),
-    errors: z.array(z.object({ row: z.number().int(), reason: z.string() })).meta({ description: `The first ${ERROR_LIMIT} rows that could not be read.` }),
-    error_count: z.number().int(),
-    error_code: z.string().nullable().meta({
-      description: 'Why a failed run failed (a refused file, authorisation_lost, release_not_draft, import_abandoned when no worker finished it, …).',
-    }),
-    error_detail: z.string().nullable(),
-  })
-  .meta({ id: 'ImportRun' });
-export type ImportRunView = z.infer<typeof ImportRunView>;
+export const ImportRunView = once(() =>
+  z
+    .object({
+      run_id: z.string(),
+      kind: z.enum(IMPORT_KINDS),
+      status: z.enum(['running', 'completed', 'failed']),
+      started_at: z.string(),
+      finished_at: z.string().nullable(),
+      progress: z
+        .object({ rows: z.number().int(), written: z.number().int(), exact: z.number().int() })
+        .nullable()
+        .meta({ description: 'Rows read, rows written so far and how many of them are exact; null until the file is parsed.' }),
+      errors: z.array(z.object({ row: z.number().int(), reason: z.string() })).meta({ description: `The first ${ERROR_LIMIT} rows that could not be read.` }),
+      error_count: z.number().int(),
+      error_code: z.string().nullable().meta({
+        description: 'Why a failed run failed (a refused file, authorisation_lost, release_not_draft, import_abandoned when no worker finished it, …).',
+      }),
+      error_detail: z.string().nullable(),
+    })
+    .meta({ id: 'ImportRun' }),
+);
+export type ImportRunView = z.infer<ReturnType<typeof ImportRunView>>;
 
 export const importRunView = (r: ImportRun): ImportRunView => ({
   run_id: r.run_id,

@@ -13,7 +13,7 @@ import {
 import { Control, ControlListItem, controlListItem } from '../../domain/control-views.js';
 import { stateIds } from '../../domain/workflow.js';
 import { forbidden, validationFailed } from '../../errors.js';
-import { configuredChoice, filledLine } from '../../domain/validation.js';
+import { configuredChoice, filledLine, once } from '../../domain/validation.js';
 import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../../store/control-filters.js';
 import { attentionList, controlList, controlsAt, controlsPage } from '../../store/controls.js';
 import { keys } from '../../store/keys.js';
@@ -38,22 +38,25 @@ import { requireIfMatch } from '../kernel/etag.js';
 
 /* Reads. */
 
-const ListQuery = PageQuery.extend({
-  'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({
-    description: 'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.',
+const ListQuery = once(() =>
+  PageQuery().extend({
+    'filter[applicability_attention]': z.enum(['conflicts', 'suggested_exclusions']).optional().meta({
+      description:
+        'conflicts: explicit choices that differ from the recommendation; suggested_exclusions: applicable controls the recommendation would exclude.',
+    }),
+    'filter[workflow_state]': configuredChoice(() => stateIds(controlWorkflow()), 'a workflow state', 'unknown_state')
+      .optional()
+      .meta({ description: 'A state of the configured control workflow.' }),
+    'filter[applicability]': z.enum(['y', 'n']).optional(),
+    'filter[implementation_status]': z
+      .enum([...IMPLEMENTATION_STATUSES, 'ec', 'not_set'])
+      .optional()
+      .meta({ description: 'not_set: no implementation status recorded yet.' }),
+    'filter[essential_eight]': z.enum(MATURITY_LEVELS).optional().meta({ description: 'Controls of this Essential Eight maturity level.' }),
+    'filter[q]': filledLine(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
   }),
-  'filter[workflow_state]': configuredChoice(() => stateIds(controlWorkflow()), 'a workflow state', 'unknown_state')
-    .optional()
-    .meta({ description: 'A state of the configured control workflow.' }),
-  'filter[applicability]': z.enum(['y', 'n']).optional(),
-  'filter[implementation_status]': z
-    .enum([...IMPLEMENTATION_STATUSES, 'ec', 'not_set'])
-    .optional()
-    .meta({ description: 'not_set: no implementation status recorded yet.' }),
-  'filter[essential_eight]': z.enum(MATURITY_LEVELS).optional().meta({ description: 'Controls of this Essential Eight maturity level.' }),
-  'filter[q]': filledLine(200).optional().meta({ description: 'Case-insensitive text in the control identifier or title.' }),
-});
-type ListQuery = z.output<typeof ListQuery>;
+);
+type ListQuery = z.output<ReturnType<typeof ListQuery>>;
 
 /** The filters other than attention, which the sparse attention index answers by itself. */
 function matcher(q: ListQuery): ((c: ControlListing) => boolean) | undefined {
@@ -91,7 +94,7 @@ export const listControls = operation({
   success: 200,
   params: ProjectParams,
   query: ListQuery,
-  response: z.array(ControlListItem),
+  response: () => z.array(ControlListItem()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectControlIndex(project), ...digestKeys(project)],

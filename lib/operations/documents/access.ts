@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../domain/validation.js';
 import {
   CATALOGUE,
   DependencyEvaluation,
@@ -37,65 +38,71 @@ export const documentPrefetch = ({ project }: { project: string }, claims: Token
   ...(claims.organisationId ? [keys.organisationLogo(claims.organisationId)] : []),
 ];
 
-const Person = z.object({ id: z.string(), name: z.string() }).meta({ id: 'DocumentPerson' });
+const Person = once(() => z.object({ id: z.string(), name: z.string() }).meta({ id: 'DocumentPerson' }));
 
-export const GenerationView = z
-  .object({
-    id: z.string(),
-    status: z.enum(GENERATION_STATUSES),
-    output: z.enum(['draft', 'final']),
-    options: z.object({ draft_watermark: z.boolean(), show_implementation_notes: z.boolean(), show_assessor_notes: z.boolean() }),
-    requested_by: Person,
-    requested_at: z.string(),
-    approved_by: Person.nullable(),
-    approved_at: z.string().nullable(),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-    error_code: z.enum(GENERATION_ERRORS).nullable().meta({
-      description:
-        'Why it failed: generation_failed, authorisation_lost (the requesting credential or its permissions are gone), dependencies_incomplete (changed before the worker ran), generation_abandoned (no worker finished it before its lease expired).',
-    }),
-  })
-  .meta({ id: 'DocumentGeneration' });
+export const GenerationView = once(() =>
+  z
+    .object({
+      id: z.string(),
+      status: z.enum(GENERATION_STATUSES),
+      output: z.enum(['draft', 'final']),
+      options: z.object({ draft_watermark: z.boolean(), show_implementation_notes: z.boolean(), show_assessor_notes: z.boolean() }),
+      requested_by: Person(),
+      requested_at: z.string(),
+      approved_by: Person().nullable(),
+      approved_at: z.string().nullable(),
+      started_at: z.string().nullable(),
+      finished_at: z.string().nullable(),
+      error_code: z.enum(GENERATION_ERRORS).nullable().meta({
+        description:
+          'Why it failed: generation_failed, authorisation_lost (the requesting credential or its permissions are gone), dependencies_incomplete (changed before the worker ran), generation_abandoned (no worker finished it before its lease expired).',
+      }),
+    })
+    .meta({ id: 'DocumentGeneration' }),
+);
 
-const OutputView = z
-  .object({
-    output: z.enum(['draft', 'final']),
-    media_type: z.string(),
-    file_name: z.string(),
-    size: z.number().int(),
-    sha256: z.string(),
-    generated_at: z.string(),
-    generated_by: Person,
-    approved_by: Person.nullable(),
-    approved_at: z.string().nullable(),
-  })
-  .meta({ id: 'DocumentOutput', description: 'The latest completed output; it stays downloadable while a newer generation runs or after one fails.' });
+const OutputView = once(() =>
+  z
+    .object({
+      output: z.enum(['draft', 'final']),
+      media_type: z.string(),
+      file_name: z.string(),
+      size: z.number().int(),
+      sha256: z.string(),
+      generated_at: z.string(),
+      generated_by: Person(),
+      approved_by: Person().nullable(),
+      approved_at: z.string().nullable(),
+    })
+    .meta({ id: 'DocumentOutput', description: 'The latest completed output; it stays downloadable while a newer generation runs or after one fails.' }),
+);
 
-export const DocumentView = z
-  .object({
-    id: z.string(),
-    document_key: z.string(),
-    title: z.string(),
-    format: z.enum(['pdf', 'xlsx', 'json']),
-    media_type: z.string(),
-    status: z.enum(['generating', 'ready', 'failed']).meta({
-      description:
-        'generating while its generation is queued or running; ready when an output is downloadable and no generation failed since; failed otherwise.',
-    }),
-    generation: GenerationView,
-    output: OutputView.nullable(),
-    dependencies: DependencyEvaluation,
-    links: z.object({ self: z.string(), generation: z.string(), download: z.string().nullable() }),
-  })
-  .meta({ id: 'Document' });
-export type DocumentView = z.infer<typeof DocumentView>;
+export const DocumentView = once(() =>
+  z
+    .object({
+      id: z.string(),
+      document_key: z.string(),
+      title: z.string(),
+      format: z.enum(['pdf', 'xlsx', 'json']),
+      media_type: z.string(),
+      status: z.enum(['generating', 'ready', 'failed']).meta({
+        description:
+          'generating while its generation is queued or running; ready when an output is downloadable and no generation failed since; failed otherwise.',
+      }),
+      generation: GenerationView(),
+      output: OutputView().nullable(),
+      dependencies: DependencyEvaluation(),
+      links: z.object({ self: z.string(), generation: z.string(), download: z.string().nullable() }),
+    })
+    .meta({ id: 'Document' }),
+);
+export type DocumentView = z.infer<ReturnType<typeof DocumentView>>;
 
 type LeaseItem = { generation_id?: unknown; lease_until?: unknown };
 
 const person = (id: string | null, name: string | null) => (id ? { id, name: name ?? '' } : null);
 
-export function generationView(g: StoredGeneration): z.infer<typeof GenerationView> {
+export function generationView(g: StoredGeneration): z.infer<ReturnType<typeof GenerationView>> {
   return {
     id: g.id,
     status: g.status,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../domain/validation.js';
 import { ulid } from 'ulid';
 import { publicUrl, settings } from '../../config.js';
 import {
@@ -32,25 +33,31 @@ import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams, projectStillEditable, requireEditable } from '../projects/access.js';
 
-const CatalogueEntry = z
-  .object({
-    document_key: z.enum(DOCUMENT_KEYS),
-    title: z.string(),
-    description: z.string(),
-    format: z.enum(['pdf', 'xlsx', 'json']),
-    media_type: z.string(),
-    document_id: z.string().nullable().meta({ description: 'The output row of this entry, once a generation was requested; null before.' }),
-    dependencies: DependencyEvaluation,
-  })
-  .meta({ id: 'DocumentCatalogueEntry' });
+const CatalogueEntry = once(() =>
+  z
+    .object({
+      document_key: z.enum(DOCUMENT_KEYS),
+      title: z.string(),
+      description: z.string(),
+      format: z.enum(['pdf', 'xlsx', 'json']),
+      media_type: z.string(),
+      document_id: z.string().nullable().meta({ description: 'The output row of this entry, once a generation was requested; null before.' }),
+      dependencies: DependencyEvaluation(),
+    })
+    .meta({ id: 'DocumentCatalogueEntry' }),
+);
 
-const DocumentList = z
-  .object({ catalogue: z.array(CatalogueEntry), documents: z.array(DocumentView) })
-  .meta({ id: 'DocumentList', description: 'Every template of the catalogue with its dependency evaluation, and the output rows the project has.' });
+const DocumentList = once(() =>
+  z
+    .object({ catalogue: z.array(CatalogueEntry()), documents: z.array(DocumentView()) })
+    .meta({ id: 'DocumentList', description: 'Every template of the catalogue with its dependency evaluation, and the output rows the project has.' }),
+);
 
-const GenerationStatus = GenerationView.extend({ document_id: z.string(), document_key: z.string(), dependencies: DependencyEvaluation }).meta({
-  id: 'DocumentGenerationStatus',
-});
+const GenerationStatus = once(() =>
+  GenerationView().extend({ document_id: z.string(), document_key: z.string(), dependencies: DependencyEvaluation() }).meta({
+    id: 'DocumentGenerationStatus',
+  }),
+);
 
 const documentRows = (ctx: OperationContext, projectId: string) => ctx.prefetchedCollection(documentsCollection(projectId)).map(toDocument);
 

@@ -21,7 +21,7 @@ export const downloadDocument = operation({
   success: 200,
   params: DocumentParams,
   query: NoQuery,
-  response: z.never(),
+  response: () => z.never(),
   produces: MEDIA_TYPES,
   uses: { files: true },
   sideEffects: [],

@@ -38,7 +38,7 @@ const readOperation = {
   success: 200 as const,
   params: EvidenceParams,
   query: NoQuery,
-  response: z.never(),
+  response: () => z.never(),
   uses: { files: true },
   errors: [409, 502, 504],
   sideEffects: [],

@@ -21,7 +21,7 @@ export const downloadEvidenceVersion = operation({
   success: 200,
   params: VersionParams,
   query: NoQuery,
-  response: z.never(),
+  response: () => z.never(),
   produces: [...PROFILES.evidence.types],
   extension: 'evidence-versions',
   uses: { files: true },

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../domain/validation.js';
 import { EvidenceView, evidenceView } from '../../domain/evidence.js';
 import { NoQuery } from '../kernel/common.js';
 import { EVIDENCE_PATH } from './access.js';
@@ -6,9 +7,12 @@ import { pinnedOf, VersionParams, versionPrefetch } from './version-access.js';
 import { operation } from './declare.js';
 
 /** A captured evidence version as metadata (the file itself: evidence-version-file.ts, served by the downloads function). */
-const EvidenceVersion = EvidenceView.omit({ links: true, etag: true })
-  .extend({ version: z.number().int() })
-  .meta({ id: 'EvidenceVersion', description: 'An evidence item as a capture pinned it. Files are pinned by their sha256.' });
+const EvidenceVersion = once(() =>
+  EvidenceView()
+    .omit({ links: true, etag: true })
+    .extend({ version: z.number().int() })
+    .meta({ id: 'EvidenceVersion', description: 'An evidence item as a capture pinned it. Files are pinned by their sha256.' }),
+);
 
 export const getEvidenceVersion = operation({
   id: 'getEvidenceVersion',

@@ -16,7 +16,7 @@ import { recalculationMarker, type RecalculationSubject } from '../../jobs/recal
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from './common.js';
-import { declarationsOf, type Group, type OperationContext } from './operation.js';
+import { declarationsOf, type Deferred, type Group, type OperationContext } from './operation.js';
 
 /**
  * Organisation and system context share one shape and one behaviour; this factory declares the
@@ -28,7 +28,7 @@ interface ContextTarget<P extends z.ZodType> {
   name: 'Organisation' | 'System';
   group: Group;
   path: string;
-  params: P;
+  params: Deferred<P>;
   definition: ContextDefinition;
   /** The owner record (404 when absent) and the context item, read in the authentication round trip. */
   ownerKey: (params: z.output<P>) => Key;

@@ -131,7 +131,7 @@ function parameters(op: AnyOperation, components: Json): Json[] {
 }
 
 function successResponse(op: AnyOperation, components: Json, status: number = op.success, description = op.summary): Json {
-  const meta = op.paginated ? PaginatedMeta : Meta;
+  const meta = op.paginated ? PaginatedMeta() : Meta();
   const envelope = op.dataOnly ? z.strictObject({ data: op.response }) : z.object({ data: op.response, meta });
   const headers: Json = {
     'X-Request-ID': header('Correlation id of this request.'),

@@ -166,25 +166,66 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 }
 
 /**
+ * A schema, or the function that builds it. A function is built at the operation's first use (its
+ * first request, or the API description), not when the function's modules load: a cold function
+ * then builds only the schemas of the request it serves (issue 23, Function size).
+ */
+export type Deferred<S> = S | (() => S);
+
+type Body<B extends z.ZodType> = NonNullable<Operation<z.ZodType, z.ZodType, B>['body']>;
+/** A body as declared: its schema, and a form's described fields, may be deferred. */
+type DeferredBody<B extends z.ZodType> =
+  Body<B> extends infer V
+    ? V extends { form: infer F }
+      ? Omit<V, 'schema' | 'form'> & { schema: Deferred<B>; form: Omit<F, 'fields'> & { fields: Deferred<z.ZodRawShape> } }
+      : V extends { schema: B }
+        ? Omit<V, 'schema'> & { schema: Deferred<B> }
+        : never
+    : never;
+
+/**
  * What a declaration writes by hand: the group comes from the group's declarer, the mode from the
  * method (a GET reads, anything else mutates), and `errors` lists only the statuses the handler
- * itself answers (none by default: the pipeline's are derivedErrors').
+ * itself answers (none by default: the pipeline's are derivedErrors'). Its schemas may be deferred.
  */
 export type Declaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = Omit<
   Operation<P, Q, B, R>,
-  'group' | 'mode' | 'errors'
-> & { errors?: number[] };
+  'group' | 'mode' | 'errors' | 'params' | 'query' | 'body' | 'response'
+> & { errors?: number[]; params: Deferred<P>; query: Deferred<Q>; body?: DeferredBody<B>; response: Deferred<R> };
 
 export const modeOf = (method: Method): Operation['mode'] => (method === 'GET' ? 'read' : 'mutation');
 
+/**
+ * Makes a deferred member of `target` a property that builds it on first read and then holds the
+ * schema itself, so that every reader (validation, the unit of work, the API description) sees a
+ * plain zod schema, the same instance each time.
+ */
+function buildOnFirstRead(target: object, key: string) {
+  const value: unknown = Reflect.get(target, key);
+  if (typeof value !== 'function') return;
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const built: unknown = value();
+      Object.defineProperty(target, key, { value: built, configurable: true, enumerable: true, writable: true });
+      return built;
+    },
+  });
+}
+
 /** The declarer of one group's operations (each group's `declare.ts`); it keeps the generic parameters inferred. */
 export function declarationsOf(group: Group) {
-  return <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(def: Declaration<P, Q, B, R>): Operation<P, Q, B, R> => ({
-    ...def,
-    group,
-    mode: modeOf(def.method),
-    errors: def.errors ?? [],
-  });
+  return <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(def: Declaration<P, Q, B, R>): Operation<P, Q, B, R> => {
+    const op = { ...def, ...(def.body ? { body: { ...def.body } } : {}), group, mode: modeOf(def.method), errors: def.errors ?? [] };
+    for (const key of ['params', 'query', 'response']) buildOnFirstRead(op, key);
+    if (op.body) buildOnFirstRead(op.body, 'schema');
+    if (op.body && 'form' in op.body) {
+      op.body.form = { ...op.body.form };
+      buildOnFirstRead(op.body.form, 'fields');
+    }
+    return op as Operation<P, Q, B, R>;
+  };
 }
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;

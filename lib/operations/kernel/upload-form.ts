@@ -5,39 +5,41 @@ import { INLINE_UPLOAD_LIMIT, PROFILES, type ProfileId } from '../../files/profi
 import { createSession, EMPTY_FILE_DETAIL, readSession, UploadSession, type SessionScope } from '../../files/sessions.js';
 import type { Key } from '../../store/keys.js';
 import type { CredentialType } from '../../domain/permissions.js';
-import { NOT_BLANK, singleLine } from '../../domain/validation.js';
+import { NOT_BLANK, once, singleLine } from '../../domain/validation.js';
 import { Ulid } from './common.js';
-import { declarationsOf, type Group, type OperationContext, type PermissionRule } from './operation.js';
+import { declarationsOf, type Deferred, type Group, type OperationContext, type PermissionRule } from './operation.js';
 
 /** A file name is shown to people later: the same text rule as any other name. */
 const FileName = singleLine().max(255);
 
 /** The file part as the form reader hands it over; its name and media type come from the caller. */
-const FilePart = z
-  .object(
-    {
-      file_name: FileName,
-      declared_type: singleLine(),
-      bytes: z.custom<Buffer>((v) => Buffer.isBuffer(v)),
-    },
-    { error: 'must be a file part' },
-  )
-  // Refused here, at the edge, rather than stored, queued and failed by the scan (which would leave an item in error).
-  .refine((f) => f.bytes.length > 0, { message: EMPTY_FILE_DETAIL, params: { code: 'empty_file' } });
+const FilePart = once(() =>
+  z
+    .object(
+      {
+        file_name: FileName,
+        declared_type: singleLine(),
+        bytes: z.custom<Buffer>((v) => Buffer.isBuffer(v)),
+      },
+      { error: 'must be a file part' },
+    )
+    // Refused here, at the edge, rather than stored, queued and failed by the scan (which would leave an item in error).
+    .refine((f) => f.bytes.length > 0, { message: EMPTY_FILE_DETAIL, params: { code: 'empty_file' } }),
+);
 
 /**
  * A multipart upload carries the file inline, or names an upload session that holds a larger one,
  * beside the operation's own form fields (strings: a form cannot say null).
  */
-const FILE_FIELDS = {
-  file: FilePart.optional(),
+const FILE_FIELDS = once(() => ({
+  file: FilePart().optional(),
   upload_session: Ulid.optional().meta({ description: 'ULID of an upload session holding the file (large uploads).' }),
-};
-type FileFields = z.output<z.ZodObject<typeof FILE_FIELDS>>;
+}));
+type FileFields = z.output<z.ZodObject<ReturnType<typeof FILE_FIELDS>>>;
 
 /** Exactly one of `sources` (the file part, the upload session, and whatever else the operation takes instead) must be sent. */
 const uploadForm = <F extends z.ZodRawShape>(fields: F, sources: readonly string[]) =>
-  z.strictObject({ ...FILE_FIELDS, ...fields }).refine((v) => sources.filter((s) => (v as Record<string, unknown>)[s] !== undefined).length === 1, {
+  z.strictObject({ ...FILE_FIELDS(), ...fields }).refine((v) => sources.filter((s) => (v as Record<string, unknown>)[s] !== undefined).length === 1, {
     message: `send exactly one of ${sources.join(', ')}`,
     path: ['file'],
   });
@@ -59,15 +61,18 @@ async function readUploadForm(raw: Buffer | undefined, contentType: string): Pro
   }
 }
 
-/** The body of an upload operation: the form with its file inline or an upload session, the operation's fields, and its reader. */
+/**
+ * The body of an upload operation: the form with its file inline or an upload session, the
+ * operation's fields, and its reader. Its schema and described fields are built at first use.
+ */
 export const uploadBody = <F extends z.ZodRawShape = Record<never, never>>(
   what: string,
-  fields: F = {} as F,
+  fields: () => F = () => ({}) as F,
   alternatives: readonly (keyof F & string)[] = [],
 ) => ({
-  schema: uploadForm(fields, ['file', 'upload_session', ...alternatives]),
+  schema: () => uploadForm(fields(), ['file', 'upload_session', ...alternatives]),
   mediaType: 'multipart/form-data' as const,
-  form: { what, fields: { upload_session: FILE_FIELDS.upload_session, ...fields }, sources: ['file', 'upload_session', ...alternatives] },
+  form: { what, fields: () => ({ upload_session: FILE_FIELDS().upload_session, ...fields() }), sources: ['file', 'upload_session', ...alternatives] },
   read: readUploadForm,
 });
 
@@ -87,7 +92,7 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
   id: string;
   group: Group;
   path: string;
-  params: P;
+  params: Deferred<P>;
   profile: ProfileId;
   what: string;
   /** The operations that take the session's file, named in the description. */
@@ -117,8 +122,8 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     permission: def.permission,
     success: 201,
     params: def.params,
-    query: z.strictObject({}),
-    body: { schema: z.strictObject({ file_name: FileName.regex(NOT_BLANK, 'must not be blank').trim() }), mediaType: 'application/json' },
+    query: () => z.strictObject({}),
+    body: { schema: () => z.strictObject({ file_name: FileName.regex(NOT_BLANK, 'must not be blank').trim() }), mediaType: 'application/json' },
     response: UploadSession,
     extension: 'upload-session',
     uses: { files: true },

@@ -20,7 +20,7 @@ export const listDocumentOwners = operation({
   success: 200,
   params: ProjectParams,
   query: PageQuery,
-  response: z.array(DocumentOwner),
+  response: () => z.array(DocumentOwner),
   paginated: true,
   sideEffects: [],
   // A project credential is bound to the project's organisation, so its counters come in the same round trip.

@@ -59,7 +59,7 @@ export const listLibrary = operation({
   success: 200,
   params: ProjectParams,
   query: NoQuery,
-  response: z.array(LibraryItemSummary),
+  response: () => z.array(LibraryItemSummary),
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {

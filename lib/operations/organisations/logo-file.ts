@@ -19,7 +19,7 @@ export const getOrganisationLogoFile = operation({
   success: 200,
   params: OrganisationParams,
   query: NoQuery,
-  response: z.never(),
+  response: () => z.never(),
   produces: PROFILE.types,
   uses: { files: true },
   sideEffects: [],

@@ -9,7 +9,7 @@ import type { OperationContext } from '../kernel/operation.js';
  * declares no operation, so that neither function bundles the other's.
  */
 
-type ScopeView = z.infer<typeof Scope>;
+type ScopeView = z.infer<ReturnType<typeof Scope>>;
 
 export function scopeView(item: Item | undefined, full: boolean): ScopeView {
   const base = {

@@ -37,9 +37,11 @@ async function releaseOfArtefact(artefact: StoredArtefact): Promise<StoredReleas
   return item ? toRelease(item) : undefined;
 }
 
-const ListedAssertion = Assertion.extend({ etag: z.string().meta({ description: 'The row ETag: If-Match of confirm and reject.' }) }).meta({
-  id: 'ListedProviderAssertion',
-});
+const ListedAssertion = Assertion()
+  .extend({ etag: z.string().meta({ description: 'The row ETag: If-Match of confirm and reject.' }) })
+  .meta({
+    id: 'ListedProviderAssertion',
+  });
 
 export const listArtefactAssertions = operation({
   id: 'listArtefactAssertions',
@@ -53,7 +55,7 @@ export const listArtefactAssertions = operation({
   success: 200,
   params: ArtefactParams,
   query: PageQuery,
-  response: z.array(ListedAssertion),
+  response: () => z.array(ListedAssertion),
   paginated: true,
   sideEffects: [],
   prefetch: artefactImportPrefetch,

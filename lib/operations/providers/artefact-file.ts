@@ -20,7 +20,7 @@ export const downloadProviderArtefact = operation({
   success: 200,
   params: ArtefactParams,
   query: NoQuery,
-  response: z.never(),
+  response: () => z.never(),
   produces: PROFILES['provider-artefact'].types,
   uses: { files: true },
   sideEffects: [],

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { once } from '../../domain/validation.js';
 import { Assertion, AssertionId, assertionView, ReviewAssertion, type StoredAssertion } from '../../domain/assertions.js';
 import { notFound, preconditionFailed } from '../../errors.js';
 import { assertionWrites, toAssertion } from '../../store/assertions.js';
@@ -16,8 +17,8 @@ import { PROVIDER_PATH, ProviderParams, providerOf, releasePublished, requireDra
 /** Seed: assertion review needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
 export const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
 const ASSERTION_PATH = `${PROVIDER_PATH}/assertions/{assertion}`;
-const AssertionParams = ProviderParams.extend({ assertion: AssertionId });
-type AssertionParams = z.output<typeof AssertionParams>;
+const AssertionParams = once(() => ProviderParams.extend({ assertion: AssertionId() }));
+type AssertionParams = z.output<ReturnType<typeof AssertionParams>>;
 
 /** A row's ETag names its status beside its version: the list's row etags are these. */
 const ASSERTION_KIND = 'provider-assertion';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../domain/validation.js';
 import { ControlIdentifier, optionOf, ProviderOption, type StoredRelease } from '../../domain/providers.js';
 import { releasesAsserting } from '../../store/assertions.js';
 import { keys } from '../../store/keys.js';
@@ -9,12 +10,14 @@ import type { Page } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { PROVIDERS_PATH } from './access.js';
 
-const OptionsQuery = PageQuery.extend({
-  ism_version_id: Ulid.optional().meta({ description: 'Only releases assessed against this imported ISM release.' }),
-  control_id: ControlIdentifier.optional().meta({
-    description: 'Only releases with a confirmed assertion about this ISM control (the catalogue identifier, such as ism-1691; case does not matter).',
+const OptionsQuery = once(() =>
+  PageQuery().extend({
+    ism_version_id: Ulid.optional().meta({ description: 'Only releases assessed against this imported ISM release.' }),
+    control_id: ControlIdentifier().optional().meta({
+      description: 'Only releases with a confirmed assertion about this ISM control (the catalogue identifier, such as ism-1691; case does not matter).',
+    }),
   }),
-});
+);
 
 /**
  * The published releases asserting a control: its index items, then those releases, kept when
@@ -41,9 +44,9 @@ export const listExternalProviderOptions = operation({
   credential: ['administration'],
   permission: { administration: [['manage-org-hierarchy']] },
   success: 200,
-  params: z.strictObject({}),
+  params: () => z.strictObject({}),
   query: OptionsQuery,
-  response: z.array(ProviderOption),
+  response: () => z.array(ProviderOption()),
   paginated: true,
   sideEffects: [],
   prefetch: () => [keys.counter(PUBLISHED_COUNTER)],

@@ -41,7 +41,7 @@ export const uploadReleaseArtefacts = operation({
   params: ReleaseParams,
   query: NoQuery,
   body: { schema: BulkUpload, mediaType: 'application/json' },
-  response: z.array(ArtefactAnswer),
+  response: () => z.array(ArtefactAnswer()),
   ifMatch: true,
   errors: [409],
   uses: { files: true },

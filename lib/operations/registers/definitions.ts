@@ -9,7 +9,7 @@ import type { Caller, OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { systemOf } from '../systems/access.js';
 
-export const RegisterParams = SystemParams.extend({ definition: Ulid });
+export const RegisterParams = SystemParams().extend({ definition: Ulid });
 export type RegisterParams = z.output<typeof RegisterParams>;
 
 export const REGISTERS_PATH = '/organisations/{organisation}/systems/{system}/registers';
@@ -57,7 +57,7 @@ export const listSystemRegisters = operation({
   success: 200,
   params: SystemParams,
   query: NoQuery,
-  response: z.array(RegisterDefinitionView),
+  response: () => z.array(RegisterDefinitionView),
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {

@@ -54,7 +54,7 @@ export const listProjectRegisterRows = operation({
   success: 200,
   params: ProjectRegisterParams,
   query: PageQuery,
-  response: z.array(RegisterRow),
+  response: () => z.array(RegisterRow),
   paginated: true,
   sideEffects: [],
   prefetch: projectPrefetch,

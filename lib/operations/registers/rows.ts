@@ -37,7 +37,7 @@ export const listSystemRegisterRows = operation({
   success: 200,
   params: RegisterParams,
   query: PageQuery,
-  response: z.array(RegisterRow),
+  response: () => z.array(RegisterRow),
   paginated: true,
   sideEffects: [],
   prefetch: (p) => {

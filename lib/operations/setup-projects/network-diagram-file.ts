@@ -24,7 +24,7 @@ const fileOperation = {
   method: 'GET' as const,
   success: 200 as const,
   query: NoQuery,
-  response: z.never(),
+  response: () => z.never(),
   produces: PROFILE.types,
   uses: { files: true },
   errors: [],

@@ -38,7 +38,7 @@ export const listSystemProjects = operation({
   success: 200,
   params: SystemParams,
   query: PageQuery,
-  response: z.array(SetupProject),
+  response: () => z.array(SetupProject()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],

@@ -13,7 +13,7 @@ import { urlOf } from '../kernel/router.js';
 
 const ETAG_KIND = 'contact';
 const etagOf = (c: StoredContact) => etagFor(ETAG_KIND, c.id, c.version);
-const ContactParams = SystemParams.extend({ contact: Ulid });
+const ContactParams = SystemParams().extend({ contact: Ulid });
 const BASE = '/organisations/{organisation}/systems/{system}/contacts';
 
 function contactOf(ctx: OperationContext, p: z.output<typeof ContactParams>): StoredContact {
@@ -34,7 +34,7 @@ export const listContacts = operation({
   success: 200,
   params: SystemParams,
   query: PageQuery,
-  response: z.array(Contact),
+  response: () => z.array(Contact),
   paginated: true,
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],

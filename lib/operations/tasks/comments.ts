@@ -23,7 +23,7 @@ export const listTaskComments = operation({
   success: 200,
   params: TaskParams,
   query: PageQuery,
-  response: z.array(TaskComment),
+  response: () => z.array(TaskComment()),
   paginated: true,
   sideEffects: [],
   prefetch: taskPrefetch,

@@ -10,7 +10,7 @@ import { changeableTask, detail, taskEtag, storedTaskOf, TaskParams, TASKS_PATH,
 import { taskCommentOperations } from './comments.js';
 import { requireIfMatch } from '../kernel/etag.js';
 
-const ListQuery = PageQuery.extend({
+const ListQuery = PageQuery().extend({
   'filter[status]': z.enum(TASK_STATUSES).optional().meta({ description: 'Only open or only closed tasks.' }),
 });
 
@@ -25,7 +25,7 @@ export const listTasks = operation({
   success: 200,
   params: ProjectParams,
   query: ListQuery,
-  response: z.array(Task),
+  response: () => z.array(Task()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), taskKeys.counters(project)],

@@ -46,7 +46,7 @@ describe('document dependencies', () => {
 
 describe('generation requests', () => {
   it('default to a draft with the watermark and without notes', () => {
-    expect(resolveOptions(GenerationRequest.parse({}))).toEqual({
+    expect(resolveOptions(GenerationRequest().parse({}))).toEqual({
       output: 'draft',
       draft_watermark: true,
       show_implementation_notes: false,
@@ -55,23 +55,23 @@ describe('generation requests', () => {
   });
 
   it('make final output of draft_watermark false with approval_confirmed', () => {
-    expect(resolveOptions(GenerationRequest.parse({ generation_options: { draft_watermark: false }, approval_confirmed: true })).output).toBe('final');
+    expect(resolveOptions(GenerationRequest().parse({ generation_options: { draft_watermark: false }, approval_confirmed: true })).output).toBe('final');
   });
 
   it('refuse final output without approval and approval of a draft', () => {
-    expect(GenerationRequest.safeParse({ generation_options: { draft_watermark: false } }).success).toBe(false);
-    expect(GenerationRequest.safeParse({ approval_confirmed: true }).success).toBe(false);
+    expect(GenerationRequest().safeParse({ generation_options: { draft_watermark: false } }).success).toBe(false);
+    expect(GenerationRequest().safeParse({ approval_confirmed: true }).success).toBe(false);
   });
 
   it('refuse keys the contract rejects, such as a storage path or a maturity override', () => {
-    expect(GenerationRequest.safeParse({ storage_path: 'x' }).success).toBe(false);
-    expect(GenerationRequest.safeParse({ generation_options: { maturity_override: 'ML3' } }).success).toBe(false);
+    expect(GenerationRequest().safeParse({ storage_path: 'x' }).success).toBe(false);
+    expect(GenerationRequest().safeParse({ generation_options: { maturity_override: 'ML3' } }).success).toBe(false);
   });
 
   it('name a catalogue entry on the catalogue route only', () => {
-    expect(CatalogueGenerationRequest.safeParse({ document_key: 'ssp' }).success).toBe(true);
-    expect(CatalogueGenerationRequest.safeParse({ document_key: 'nope' }).success).toBe(false);
-    expect(GenerationRequest.safeParse({ document_key: 'ssp' }).success).toBe(false);
+    expect(CatalogueGenerationRequest().safeParse({ document_key: 'ssp' }).success).toBe(true);
+    expect(CatalogueGenerationRequest().safeParse({ document_key: 'nope' }).success).toBe(false);
+    expect(GenerationRequest().safeParse({ document_key: 'ssp' }).success).toBe(false);
   });
 });
 

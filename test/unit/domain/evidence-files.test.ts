@@ -80,7 +80,7 @@ describe('titleFrom', () => {
 
 describe('UploadFields', () => {
   it('reads a blank description as null, and keeps one with text', () => {
-    expect(UploadFields.description.parse(' \n')).toBeNull();
-    expect(UploadFields.description.parse('Quarterly.')).toBe('Quarterly.');
+    expect(UploadFields().description.parse(' \n')).toBeNull();
+    expect(UploadFields().description.parse('Quarterly.')).toBe('Quarterly.');
   });
 });

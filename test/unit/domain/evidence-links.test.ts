@@ -7,8 +7,8 @@ const B = '01M84T2AZW5DBH673Z8AR39FF7';
 
 describe('sourceIdentity', () => {
   it('names the source alone, whatever the metadata', () => {
-    const plain = CreateEvidenceLink.parse({ kind: 'library_link', definition_id: A });
-    const titled = CreateEvidenceLink.parse({ kind: 'library_link', definition_id: A, title: 'ISP', review_due: '2027-01-01' });
+    const plain = CreateEvidenceLink().parse({ kind: 'library_link', definition_id: A });
+    const titled = CreateEvidenceLink().parse({ kind: 'library_link', definition_id: A, title: 'ISP', review_due: '2027-01-01' });
     expect(sourceIdentity(sourceOf(titled))).toBe(sourceIdentity(sourceOf(plain)));
   });
 
@@ -30,7 +30,7 @@ describe('sourceIdentity', () => {
 
 describe('linkMetadataOf', () => {
   it('keeps the metadata given and nothing of the source', () => {
-    const body = CreateEvidenceLink.parse({ kind: 'repository_link', connection_id: A, path: 'p.md', ref: 'main', classification: 'OS', description: null });
+    const body = CreateEvidenceLink().parse({ kind: 'repository_link', connection_id: A, path: 'p.md', ref: 'main', classification: 'OS', description: null });
     expect(linkMetadataOf(body)).toEqual({ classification: 'OS', description: null });
   });
 });

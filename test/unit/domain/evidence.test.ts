@@ -43,13 +43,13 @@ describe('metadataErrors', () => {
 describe('CreateEvidenceReference', () => {
   it('takes http and https references and identifiers without a scheme', () => {
     for (const ref of ['https://x.test/a', 'http://x.test', 'DOC-42 rev 3']) {
-      expect(CreateEvidenceReference.safeParse({ kind: 'external_reference', title: 'T', external_reference: ref }).success).toBe(true);
+      expect(CreateEvidenceReference().safeParse({ kind: 'external_reference', title: 'T', external_reference: ref }).success).toBe(true);
     }
   });
 
   it('refuses other schemes and control characters', () => {
     for (const ref of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'https://x.test/\u202e']) {
-      expect(CreateEvidenceReference.safeParse({ kind: 'external_reference', title: 'T', external_reference: ref }).success, ref).toBe(false);
+      expect(CreateEvidenceReference().safeParse({ kind: 'external_reference', title: 'T', external_reference: ref }).success, ref).toBe(false);
     }
   });
 });

@@ -71,51 +71,53 @@ describe('setupProjectView', () => {
 
 describe('CreateProject', () => {
   it('takes no Essential Eight target as none', () => {
-    const parsed = CreateProject.parse({ name: 'Payroll', ism_release_id: '01M84T2AZS9C8TZ6EGZG2RXYHR', classification: 'P' });
+    const parsed = CreateProject().parse({ name: 'Payroll', ism_release_id: '01M84T2AZS9C8TZ6EGZG2RXYHR', classification: 'P' });
     expect(parsed.essential_eight_target).toBe('none');
   });
 
   it('refuses a property it does not know', () => {
-    expect(CreateProject.safeParse({ name: 'Payroll', ism_release_id: '01M84T2AZS9C8TZ6EGZG2RXYHR', classification: 'P', owner: 'x' }).success).toBe(false);
+    expect(CreateProject().safeParse({ name: 'Payroll', ism_release_id: '01M84T2AZS9C8TZ6EGZG2RXYHR', classification: 'P', owner: 'x' }).success).toBe(false);
   });
 });
 
 describe('UpdateSetupProject', () => {
   it('refuses a patch whose only property is the edit reason', () => {
-    expect(UpdateSetupProject.safeParse({ project_edit_reason: 'Because.' }).success).toBe(false);
+    expect(UpdateSetupProject().safeParse({ project_edit_reason: 'Because.' }).success).toBe(false);
   });
 
   it('refuses a classification: it is fixed at creation', () => {
-    expect(UpdateSetupProject.safeParse({ classification: 'S' }).success).toBe(false);
+    expect(UpdateSetupProject().safeParse({ classification: 'S' }).success).toBe(false);
   });
 });
 
 describe('ScopeData', () => {
   it('refuses a planned end before the planned start, at planned_end', () => {
-    const parsed = ScopeData.safeParse({ planned_start: '2026-03-01', planned_end: '2026-02-28' });
+    const parsed = ScopeData().safeParse({ planned_start: '2026-03-01', planned_end: '2026-02-28' });
     expect(parsed.error?.issues.map((i) => [i.path, i.message])).toEqual([[['planned_end'], 'must not precede planned_start']]);
   });
 
   it('takes each scope technology as yes, no or null', () => {
-    expect(ScopeData.safeParse({ wireless_networks: 'yes', mobile_devices: null, email_services: 'maybe' }).error?.issues.map((i) => i.path)).toEqual([
-      ['email_services'],
-    ]);
+    expect(
+      ScopeData()
+        .safeParse({ wireless_networks: 'yes', mobile_devices: null, email_services: 'maybe' })
+        .error?.issues.map((i) => i.path),
+    ).toEqual([['email_services']]);
   });
 });
 
 describe('UpdateScope', () => {
   it('refuses a patch that names neither data nor provider selections', () => {
-    expect(UpdateScope.safeParse({}).success).toBe(false);
+    expect(UpdateScope().safeParse({}).success).toBe(false);
   });
 
   it('takes an empty list of provider selections, which clears them', () => {
-    expect(UpdateScope.parse({ provider_selections: [] })).toEqual({ provider_selections: [] });
+    expect(UpdateScope().parse({ provider_selections: [] })).toEqual({ provider_selections: [] });
   });
 });
 
 describe('UpdateEngagement', () => {
   it('refuses an end date before the start date, at end_date', () => {
-    const parsed = UpdateEngagement.safeParse({ start_date: '2026-03-01', end_date: '2026-02-01' });
+    const parsed = UpdateEngagement().safeParse({ start_date: '2026-03-01', end_date: '2026-02-01' });
     expect(parsed.error?.issues.map((i) => i.path)).toEqual([['end_date']]);
   });
 });

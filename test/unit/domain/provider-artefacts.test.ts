@@ -41,22 +41,22 @@ describe('createdView', () => {
 });
 
 describe('ArtefactUrl', () => {
-  it.each(['https://x.example/a', 'http://x.example'])('takes %s', (url) => expect(ArtefactUrl.safeParse(url).success).toBe(true));
+  it.each(['https://x.example/a', 'http://x.example'])('takes %s', (url) => expect(ArtefactUrl().safeParse(url).success).toBe(true));
   it.each(['ftp://x.example', 'mailto:a@x.example', 'data:text/html,hi', '//x.example'])('refuses %s', (url) =>
-    expect(ArtefactUrl.safeParse(url).success).toBe(false),
+    expect(ArtefactUrl().safeParse(url).success).toBe(false),
   );
 });
 
 describe('BulkUpload', () => {
   const session = (n: number) => ({ upload_session: `01J00000000000000000000${String(n).padStart(3, '0')}` });
   it('takes 1 to 25 files', () => {
-    expect(BulkUpload.safeParse({ files: [session(1)] }).success).toBe(true);
-    expect(BulkUpload.safeParse({ files: Array.from({ length: 25 }, (_, i) => session(i)) }).success).toBe(true);
-    expect(BulkUpload.safeParse({ files: [] }).success).toBe(false);
-    expect(BulkUpload.safeParse({ files: Array.from({ length: 26 }, (_, i) => session(i)) }).success).toBe(false);
+    expect(BulkUpload().safeParse({ files: [session(1)] }).success).toBe(true);
+    expect(BulkUpload().safeParse({ files: Array.from({ length: 25 }, (_, i) => session(i)) }).success).toBe(true);
+    expect(BulkUpload().safeParse({ files: [] }).success).toBe(false);
+    expect(BulkUpload().safeParse({ files: Array.from({ length: 26 }, (_, i) => session(i)) }).success).toBe(false);
   });
 
   it('refuses a session named twice', () => {
-    expect(BulkUpload.safeParse({ files: [session(1), session(1)] }).success).toBe(false);
+    expect(BulkUpload().safeParse({ files: [session(1), session(1)] }).success).toBe(false);
   });
 });

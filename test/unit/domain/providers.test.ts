@@ -76,29 +76,29 @@ describe('selectionDeltas', () => {
 
 describe('ControlIdentifier', () => {
   it('lower-cases an identifier written as people write it', () => {
-    expect(ControlIdentifier.parse('ISM-1691')).toBe('ism-1691');
+    expect(ControlIdentifier().parse('ISM-1691')).toBe('ism-1691');
   });
 
   it('refuses spaces and slashes', () => {
-    expect(ControlIdentifier.safeParse('ism 1691').success).toBe(false);
-    expect(ControlIdentifier.safeParse('ism/1691').success).toBe(false);
+    expect(ControlIdentifier().safeParse('ism 1691').success).toBe(false);
+    expect(ControlIdentifier().safeParse('ism/1691').success).toBe(false);
   });
 });
 
 describe('provider and release bodies', () => {
   it('refuses a website that is not http or https', () => {
-    expect(CreateExternalProvider.safeParse({ name: 'X', website: 'ftp://files.example' }).success).toBe(false);
+    expect(CreateExternalProvider().safeParse({ name: 'X', website: 'ftp://files.example' }).success).toBe(false);
   });
 
   it('accepts an https website', () => {
-    expect(CreateExternalProvider.safeParse({ name: 'X', website: 'https://cloud.example/assurance' }).success).toBe(true);
+    expect(CreateExternalProvider().safeParse({ name: 'X', website: 'https://cloud.example/assurance' }).success).toBe(true);
   });
 
   it('refuses a release without a version label', () => {
-    expect(CreateAssuranceRelease.safeParse({ name: 'IRAP', ism_version_id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N' }).success).toBe(false);
+    expect(CreateAssuranceRelease().safeParse({ name: 'IRAP', ism_version_id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N' }).success).toBe(false);
   });
 
   it('refuses server-owned release fields in a patch', () => {
-    expect(UpdateAssuranceRelease.safeParse({ published_at: '2026-01-01T00:00:00Z' }).success).toBe(false);
+    expect(UpdateAssuranceRelease().safeParse({ published_at: '2026-01-01T00:00:00Z' }).success).toBe(false);
   });
 });

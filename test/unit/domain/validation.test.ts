@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { bodyErrors, parameterErrors } from '../../../lib/domain/validation.js';
+import { bodyErrors, once, parameterErrors } from '../../../lib/domain/validation.js';
 
 describe('validation errors', () => {
   it('points into nested body properties with RFC 6901 escaping', () => {
@@ -26,5 +26,23 @@ describe('validation errors', () => {
         .map((e) => e.pointer)
         .sort(),
     ).toEqual(['/query/extra', '/query/page[size]']);
+  });
+});
+
+describe('once', () => {
+  it('builds nothing until it is first called', () => {
+    let builds = 0;
+    once(() => ++builds);
+    expect(builds).toBe(0);
+  });
+
+  it('builds on the first call and answers that value to every call', () => {
+    let builds = 0;
+    const schema = once(() => {
+      builds++;
+      return z.object({ a: z.string() });
+    });
+    expect(schema()).toBe(schema());
+    expect(builds).toBe(1);
   });
 });

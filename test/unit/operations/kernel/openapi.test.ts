@@ -67,11 +67,13 @@ describe('the document and the server agree', () => {
     const patch = z.strictObject({ name: z.string(), reason: z.string() }).partial().apply(changesSomething, 'property', ['reason']);
     const probes = [{}, { reason: 'r' }, { name: 'n' }, { name: 'n', reason: 'r' }];
     expect(verdicts(patch, probes)).toEqual(asTheServerSays(patch, probes));
-    expect(verdicts(UpdateSetupProject, [{}, { project_edit_reason: 'r' }])).toEqual(asTheServerSays(UpdateSetupProject, [{}, { project_edit_reason: 'r' }]));
+    expect(verdicts(UpdateSetupProject(), [{}, { project_edit_reason: 'r' }])).toEqual(
+      asTheServerSays(UpdateSetupProject(), [{}, { project_edit_reason: 'r' }]),
+    );
   });
 
   it('on a time zone, for its shape; a name of that shape must also be in the tz database', () => {
-    const timezone = CreateOrganisation.shape.timezone;
+    const timezone = CreateOrganisation().shape.timezone;
     const probes = ['Australia/Sydney', 'australia/sydney', 'UTC', 'Etc/GMT+10', 'US/Eastern', '+10:00', '1/2', 'Australia/', ' UTC', 'Mars/Olympus_Mons'];
     const shapeRefused = probes.filter((v) => !documentAccepts(timezone, v));
     expect(shapeRefused.filter((v) => serverAccepts(timezone, v))).toEqual([]);
@@ -94,7 +96,7 @@ describe('the document of the registry', () => {
 
 describe('the document and the server agree on an external reference', () => {
   it('takes a scheme only when it is http or https, whatever the case and leading space', () => {
-    const reference = MetadataFields.external_reference.unwrap();
+    const reference = MetadataFields().external_reference.unwrap();
     const probes = [
       'DOC-42',
       'https://example.com/x',

@@ -3,7 +3,8 @@ import { authenticate } from '../../../../lib/http/middlewares/authenticate.js';
 import { preconditions } from '../../../../lib/http/middlewares/preconditions.js';
 import { ingressLimit } from '../../../../lib/http/middlewares/rate-limit.js';
 import { validate } from '../../../../lib/http/middlewares/validate.js';
-import { derivedErrors, type AnyOperation } from '../../../../lib/operations/kernel/operation.js';
+import * as z from 'zod';
+import { declarationsOf, derivedErrors, type AnyOperation } from '../../../../lib/operations/kernel/operation.js';
 import { OPERATIONS } from '../../../../lib/operations/registry.js';
 import type { PipelineRequest } from '../../../../lib/http/state.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
@@ -86,5 +87,52 @@ describe('derivedErrors', () => {
   it('leaves out of every declaration the statuses it derives', () => {
     const repeated = OPERATIONS.filter((op) => op.errors.some((status) => derivedErrors(op).includes(status))).map((op) => op.id);
     expect(repeated).toEqual([]);
+  });
+});
+
+describe('declarationsOf', () => {
+  const declare = declarationsOf('evidence');
+  /** A schema builder that records its call. */
+  const recorded =
+    <S>(built: string[], name: string, schema: () => S) =>
+    () => {
+      built.push(name);
+      return schema();
+    };
+  const declaration = (built: string[]) => ({
+    id: 'probe',
+    method: 'POST' as const,
+    path: '/probe',
+    summary: 'A probe.',
+    credential: ['project' as const],
+    permission: {},
+    success: 200 as const,
+    params: recorded(built, 'params', () => z.strictObject({ id: z.string() })),
+    query: z.strictObject({}),
+    body: { schema: recorded(built, 'body', () => z.strictObject({ name: z.string() })), mediaType: 'application/json' as const },
+    response: recorded(built, 'response', () => z.object({ id: z.string() })),
+    sideEffects: [],
+    handle: async () => ({ data: { id: 'x' } }),
+  });
+
+  it('builds no deferred schema when the operation is declared', () => {
+    const built: string[] = [];
+    declare(declaration(built));
+    expect(built).toEqual([]);
+  });
+
+  it('builds a deferred schema at its first read, once, and answers the same instance after', () => {
+    const built: string[] = [];
+    const op = declare(declaration(built));
+    const first = op.params;
+    expect(op.params).toBe(first);
+    expect(op.body!.schema).toBe(op.body!.schema);
+    expect(built).toEqual(['params', 'body']);
+  });
+
+  it('takes a schema given as it is unchanged', () => {
+    const query = z.strictObject({});
+    const op = declare({ ...declaration([]), query });
+    expect(op.query).toBe(query);
   });
 });
