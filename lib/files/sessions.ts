@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
 import { validationFailed } from '../errors.js';
+import { once } from '../domain/validation.js';
 import { attributeEquals, itemAbsent } from '../store/conditions.js';
 import { keys } from '../store/keys.js';
 import { parseFound } from '../store/entity.js';
@@ -35,23 +36,25 @@ export type SessionScope =
   | { organisationId: string; projectId?: string; providerId?: never }
   | { providerId: string; organisationId?: never; projectId?: never };
 
-const sessionRecordSchema = z.looseObject({
-  id: z.string(),
-  purpose: z.string(),
-  /** Absent for provider sessions. */
-  organisation_id: z.string().optional(),
-  /** Present for provider sessions only. */
-  provider_id: z.string().optional(),
-  /** Absent for organisation sessions (logo, diagram), which predate project ones. */
-  project_id: z.string().optional(),
-  created_by: z.string(),
-  file_name: z.string(),
-  max_bytes: z.number().int(),
-  s3_key: z.string(),
-  status: z.enum(['open', 'consumed']),
-  expires_at: z.number(),
-});
-type SessionRecord = z.output<typeof sessionRecordSchema>;
+const sessionRecordSchema = once(() =>
+  z.looseObject({
+    id: z.string(),
+    purpose: z.string(),
+    /** Absent for provider sessions. */
+    organisation_id: z.string().optional(),
+    /** Present for provider sessions only. */
+    provider_id: z.string().optional(),
+    /** Absent for organisation sessions (logo, diagram), which predate project ones. */
+    project_id: z.string().optional(),
+    created_by: z.string(),
+    file_name: z.string(),
+    max_bytes: z.number().int(),
+    s3_key: z.string(),
+    status: z.enum(['open', 'consumed']),
+    expires_at: z.number(),
+  }),
+);
+type SessionRecord = z.output<ReturnType<typeof sessionRecordSchema>>;
 
 export async function createSession(input: { purpose: string; maxBytes: number; fileName: string; scope: SessionScope; userId: string; now: Date }) {
   const id = ulid(input.now.getTime());
@@ -98,7 +101,7 @@ export async function readSession(
   id: string,
   expect: { purpose: string; scope: SessionScope; userId: string; now: Date },
 ): Promise<{ record: SessionRecord; file: IncomingFile }> {
-  const record = parseFound(sessionRecordSchema, await getOne(keys.uploadSession(id)));
+  const record = parseFound(sessionRecordSchema(), await getOne(keys.uploadSession(id)));
   const sameScope =
     record?.organisation_id === expect.scope.organisationId && record?.project_id === expect.scope.projectId && record?.provider_id === expect.scope.providerId;
   if (!record || record.purpose !== expect.purpose || !sameScope || record.created_by !== expect.userId) {

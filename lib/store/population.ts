@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
+import { once } from '../domain/validation.js';
 import { parseFound } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { projectItem } from './projects.js';
@@ -12,33 +13,36 @@ const HISTORY = 20;
 
 const RUN_STATUSES = ['running', 'failed', 'completed'] as const;
 
-const runSummarySchema = z.object({
-  run_id: z.string(),
-  status: z.enum(RUN_STATUSES),
-  started_at: z.string(),
-  finished_at: z.string().nullable(),
-  error_code: z.string().nullable(),
-});
+const runSummarySchema = () =>
+  z.object({
+    run_id: z.string(),
+    status: z.enum(RUN_STATUSES),
+    started_at: z.string(),
+    finished_at: z.string().nullable(),
+    error_code: z.string().nullable(),
+  });
 
 /**
  * A project's population record: its current run, with the runs before it. Loose, so that the
  * worker's lease and requeue bookkeeping pass through; what a run had not written yet reads as null.
  */
-export const populationRunSchema = z.looseObject({
-  run_id: z.string(),
-  status: z.enum(RUN_STATUSES),
-  started_at: z.string(),
-  started_by: z.string(),
-  token_id: z.string(),
-  finished_at: z.string().nullable().default(null),
-  error_code: z.string().nullable().default(null),
-  progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable().default(null),
-  previous_runs: z.array(runSummarySchema).default([]),
-  version: z.number().int().optional(),
-});
-export type PopulationRun = z.output<typeof populationRunSchema>;
+export const populationRunSchema = once(() =>
+  z.looseObject({
+    run_id: z.string(),
+    status: z.enum(RUN_STATUSES),
+    started_at: z.string(),
+    started_by: z.string(),
+    token_id: z.string(),
+    finished_at: z.string().nullable().default(null),
+    error_code: z.string().nullable().default(null),
+    progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable().default(null),
+    previous_runs: z.array(runSummarySchema()).default([]),
+    version: z.number().int().optional(),
+  }),
+);
+export type PopulationRun = z.output<ReturnType<typeof populationRunSchema>>;
 
-export const asPopulationRun = (item: Item | undefined): PopulationRun | undefined => parseFound(populationRunSchema, item);
+export const asPopulationRun = (item: Item | undefined): PopulationRun | undefined => parseFound(populationRunSchema(), item);
 
 /**
  * A new population run: the project moves to Initialising with the run as its current one (its

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { absentOrExpired } from './conditions.js';
+import { once } from '../domain/validation.js';
 import { parseStored } from './entity.js';
 import { keys } from './keys.js';
 import type { Item } from './read.js';
@@ -18,22 +19,26 @@ export interface ReceiptScope {
   payloadHash: string;
 }
 
-const storedResponseSchema = z.object({
-  status: z.number().int(),
-  data: z.unknown(),
-  etag: z.string().optional(),
-  location: z.string().optional(),
-});
-export type StoredResponse = z.output<typeof storedResponseSchema>;
+const storedResponseSchema = once(() =>
+  z.object({
+    status: z.number().int(),
+    data: z.unknown(),
+    etag: z.string().optional(),
+    location: z.string().optional(),
+  }),
+);
+export type StoredResponse = z.output<ReturnType<typeof storedResponseSchema>>;
 
-const receiptSchema = z.looseObject({
-  token_id: z.string(),
-  operation_id: z.string(),
-  target: z.string(),
-  payload_hash: z.string(),
-  response: storedResponseSchema,
-  expires_at: z.number(),
-});
+const receiptSchema = once(() =>
+  z.looseObject({
+    token_id: z.string(),
+    operation_id: z.string(),
+    target: z.string(),
+    payload_hash: z.string(),
+    response: storedResponseSchema(),
+    expires_at: z.number(),
+  }),
+);
 
 export const idempotencyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -59,7 +64,7 @@ export type ReceiptMatch = { kind: 'none' } | { kind: 'replay'; response: Stored
 /** Seed receipt rule: replay when credential, operation, target and canonical payload all match. */
 export function matchReceipt(item: Item | undefined, scope: ReceiptScope, nowSeconds: number): ReceiptMatch {
   if (!item) return { kind: 'none' };
-  const receipt = parseStored(receiptSchema, item);
+  const receipt = parseStored(receiptSchema(), item);
   if (receipt.expires_at < nowSeconds) return { kind: 'none' };
   const same =
     receipt.token_id === scope.tokenId &&
