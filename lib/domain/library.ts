@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import type { FieldError } from '../errors.js';
 import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
-import { markdownViolations } from './markdown-policy.js';
 import { Ulid } from './ids.js';
 import { LIBRARY_KINDS, type LibraryDefinition } from './library-definitions.js';
 import { changesSomething } from './patch.js';
@@ -127,8 +126,10 @@ export const emptySummary = (projectId: string, definitionId: string): WorkingCo
  * The working copy's rules beyond the schema (seed, Errors part 4): the content budget, the
  * Markdown policy, and review_due not before date_live as the merged copy has them, pointed at
  * whichever of the two dates the patch sent. The owner's membership needs a read: the caller checks it.
+ * The policy's parsers (markdown-it, parse5: about 190 KB) load with the first content checked, so
+ * that the library's reads never pay for them at a cold start.
  */
-export function workingCopyErrors(patch: UpdateLibraryItem, merged: WorkingCopy): FieldError[] {
+export async function workingCopyErrors(patch: UpdateLibraryItem, merged: WorkingCopy): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   const content = patch.content_markdown;
   if (typeof content === 'string') {
@@ -136,6 +137,7 @@ export function workingCopyErrors(patch: UpdateLibraryItem, merged: WorkingCopy)
     if (bytes > CONTENT_BUDGET_BYTES) {
       errors.push({ pointer: '/content_markdown', code: 'content_too_large', detail: `is ${bytes} UTF-8 bytes; at most ${CONTENT_BUDGET_BYTES} are kept` });
     } else {
+      const { markdownViolations } = await import('./markdown-policy.js');
       errors.push(...markdownViolations(content).map((v) => ({ pointer: '/content_markdown', code: v.code, detail: v.detail })));
     }
   }

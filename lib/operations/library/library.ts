@@ -113,7 +113,7 @@ export const updateLibraryItem = operation({
     requireEditable(project);
     requireIfMatch(ctx.ifMatch, etagFor(ETAG_KIND, `${current.project_id}/${current.definition_id}`, current.version));
     const merged = { ...current, ...body };
-    const errors = workingCopyErrors(body, merged);
+    const errors = await workingCopyErrors(body, merged);
     const owner = body.owner_user_id;
     if (owner && !(await isActiveMember(project.organisation_id, owner))) {
       errors.push({ pointer: '/owner_user_id', code: 'owner_not_member', detail: 'is not an active member of the organisation (see GET …/document-owners)' });

@@ -69,13 +69,13 @@ describe('librarySummaryView', () => {
 });
 
 describe('workingCopyErrors', () => {
-  it('finds nothing wrong with content in budget and dates in order', () => {
-    expect(workingCopyErrors({ content_markdown: copy.content_markdown }, copy)).toEqual([]);
+  it('finds nothing wrong with content in budget and dates in order', async () => {
+    expect(await workingCopyErrors({ content_markdown: copy.content_markdown }, copy)).toEqual([]);
   });
 
-  it('refuses content over the byte budget, counting UTF-8 bytes', () => {
+  it('refuses content over the byte budget, counting UTF-8 bytes', async () => {
     const content = 'é'.repeat(CONTENT_BUDGET_BYTES / 2 + 1);
-    expect(workingCopyErrors({ content_markdown: content }, { ...copy, content_markdown: content })).toEqual([
+    expect(await workingCopyErrors({ content_markdown: content }, { ...copy, content_markdown: content })).toEqual([
       {
         pointer: '/content_markdown',
         code: 'content_too_large',
@@ -84,19 +84,21 @@ describe('workingCopyErrors', () => {
     ]);
   });
 
-  it('refuses content that the Markdown policy forbids', () => {
+  it('refuses content that the Markdown policy forbids', async () => {
     const content = '<script>alert(1)</script>';
-    expect(workingCopyErrors({ content_markdown: content }, { ...copy, content_markdown: content }).map((e) => e.pointer)).toEqual(['/content_markdown']);
+    expect((await workingCopyErrors({ content_markdown: content }, { ...copy, content_markdown: content })).map((e) => e.pointer)).toEqual([
+      '/content_markdown',
+    ]);
   });
 
-  it('points at review_due when the patch moves it before date_live', () => {
-    expect(workingCopyErrors({ review_due: '2026-01-01' }, { ...copy, review_due: '2026-01-01' })).toEqual([
+  it('points at review_due when the patch moves it before date_live', async () => {
+    expect(await workingCopyErrors({ review_due: '2026-01-01' }, { ...copy, review_due: '2026-01-01' })).toEqual([
       { pointer: '/review_due', code: 'review_due_before_date_live', detail: 'must not precede date_live (2026-02-01)' },
     ]);
   });
 
-  it('points at date_live when the patch moves it past the stored review_due', () => {
-    expect(workingCopyErrors({ date_live: '2027-03-01' }, { ...copy, date_live: '2027-03-01' })).toEqual([
+  it('points at date_live when the patch moves it past the stored review_due', async () => {
+    expect(await workingCopyErrors({ date_live: '2027-03-01' }, { ...copy, date_live: '2027-03-01' })).toEqual([
       { pointer: '/date_live', code: 'review_due_before_date_live', detail: "must not follow the working copy's review_due (2027-02-01)" },
     ]);
   });
