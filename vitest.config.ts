@@ -32,13 +32,13 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     sequence: { sequencer: LongestFirst },
     // `npm test` turns coverage on (test/run.ts). The floor only rises: the whole suite's figure of
-    // 2026-11-27 (statements 92.3 %, branches 84.5 %, functions 94.7 %, lines 93.9 %), less about a point for paths that timing decides (sweeps, retries).
+    // 2026-11-27, second stop (statements 93.7 %, branches 86.7 %, functions 95.6 %, lines 95.0 %), less about a point for paths that timing decides (sweeps, retries).
     coverage: {
       provider: 'v8',
       include: ['lib/**/*.ts', 'functions/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportOnFailure: true,
-      thresholds: { lines: 92.5, statements: 91, functions: 93.5, branches: 83 },
+      thresholds: { lines: 94, statements: 92.5, functions: 94.5, branches: 85.5 },
     },
     projects: [
       // PDF rendering and OSCAL schema validation are CPU-bound: one file per core, and under coverage
