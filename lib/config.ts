@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import * as z from 'zod';
 import { CLASSIFICATION_CODES } from './domain/classifications.js';
+import { once } from './domain/validation.js';
 import { DEFAULT_WORKFLOW, isWorkflowJson, parseWorkflow, type WorkflowConfig } from './domain/workflow.js';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -10,11 +11,10 @@ const positive = (fallback: number) => z.coerce.number().int().positive().defaul
  * all of them cost each cold start 6 to 7 ms of CPU), and its documentation.
  */
 function setting<S extends z.ZodType>(build: () => S, doc: string): { readonly schema: S; readonly doc: string } {
-  let schema: S | undefined;
+  const schema = once(build);
   return {
     get schema() {
-      schema ??= build();
-      return schema;
+      return schema();
     },
     doc,
   };

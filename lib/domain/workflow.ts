@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { permissionsOf, type Permission } from './permissions.js';
+import { once } from './validation.js';
 
 /**
  * The control workflow as configuration data (seed, States: "the control workflow is configured
@@ -26,7 +27,7 @@ export type Gate = (typeof GATES)[number];
  * The schema of a workflow configuration, built at its first use: only a deployment's own
  * CONTROL_WORKFLOW is parsed, and every function imports this module.
  */
-function workflowSchema() {
+const workflowSchema = once(() => {
   const Id = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
   return z
     .object({
@@ -56,8 +57,7 @@ function workflowSchema() {
         if (!states.has(t.from) || !states.has(t.to)) ctx.addIssue({ code: 'custom', message: `${t.id} names an unknown state`, path: ['transitions', i] });
       });
     });
-}
-let schema: ReturnType<typeof workflowSchema> | undefined;
+});
 export type WorkflowConfig = z.infer<ReturnType<typeof workflowSchema>>;
 export type Transition = WorkflowConfig['transitions'][number];
 
@@ -148,10 +148,7 @@ export const DEFAULT_WORKFLOW: WorkflowConfig = {
 };
 
 /** Validates a workflow configuration (a deployment may supply its own). */
-export function parseWorkflow(input: unknown): WorkflowConfig {
-  schema ??= workflowSchema();
-  return schema.parse(input);
-}
+export const parseWorkflow = (input: unknown): WorkflowConfig => workflowSchema().parse(input);
 
 /** Whether a CONTROL_WORKFLOW setting is a valid workflow (checked at synth, and by a function at its first read of the setting). */
 export function isWorkflowJson(raw: string): boolean {

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { CREDENTIAL_TYPES, type ConsolePermission, type CredentialType, type Permission } from '../domain/permissions.js';
 import { ddb, tableName } from './client.js';
 import { absentOrBefore, and, attributeEquals, conditionFields, itemAbsent, itemPresent } from './conditions.js';
@@ -31,7 +32,7 @@ export interface UserRecord {
  * A user as stored under keys.user, and as the users index projects it. Built at its first use, as
  * the token's schema: the pipeline of every function imports this module.
  */
-const userSchema = () =>
+const users = once(() =>
   storedSchema<UserRecord>()(
     z.looseObject({
       id: z.string(),
@@ -43,9 +44,8 @@ const userSchema = () =>
       session_epoch: z.number().optional(),
       passkeys: z.number().optional(),
     }),
-  );
-let builtUsers: ReturnType<typeof userSchema> | undefined;
-const users = () => (builtUsers ??= userSchema());
+  ),
+);
 
 export const toUser = (item: Item): UserRecord => parseStored(users(), item);
 
@@ -78,7 +78,7 @@ export interface TokenRecord extends StoredToken {
   read_only: boolean;
 }
 
-const tokenSchema = () =>
+const tokens = once(() =>
   storedSchema<StoredToken>()(
     z.looseObject({
       id: z.string(),
@@ -94,14 +94,12 @@ const tokenSchema = () =>
       secret_hash: z.string(),
       last_used_at: z.string().optional(),
     }),
-  );
-let builtTokens: ReturnType<typeof tokenSchema> | undefined;
-const tokens = () => (builtTokens ??= tokenSchema());
+  ),
+);
 
 export const toToken = (item: Item): StoredToken => parseStored(tokens(), item);
 
-const secretHashSchema = () => tokens().pick({ secret_hash: true });
-let builtSecretHashes: ReturnType<typeof secretHashSchema> | undefined;
+const secretHashes = once(() => tokens().pick({ secret_hash: true }));
 
 /**
  * Whether a presented credential proves the stored token: `matches` compares it with the stored
@@ -110,7 +108,7 @@ let builtSecretHashes: ReturnType<typeof secretHashSchema> | undefined;
  * token is parsed (a broken one refused with its key) only for the credential that proves it.
  */
 export function credentialProves(item: Item | undefined, matches: (secretHash: string) => boolean): boolean {
-  const stored = item && (builtSecretHashes ??= secretHashSchema()).safeParse(item);
+  const stored = item && secretHashes().safeParse(item);
   return stored?.success === true && matches(stored.data.secret_hash);
 }
 

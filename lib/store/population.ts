@@ -13,14 +13,19 @@ const HISTORY = 20;
 
 const RUN_STATUSES = ['running', 'failed', 'completed'] as const;
 
-const runSummarySchema = () =>
+/** An earlier run as the record keeps it, and as the population resource shows it (previous_runs). */
+export const runSummarySchema = once(() =>
   z.object({
     run_id: z.string(),
     status: z.enum(RUN_STATUSES),
     started_at: z.string(),
     finished_at: z.string().nullable(),
     error_code: z.string().nullable(),
-  });
+  }),
+);
+
+/** What a run has read and written so far, as the record keeps it and the population resource shows it. */
+export const runProgressSchema = once(() => z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }));
 
 /**
  * A project's population record: its current run, with the runs before it. Loose, so that the
@@ -35,7 +40,7 @@ export const populationRunSchema = once(() =>
     token_id: z.string(),
     finished_at: z.string().nullable().default(null),
     error_code: z.string().nullable().default(null),
-    progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable().default(null),
+    progress: runProgressSchema().nullable().default(null),
     previous_runs: z.array(runSummarySchema()).default([]),
     version: z.number().int().optional(),
   }),

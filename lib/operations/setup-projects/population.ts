@@ -4,7 +4,7 @@ import type { StoredProject } from '../../domain/projects.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import { asPopulationRun, startRunWrites, type PopulationRun } from '../../store/population.js';
+import { asPopulationRun, runProgressSchema, runSummarySchema, startRunWrites, type PopulationRun } from '../../store/population.js';
 import { NoQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import {
@@ -20,14 +20,6 @@ import {
   unchanged,
 } from '../projects/access.js';
 
-const RunSummary = z.object({
-  run_id: z.string(),
-  status: z.enum(['running', 'failed', 'completed']),
-  started_at: z.string(),
-  finished_at: z.string().nullable(),
-  error_code: z.string().nullable(),
-});
-
 export const Population = z
   .object({
     run_id: z.string().nullable(),
@@ -38,9 +30,9 @@ export const Population = z
       description:
         'Why the run failed: population_failed, authorisation_lost, or population_abandoned (its worker stopped and the run, queued again three times, did not finish).',
     }),
-    progress: z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }).nullable(),
+    progress: runProgressSchema().nullable(),
     recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),
-    previous_runs: z.array(RunSummary),
+    previous_runs: z.array(runSummarySchema()),
   })
   .meta({ id: 'Population' });
 type Population = z.infer<typeof Population>;
