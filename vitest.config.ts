@@ -9,6 +9,9 @@ const workMeter = process.env.WORK_METER_DIR ? ['test/support/work-meter.ts'] : 
 /** Every command a function issues in these projects is recorded and checked against infra/recorded-commands.json. */
 const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.ts'], setupFiles: ['test/support/record-commands.ts', ...workMeter] };
 
+/** Puts process.env back after each file and forgets what lib built from it, for the projects whose files share their worker's modules. */
+const restoreEnv = 'test/support/restore-env.ts';
+
 /** The operator CLI compiled once per run, for the tests that run it in a process of its own. */
 const operatorCliBuild = 'test/support/cli-build.ts';
 
@@ -44,7 +47,7 @@ export default defineConfig({
       // PDF rendering and OSCAL schema validation are CPU-bound: one file per core, and under coverage
       // on a busy machine they take longer than vitest's 5 s default. Most unit files spend far longer
       // importing lib than testing it (import 132 s, tests 9 s for the 62 files of store, http and
-      // operations), so the files of a worker share its modules (isolate: false; unit-setup.ts puts
+      // operations), so the files of a worker share its modules (isolate: false; restore-env.ts puts
       // process.env back after each file), in threads, which start cheaper than forks: those 62 files
       // took 10 s of CPU instead of 47 s. A file that mocks a module (vi.mock) mocks one no other
       // unit file imports.
@@ -57,10 +60,12 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 30_000,
           globalSetup: [operatorCliBuild],
-          setupFiles: ['test/support/unit-setup.ts'],
+          setupFiles: [restoreEnv],
           env,
         },
       },
+      // Six integration files mock store modules (vi.mock of transact, batch, read, update ...) that the
+      // other files import, so these files stay isolated: a mock must not outlive its file.
       {
         test: {
           name: 'integration',
@@ -73,13 +78,22 @@ export default defineConfig({
           env,
         },
       },
+      // Each API file imported lib again (4 to 6 s of CPU under coverage) before its first test, so the
+      // files of a worker share its modules (isolate: false), as the unit files do: with coverage, the
+      // 67 files took 440 to 513 s of CPU (with DynamoDB Local's) instead of 713 to 757 s (import phase 56 s, not
+      // 560 s), in forks, vitest's default (threads took 596 s: four in one process). Every API file
+      // points the process at a table, bucket and queues of its own when it starts (useTestServices),
+      // and restore-env.ts puts process.env back after it and forgets the settings, clients and
+      // token-hash key lib built from it. No API file mocks a module: a test that needs a fault adds
+      // it to the AWS client's middleware, which the next file's client does not have.
       {
         test: {
           name: 'api',
           ...emulatorFiles,
           include: ['test/api/**/*.test.ts'],
+          isolate: false,
           globalSetup: [...recordedCommands.globalSetup, operatorCliBuild],
-          setupFiles: recordedCommands.setupFiles,
+          setupFiles: [restoreEnv, ...recordedCommands.setupFiles],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           env,

@@ -24,9 +24,9 @@ interface Scope {
 const scope = new AsyncLocalStorage<Scope>();
 let recorded: Map<string, Map<string, Set<string>>> | undefined;
 
-/** Starts recording in this process (the test setup does; nothing else should). */
+/** Starts recording in this process afresh (the test setup does, for each test file; nothing else should). */
 export function startRecording(): void {
-  recorded ??= new Map();
+  recorded = new Map();
 }
 
 /** Runs a function's entry point with what it issues attributed to `fn`. */

@@ -54,6 +54,11 @@ export function useLocalServices(env: { dynamodb: string; s3?: string; sqs?: str
   if (env.tableName) process.env.TABLE_NAME = env.tableName;
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  rereadEnvironment();
+}
+
+/** Forgets what this process built from its environment (settings, clients, the token-hash key), for its next use to read the environment as it is now. */
+export function rereadEnvironment(): void {
   resetSettings();
   resetDdbClient();
   resetS3Client();

@@ -1,32 +1,53 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../lib/domain/permissions.js';
+import { ddb } from '../../lib/store/client.js';
 import { revokeAccess } from '../../lib/store/identity.js';
 import { fixtures, type Api } from '../support/api.js';
 import { arrangeDocuments } from '../support/documents.js';
 import { startProjectWorld, type World } from '../support/projects.js';
 
-/** A generation worker killed at a chosen step: the call never returns, so nothing after it runs, as when its process dies. */
-const death = vi.hoisted(() => ({ at: undefined as undefined | ((step: string, args: unknown[]) => boolean), reached: () => {} }));
+/** What the predicates read of a transaction's writes. */
+type Write = { kind: 'put' | 'update' | 'delete' | 'check'; key?: { SK: string } };
 
-vi.mock('../../lib/store/transact.js', async (importOriginal) => {
-  const o = await importOriginal<typeof import('../../lib/store/transact.js')>();
-  return {
-    ...o,
-    commit: (...args: Parameters<typeof o.commit>) => {
-      if (!death.at?.('commit', args)) return o.commit(...args);
-      death.at = undefined;
-      death.reached();
-      return new Promise<never>(() => {});
-    },
-  };
-});
+/** A generation worker killed at a chosen transaction: it never returns, so nothing after it runs, as when its process dies. */
+const death = { at: undefined as undefined | ((writes: Write[]) => boolean), reached: () => {} };
+
+type TransactItem = { Put?: unknown; Update?: { Key: object }; Delete?: { Key: object }; ConditionCheck?: { Key: object } };
+
+function writesOf(items: TransactItem[]): Write[] {
+  return items.map(({ Update, Delete, ConditionCheck }) => {
+    const [kind, target] = Update
+      ? (['update', Update] as const)
+      : Delete
+        ? (['delete', Delete] as const)
+        : ConditionCheck
+          ? (['check', ConditionCheck] as const)
+          : (['put', undefined] as const);
+    return { kind, key: target && (unmarshall(target.Key as Parameters<typeof unmarshall>[0]) as { SK: string }) };
+  });
+}
 
 let api: Api;
 let world: World;
 
 const LEASE_SECONDS = 2;
 
-beforeAll(async () => ({ api, world } = await startProjectWorld({ GENERATION_LEASE_SECONDS: String(LEASE_SECONDS) })));
+beforeAll(async () => {
+  ({ api, world } = await startProjectWorld({ GENERATION_LEASE_SECONDS: String(LEASE_SECONDS) }));
+  // The client's own middleware, not a mocked module: the test files of a worker share its modules (vitest.config.ts).
+  ddb().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand' || !death.at?.(writesOf((args.input as { TransactItems: TransactItem[] }).TransactItems)))
+        return next(args);
+      death.at = undefined;
+      death.reached();
+      return new Promise<never>(() => {});
+    },
+    { step: 'build', name: 'killGenerationWorker' },
+  );
+});
+
 afterAll(() => api.stop());
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,13 +101,10 @@ async function killedAt(when: (writes: Write[]) => boolean): Promise<void> {
   const reached = new Promise<void>((resolve) => {
     death.reached = resolve;
   });
-  death.at = (step, args) => step === 'commit' && when(args[0] as Write[]);
+  death.at = when;
   void api.drainJobs();
   await reached;
 }
-
-/** What the predicates read of a transaction's writes. */
-type Write = { kind: string; key?: { SK: string } };
 
 describe('a generation whose worker died', () => {
   it('mid-way reads running, then failed generation_abandoned once the worker\u2019s lease has run out, and a retry is accepted and completes once', async () => {

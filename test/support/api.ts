@@ -30,6 +30,12 @@ export interface RequestOptions {
 export async function startApi(overrides: Record<string, string> = {}, options: { jobs?: 'background' | 'manual' } = {}) {
   await useTestServices(overrides);
   const server: Server = await createLocalServer();
+  // The test's fetch and this server share one event loop: when a test holds the loop longer than the
+  // server's keep-alive timeout (compiling the OSCAL schemas under coverage on a busy machine), the
+  // server's idle timer fires after fetch has written its next request on that connection and before
+  // the server reads it, and the request fails with ECONNRESET. Only the client closes idle connections,
+  // and it never closes one it is sending on; close() still ends them at the file's end.
+  server.keepAliveTimeout = 0;
   const pollers = await startPollers({ manual: options.jobs === 'manual' });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
