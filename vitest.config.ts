@@ -102,6 +102,11 @@ export default defineConfig({
           name: 'infra',
           ...emulatorFiles,
           include: ['test/infra/**/*.test.ts'],
+          // Each file spent about 4 s of CPU importing aws-cdk-lib, the stacks and the registry before
+          // its first test: the files of a worker share them, as the unit files do (unit-setup.ts).
+          pool: 'threads',
+          isolate: false,
+          setupFiles: ['test/support/unit-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // CDK's built-in CloudFormation validation compiles a WebAssembly rule engine at the first
