@@ -15,14 +15,25 @@ export interface Synthesized extends Assembly {
   workersTemplate: Template;
 }
 
+const synthesized = new Map<string, Synthesized>();
+
+/**
+ * The app synthesized with a context, once per worker: the infra files of a worker share their
+ * modules (vitest.config.ts), and no test changes an assembly once it is synthesized.
+ */
 export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+  const key = JSON.stringify(context);
+  const known = synthesized.get(key);
+  if (known) return known;
   const assembly = createAssembly({ context: { ...NO_BUNDLING, ...context } });
-  return {
+  const made = {
     ...assembly,
     apiTemplate: Template.fromStack(assembly.api),
     dataTemplate: Template.fromStack(assembly.data),
     workersTemplate: Template.fromStack(assembly.workers),
   };
+  synthesized.set(key, made);
+  return made;
 }
 
 /** The logical id of a construct's CloudFormation resource (its default child, for L2 constructs). */

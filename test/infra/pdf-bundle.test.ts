@@ -38,7 +38,18 @@ function modelOf(key: Key) {
   return model;
 }
 
-async function renderInBundle(key: Key): Promise<string> {
+const rendered = new Map<Key, Promise<string>>();
+
+/** A document rendered once per file: the SSP's checks and its comparison with the sources look at the same PDF. */
+function renderInBundle(key: Key): Promise<string> {
+  const known = rendered.get(key);
+  if (known) return known;
+  const pdf = render(key);
+  rendered.set(key, pdf);
+  return pdf;
+}
+
+async function render(key: Key): Promise<string> {
   const model = modelOf(key);
   const modelFile = join(dir, `${key}.json`);
   await writeFile(
