@@ -117,10 +117,10 @@ export default defineConfig({
           ...emulatorFiles,
           include: ['test/infra/**/*.test.ts'],
           // Each file spent about 4 s of CPU importing aws-cdk-lib, the stacks and the registry before
-          // its first test: the files of a worker share them, as the unit files do (unit-setup.ts).
+          // its first test: the files of a worker share them, as the unit files do (restore-env.ts).
           pool: 'threads',
           isolate: false,
-          setupFiles: ['test/support/unit-setup.ts'],
+          setupFiles: [restoreEnv],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // CDK's built-in CloudFormation validation compiles a WebAssembly rule engine at the first
