@@ -63,6 +63,8 @@ export interface Bundles {
   code(name: string): Promise<string>;
   /** The source files the bundle holds in any of its files, relative to the repository (esbuild's metafile). */
   inputs(name: string): string[];
+  /** The source files of the chunks a cold start loads: index.mjs and what it imports statically, not what an `import()` loads later. */
+  initInputs(name: string): string[];
   /** What the bundle's files import from outside them (esbuild's metafile): what the runtime must provide. */
   externals(name: string): string[];
   load<R>(name: string, env: Record<string, string>, event?: unknown): Promise<DriverOutput<R>>;
@@ -79,6 +81,17 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
     dir,
     code: async (name) => (await Promise.all((await codeFiles(outdir(name))).map((file) => readFile(file, 'utf8')))).join('\n'),
     inputs: (name) => Object.keys(metafiles.get(name)?.inputs ?? {}),
+    initInputs: (name) => {
+      const outputs = metafiles.get(name)?.outputs ?? {};
+      const loaded = new Set<string>();
+      const visit = (path: string) => {
+        if (loaded.has(path)) return;
+        loaded.add(path);
+        for (const imported of outputs[path]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+      };
+      for (const path of Object.keys(outputs)) if (path.endsWith('/index.mjs')) visit(path);
+      return [...new Set([...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})))];
+    },
     externals: (name) => Object.values(metafiles.get(name)?.outputs ?? {}).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
     async load<R>(name: string, env: Record<string, string>, event?: unknown) {
       const resultFile = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
