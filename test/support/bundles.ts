@@ -2,13 +2,25 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Metafile } from 'esbuild';
 import { buildFunction, codeFiles } from '../../infra/bundling.js';
 
 const run = promisify(execFile);
+
+/**
+ * Imports a bundle, counting what zod constructs meanwhile through its global configuration's
+ * post-processor, which a bundled zod takes from globalThis when it loads.
+ */
+const COUNT_BUILT = `
+globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };
+let built = 0;
+globalThis.__zod_globalConfig = { postProcessor: () => { built += 1; } };
+await import(process.env.BUNDLE_URL);
+process.stdout.write(String(built));
+`;
 const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
 
 /**
@@ -68,6 +80,8 @@ export interface Bundles {
   /** What the bundle's files import from outside them (esbuild's metafile): what the runtime must provide. */
   externals(name: string): string[];
   load<R>(name: string, env: Record<string, string>, event?: unknown): Promise<DriverOutput<R>>;
+  /** How many zod instances (schemas and checks) the bundle constructs while its modules load, in a fresh process. */
+  builtAtInit(name: string): Promise<number>;
   remove(): Promise<void>;
 }
 
@@ -110,6 +124,20 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
         timeout: 20_000,
       });
       return { ...(JSON.parse(await readFile(resultFile, 'utf8')) as Omit<DriverOutput<R>, 'logs'>), logs: stdout + stderr };
+    },
+    async builtAtInit(name) {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', COUNT_BUILT], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...SDK_ENV,
+          TABLE_NAME: 'bundle-test',
+          BUCKET_NAME: 'bundle-test',
+          LOG_LEVEL: 'ERROR',
+          BUNDLE_URL: pathToFileURL(join(outdir(name), 'index.mjs')).href,
+        },
+        timeout: 20_000,
+      });
+      return Number(stdout);
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
