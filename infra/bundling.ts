@@ -97,6 +97,111 @@ export const sideEffectFree: Plugin = {
   },
 };
 
+/**
+ * The modules of the AWS SDK's core packages that gather a part's files and re-export them
+ * (`@aws-sdk/core/protocols`: the JSON, XML and query protocols alike).
+ */
+const SDK_BARREL = /[\\/]node_modules[\\/]@(?:smithy|aws-sdk)[\\/]core[\\/]dist-es[\\/](?:.+[\\/])?index\.js$/;
+const SLICE_NAMESPACE = 'sdk-barrel-slice';
+/** `export { a, b as c } from "./x";`, over lines. */
+const REEXPORT = /export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']\s*;?/g;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The entries of an import or export list, `a` or `a as b`, each as [its name in the module imported from, its name in the other]. */
+const entries = (list: string) =>
+  list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [inner, outer] = entry.split(/\s+as\s+/) as [string, string?];
+      return [inner, outer ?? inner] as const;
+    });
+
+/**
+ * The names a module imports or re-exports from `specifier`, or undefined when it takes the module
+ * otherwise than by name (a namespace, a default, `export *`, a bare import).
+ */
+function namesTaken(source: string, specifier: string): string[] | undefined {
+  const quoted = `["']${escapeRegExp(specifier)}["']`;
+  const named = [...source.matchAll(new RegExp(`(?:import|export)\\s*\\{([^}]*)\\}\\s*from\\s*${quoted}`, 'g'))];
+  const every = [...source.matchAll(new RegExp(`(?:import|export)\\b[^;'"]*?${quoted}`, 'g'))];
+  if (named.length === 0 || named.length !== every.length) return undefined;
+  return [...new Set(named.flatMap((m) => entries(m[1]!).map(([inner]) => inner)))].sort();
+}
+
+/**
+ * A barrel's own code, without its re-exports: what it defines itself (a class built from its
+ * parts, a bound middleware), imported by every slice that needs one of those names, so that they
+ * all share one copy.
+ */
+const barrelOwnCode = (source: string) => source.replace(REEXPORT, '');
+
+/**
+ * esbuild splits code by file, and a file lands in every entry that reaches a module importing
+ * it, used there or not: the DynamoDB client, through `@aws-sdk/core/protocols` and the
+ * `@smithy/core` barrels, brought S3's REST-XML protocol, its HTTP-binding serde, checksums and
+ * stream helpers (39 KB of the 495 that evidence loaded at init) into the cold start of every
+ * function that handles files, though only the S3 client, loaded at first use, runs them. Each import of an SDK_BARREL is therefore given a module of its own, a slice, that
+ * re-exports only the names it imports, from the files that define them (or from the barrel's own
+ * code, barrelOwnCode). The barrels' packages declare their modules free of side effects, so no
+ * file skipped this way had anything to do at import; a package that names files with side
+ * effects keeps its barrels whole.
+ */
+export const sdkBarrelSlices: Plugin = {
+  name: 'sdk-barrel-slices',
+  setup(build) {
+    const slices = new Map<string, string>();
+    const declared = new Map<string, Promise<unknown>>();
+    /**
+     * Whether no file the barrel re-exports has side effects, as its package declares them: all
+     * free (`false`), or a list of files none of which is under the barrel's folder (no pattern).
+     */
+    const sliceable = async (barrel: string) => {
+      const root = barrel.slice(0, barrel.search(/[\\/]dist-es[\\/]/));
+      if (!declared.has(root))
+        declared.set(
+          root,
+          readFile(join(root, 'package.json'), 'utf8').then((text) => (JSON.parse(text) as { sideEffects?: unknown }).sideEffects),
+        );
+      const sideEffects = await declared.get(root);
+      if (sideEffects === false) return true;
+      if (!Array.isArray(sideEffects)) return false;
+      const folder = `${dirname(barrel)}/`;
+      return sideEffects.every((file) => typeof file === 'string' && !file.includes('*') && !join(root, file).startsWith(folder));
+    };
+    build.onResolve({ filter: /^@(?:smithy|aws-sdk)\/core(?:\/[\w-]+)?$|^\.\.?\// }, async (args) => {
+      if (args.kind !== 'import-statement' || args.pluginData === RESOLVING_ONCE) return undefined;
+      if (args.path.startsWith('.') && !/[\\/]@(?:smithy|aws-sdk)[\\/]core[\\/]/.test(args.importer)) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: RESOLVING_ONCE });
+      if (resolved.errors.length > 0 || !SDK_BARREL.test(resolved.path) || !(await sliceable(resolved.path))) return undefined;
+      const importer = args.namespace === SLICE_NAMESPACE ? slices.get(args.importer) : await readFile(args.importer, 'utf8');
+      const names = importer === undefined ? undefined : namesTaken(importer, args.path);
+      if (!names) return undefined;
+      return { path: `${resolved.path}?${names.join(',')}`, namespace: SLICE_NAMESPACE, sideEffects: false };
+    });
+    build.onResolve({ filter: /^sdk-barrel-own:/ }, (args) => ({
+      path: `${args.path.slice('sdk-barrel-own:'.length)}?`,
+      namespace: SLICE_NAMESPACE,
+      sideEffects: false,
+    }));
+    build.onLoad({ filter: /.*/, namespace: SLICE_NAMESPACE }, async (args) => {
+      const [barrel, wanted] = args.path.split('?') as [string, string];
+      const source = await readFile(barrel, 'utf8');
+      const from = new Map<string, { inner: string; specifier: string }>();
+      for (const m of source.matchAll(REEXPORT)) for (const [inner, outer] of entries(m[1]!)) from.set(outer, { inner, specifier: m[2]! });
+      const reexport = (name: string) => {
+        const found = from.get(name);
+        return found
+          ? `export { ${found.inner === name ? name : `${found.inner} as ${name}`} } from ${JSON.stringify(found.specifier)};`
+          : `export { ${name} } from ${JSON.stringify(`sdk-barrel-own:${barrel}`)};`;
+      };
+      const contents = wanted === '' ? barrelOwnCode(source) : wanted.split(',').map(reexport).join('\n');
+      slices.set(args.path, contents);
+      return { contents, resolveDir: dirname(barrel), loader: 'js' };
+    });
+  },
+};
+
 /** Build outputs that are derived from the sources and never committed. */
 const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
 let description: string | undefined;
@@ -187,7 +292,7 @@ export function esbuildOptions(entry: string, outdir: string): BuildOptions & { 
     banner: { js: REQUIRE_BANNER },
     inject: [apiDescriptionModule(), fontsModule()],
     alias: ALIASES,
-    plugins: [zodWithoutJsonSchema, sideEffectFree],
+    plugins: [zodWithoutJsonSchema, sideEffectFree, sdkBarrelSlices],
     metafile: true,
     logLevel: 'silent',
   };

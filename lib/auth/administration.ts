@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type * as z from 'zod';
 import { settings } from '../config.js';
 import { CONSOLE_PERMISSIONS, isConsolePermission, isPermission, permissionsOf, type CredentialType } from '../domain/permissions.js';
-import { singleLine } from '../domain/validation.js';
+import { singleLine, once } from '../domain/validation.js';
 import { writeAudit, type AuditRecord } from '../store/audit.js';
 import { putEnrolmentLink } from '../store/console.js';
 import {
@@ -42,11 +42,13 @@ export interface IssuedEnrolment {
   expires_at: string;
 }
 
-const Email = singleLine()
-  .trim()
-  .max(254)
-  .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/, 'must be an email address');
-const Name = singleLine().trim().min(1, 'must not be empty').max(200);
+const Email = once(() =>
+  singleLine()
+    .trim()
+    .max(254)
+    .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/, 'must be an email address'),
+);
+const Name = once(() => singleLine().trim().min(1, 'must not be empty').max(200));
 
 const SCOPE_TYPE: Record<AccessScope['kind'], CredentialType> = { installation: 'administration', organisation: 'organisation', project: 'project' };
 
@@ -82,8 +84,8 @@ export async function createUserAs(
   ctx: AuditContext,
   now: Date,
 ): Promise<{ user: UserRecord; enrolment: IssuedEnrolment }> {
-  const email = parsed(Email, input.email, 'email');
-  const name = parsed(Name, input.name, 'name');
+  const email = parsed(Email(), input.email, 'email');
+  const name = parsed(Name(), input.name, 'name');
   requireMayAdminister(admin, { super_user: input.superUser });
   let user: UserRecord;
   try {

@@ -53,7 +53,7 @@ export function readReleaseDirectory(dir: string): ParsedRelease {
   const profiles: Partial<Record<Baseline, ProfileFile>> = {};
   for (const name of names) {
     const baseline = PROFILE_NAMES[PROFILE_FILE.exec(name)?.[1] ?? ''];
-    if (baseline) profiles[baseline] = parsed(ProfileFile, join(dir, name));
+    if (baseline) profiles[baseline] = parsed(ProfileFile(), join(dir, name));
   }
-  return parseRelease(parsed(CatalogFile, join(dir, catalogs[0]!)), profiles);
+  return parseRelease(parsed(CatalogFile(), join(dir, catalogs[0]!)), profiles);
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { filledText, multiLine } from './validation.js';
+import { filledText, multiLine, once } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /**
@@ -7,7 +7,7 @@ import { changesSomething } from './patch.js';
  * against it. Clients render forms from the definition; PATCH merges data per field.
  */
 export type ContextOption = { value: string; label: string };
-export type ContextDefinition = z.infer<typeof ContextDefinitionSchema>;
+export type ContextDefinition = z.infer<ReturnType<typeof ContextDefinitionSchema>>;
 export type ContextField = ContextDefinition['fields'][number];
 
 const YES_NO: ContextOption[] = [
@@ -87,26 +87,28 @@ export function contextPatchSchema(definition: ContextDefinition, name: string) 
     .meta({ id: `${name}Patch`, description: 'Merge per field: omitted fields are kept, null clears one. data: null is refused.' });
 }
 
-export const ContextDefinitionSchema = z
-  .object({
-    version: z.string(),
-    fields: z.array(
-      z.object({
-        id: z.string(),
-        label: z.string(),
-        type: z.enum(['option', 'text']),
-        options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
-        max_length: z.number().int().optional(),
-        affects_applicability: z.boolean().optional(),
-      }),
-    ),
-  })
-  .meta({ id: 'ContextDefinition' });
+export const ContextDefinitionSchema = once(() =>
+  z
+    .object({
+      version: z.string(),
+      fields: z.array(
+        z.object({
+          id: z.string(),
+          label: z.string(),
+          type: z.enum(['option', 'text']),
+          options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+          max_length: z.number().int().optional(),
+          affects_applicability: z.boolean().optional(),
+        }),
+      ),
+    })
+    .meta({ id: 'ContextDefinition' }),
+);
 
 export function contextResponseSchema(name: string) {
   return z
     .object({
-      definition: ContextDefinitionSchema,
+      definition: ContextDefinitionSchema(),
       data: z.record(z.string(), z.string().nullable()),
       updated_at: z.string().nullable(),
       updated_by: z.string().nullable(),

@@ -187,7 +187,7 @@ export const EvidenceLinkOptions = once(() =>
       }),
       registers: z.array(RegisterLinkOption()).optional().meta({ description: 'Only with view-registers; otherwise absent and named in redacted_fields.' }),
       library: z.array(LibraryLinkOption()),
-      repositories: z.array(RepositoryConnectionOption),
+      repositories: z.array(RepositoryConnectionOption()),
       redacted_fields: z.array(z.string()),
     })
     .meta({ id: 'EvidenceLinkOptions' }),

@@ -4,7 +4,7 @@ import { CLASSIFICATION_CODES, type Classification } from './classifications.js'
 import { Ulid } from './ids.js';
 import { LIBRARY_KINDS, type LibraryDefinition } from './library-definitions.js';
 import { changesSomething } from './patch.js';
-import { multiLine } from './validation.js';
+import { multiLine, once } from './validation.js';
 
 /**
  * content_markdown's budget in UTF-8 bytes: DynamoDB refuses items above 400 KB, and the content
@@ -13,24 +13,26 @@ import { multiLine } from './validation.js';
  */
 export const CONTENT_BUDGET_BYTES = 200_000;
 
-const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+const IsoDate = once(() => z.iso.date().meta({ description: 'YYYY-MM-DD' }));
 
-export const UpdateLibraryItem = z
-  .strictObject({
-    content_markdown: multiLine()
-      .nullable()
-      .meta({
-        description: `CommonMark. Raw HTML may carry class and id attributes only; no script, style or embedding elements; no javascript:, vbscript:, data: or file: link targets. At most ${CONTENT_BUDGET_BYTES} UTF-8 bytes. null clears.`,
-      }),
-    owner_user_id: Ulid.nullable().meta({ description: 'An active member of the organisation (see GET …/document-owners); null clears.' }),
-    classification: z.enum(CLASSIFICATION_CODES).nullable(),
-    date_live: IsoDate.nullable(),
-    review_due: IsoDate.nullable().meta({ description: 'Not before date_live (as it stands after this patch).' }),
-  })
-  .partial()
-  .apply(changesSomething, 'property')
-  .meta({ id: 'UpdateLibraryItem', description: 'JSON merge patch of the working copy: omitted properties are kept; null clears one.' });
-export type UpdateLibraryItem = z.output<typeof UpdateLibraryItem>;
+export const UpdateLibraryItem = once(() =>
+  z
+    .strictObject({
+      content_markdown: multiLine()
+        .nullable()
+        .meta({
+          description: `CommonMark. Raw HTML may carry class and id attributes only; no script, style or embedding elements; no javascript:, vbscript:, data: or file: link targets. At most ${CONTENT_BUDGET_BYTES} UTF-8 bytes. null clears.`,
+        }),
+      owner_user_id: Ulid.nullable().meta({ description: 'An active member of the organisation (see GET …/document-owners); null clears.' }),
+      classification: z.enum(CLASSIFICATION_CODES).nullable(),
+      date_live: IsoDate().nullable(),
+      review_due: IsoDate().nullable().meta({ description: 'Not before date_live (as it stands after this patch).' }),
+    })
+    .partial()
+    .apply(changesSomething, 'property')
+    .meta({ id: 'UpdateLibraryItem', description: 'JSON merge patch of the working copy: omitted properties are kept; null clears one.' }),
+);
+export type UpdateLibraryItem = z.output<ReturnType<typeof UpdateLibraryItem>>;
 
 /** What a project has written about a definition; every field empty until the first PATCH. */
 export interface WorkingCopy {
@@ -69,35 +71,39 @@ export const emptyWorkingCopy = (projectId: string, definitionId: string): Store
   content_version: 0,
 });
 
-const DefinitionFields = {
+const DefinitionFields = once(() => ({
   id: z.string().meta({ description: 'The library definition ULID.' }),
   key: z.string(),
   title: z.string(),
   kind: z.enum(LIBRARY_KINDS),
   description: z.string(),
-};
-const WorkingCopyFields = {
+}));
+const WorkingCopyFields = once(() => ({
   owner_user_id: z.string().nullable(),
   classification: z.enum(CLASSIFICATION_CODES).nullable(),
   date_live: z.string().nullable(),
   review_due: z.string().nullable(),
   updated_at: z.string().nullable().meta({ description: 'null until the working copy is first written.' }),
   updated_by: z.string().nullable(),
-};
+}));
 
-export const LibraryItem = z
-  .object({ ...DefinitionFields, content_markdown: z.string().nullable(), ...WorkingCopyFields })
-  .meta({ id: 'LibraryItem', description: 'The definition and the project’s working copy of it (empty fields before the first edit).' });
-export type LibraryItem = z.infer<typeof LibraryItem>;
+export const LibraryItem = once(() =>
+  z
+    .object({ ...DefinitionFields(), content_markdown: z.string().nullable(), ...WorkingCopyFields() })
+    .meta({ id: 'LibraryItem', description: 'The definition and the project’s working copy of it (empty fields before the first edit).' }),
+);
+export type LibraryItem = z.infer<ReturnType<typeof LibraryItem>>;
 
-export const LibraryItemSummary = z
-  .object({
-    ...DefinitionFields,
-    content_bytes: z.number().int().min(0).meta({ description: 'Size of content_markdown in UTF-8 bytes; 0 when empty.' }),
-    ...WorkingCopyFields,
-  })
-  .meta({ id: 'LibraryItemSummary', description: 'A definition with a summary of the working copy, without its content.' });
-export type LibraryItemSummary = z.infer<typeof LibraryItemSummary>;
+export const LibraryItemSummary = once(() =>
+  z
+    .object({
+      ...DefinitionFields(),
+      content_bytes: z.number().int().min(0).meta({ description: 'Size of content_markdown in UTF-8 bytes; 0 when empty.' }),
+      ...WorkingCopyFields(),
+    })
+    .meta({ id: 'LibraryItemSummary', description: 'A definition with a summary of the working copy, without its content.' }),
+);
+export type LibraryItemSummary = z.infer<ReturnType<typeof LibraryItemSummary>>;
 
 const workingCopyOf = (w: Omit<WorkingCopy, 'content_markdown'>) => ({
   owner_user_id: w.owner_user_id,

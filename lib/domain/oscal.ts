@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CLASSIFICATION_CODES, type Classification } from './classifications.js';
+import { once } from './validation.js';
 
 /**
  * Reads an ISM release from its OSCAL files: the catalog (controls and principles, nested in
@@ -50,43 +51,50 @@ export interface ParsedRelease {
   entries: CatalogueEntry[];
 }
 
-const Prop = z.object({ name: z.string(), value: z.string(), ns: z.string().optional() });
-const Part = z.object({ name: z.string(), prose: z.string().optional() });
+const Prop = once(() => z.object({ name: z.string(), value: z.string(), ns: z.string().optional() }));
+const Part = once(() => z.object({ name: z.string(), prose: z.string().optional() }));
 interface RawControl {
   id: string;
   class?: string;
   title: string;
-  props?: z.infer<typeof Prop>[];
-  parts?: z.infer<typeof Part>[];
+  props?: z.infer<ReturnType<typeof Prop>>[];
+  parts?: z.infer<ReturnType<typeof Part>>[];
   controls?: RawControl[];
 }
-const Control: z.ZodType<RawControl> = z.lazy(() =>
-  z.object({
-    id: z.string().min(1),
-    class: z.string().optional(),
-    title: z.string(),
-    props: z.array(Prop).optional(),
-    parts: z.array(Part).optional(),
-    controls: z.array(Control).optional(),
-  }),
+const Control = once(
+  (): z.ZodType<RawControl> =>
+    z.lazy(() =>
+      z.object({
+        id: z.string().min(1),
+        class: z.string().optional(),
+        title: z.string(),
+        props: z.array(Prop()).optional(),
+        parts: z.array(Part()).optional(),
+        controls: z.array(Control()).optional(),
+      }),
+    ),
 );
 interface RawGroup {
   title: string;
   groups?: RawGroup[];
   controls?: RawControl[];
 }
-const Group: z.ZodType<RawGroup> = z.lazy(() => z.object({ title: z.string(), groups: z.array(Group).optional(), controls: z.array(Control).optional() }));
-const Metadata = z.object({ title: z.string(), version: z.string().min(1), published: z.string().optional() });
+const Group = once(
+  (): z.ZodType<RawGroup> => z.lazy(() => z.object({ title: z.string(), groups: z.array(Group()).optional(), controls: z.array(Control()).optional() })),
+);
+const Metadata = once(() => z.object({ title: z.string(), version: z.string().min(1), published: z.string().optional() }));
 
-export const CatalogFile = z.object({ catalog: z.object({ metadata: Metadata, groups: z.array(Group) }) });
-export const ProfileFile = z.object({
-  profile: z.object({
-    metadata: Metadata,
-    imports: z.array(z.object({ 'include-controls': z.array(z.object({ 'with-ids': z.array(z.string()) })).optional() })),
+export const CatalogFile = once(() => z.object({ catalog: z.object({ metadata: Metadata(), groups: z.array(Group()) }) }));
+export const ProfileFile = once(() =>
+  z.object({
+    profile: z.object({
+      metadata: Metadata(),
+      imports: z.array(z.object({ 'include-controls': z.array(z.object({ 'with-ids': z.array(z.string()) })).optional() })),
+    }),
   }),
-});
-export type CatalogFile = z.infer<typeof CatalogFile>;
-export type ProfileFile = z.infer<typeof ProfileFile>;
+);
+export type CatalogFile = z.infer<ReturnType<typeof CatalogFile>>;
+export type ProfileFile = z.infer<ReturnType<typeof ProfileFile>>;
 
 export class CatalogueError extends Error {
   override readonly name = 'CatalogueError';

@@ -53,16 +53,16 @@ export interface StoredProject {
   version: number;
 }
 
-const Name = filledLine(200);
-const Description = multiLine().max(5000).nullable();
-const IsoDate = z.iso.date().meta({ description: 'YYYY-MM-DD' });
-const YesNo = z.enum(['yes', 'no']).nullable();
+const Name = once(() => filledLine(200));
+const Description = once(() => multiLine().max(5000).nullable());
+const IsoDate = once(() => z.iso.date().meta({ description: 'YYYY-MM-DD' }));
+const YesNo = once(() => z.enum(['yes', 'no']).nullable());
 
 export const CreateProject = once(() =>
   z
     .strictObject({
-      name: Name,
-      description: Description.optional(),
+      name: Name(),
+      description: Description().optional(),
       ism_release_id: Ulid.meta({ description: 'A release from setup-options.' }),
       classification: z.enum(CLASSIFICATION_CODES).meta({ description: 'One of the organisation licensed classifications.' }),
       essential_eight_target: z.enum(TARGETS).default('none'),
@@ -74,8 +74,8 @@ export const CreateProject = once(() =>
 export const UpdateSetupProject = once(() =>
   z
     .strictObject({
-      name: Name.optional(),
-      description: Description.optional(),
+      name: Name().optional(),
+      description: Description().optional(),
       essential_eight_target: z.enum(TARGETS).optional(),
       control_workflow: ControlWorkflow().optional().meta({
         description: 'Merged per setting. Controls already waiting for an approval keep their approval transitions.',
@@ -160,9 +160,9 @@ export const ScopeData = once(() =>
       in_scope: multiLine().max(5000).nullable().optional(),
       out_of_scope: multiLine().max(5000).nullable().optional(),
       locations: z.array(filledLine(200)).max(50).nullable().optional(),
-      planned_start: IsoDate.nullable().optional(),
-      planned_end: IsoDate.nullable().optional(),
-      ...Object.fromEntries(SCOPE_TECHNOLOGIES.map((t) => [t, YesNo.optional()])),
+      planned_start: IsoDate().nullable().optional(),
+      planned_end: IsoDate().nullable().optional(),
+      ...Object.fromEntries(SCOPE_TECHNOLOGIES.map((t) => [t, YesNo().optional()])),
     })
     .refine((d) => !d.planned_start || !d.planned_end || d.planned_end >= d.planned_start, { message: 'must not precede planned_start', path: ['planned_end'] })
     .meta({ id: 'ScopeData' }),
@@ -206,8 +206,8 @@ const EngagementData = once(() =>
       client_name: singleLine().max(200).nullable().optional(),
       assessor_organisation: singleLine().max(200).nullable().optional(),
       lead_assessor_name: singleLine().max(200).nullable().optional(),
-      start_date: IsoDate.nullable().optional(),
-      end_date: IsoDate.nullable().optional(),
+      start_date: IsoDate().nullable().optional(),
+      end_date: IsoDate().nullable().optional(),
       commercial_reference: singleLine().max(200).nullable().optional(),
       internal_notes: multiLine().max(5000).nullable().optional(),
     })
@@ -221,19 +221,19 @@ export const UpdateEngagement = once(() =>
   }),
 );
 
-const Field = z.string().nullable();
+const Field = once(() => z.string().nullable());
 export const Engagement = once(() =>
   z
     .object({
-      engagement_reference: Field,
-      client_name: Field,
-      assessor_organisation: Field,
-      lead_assessor_name: Field,
-      start_date: Field,
-      end_date: Field,
-      commercial_reference: Field.optional(),
-      internal_notes: Field.optional(),
-      updated_at: Field,
+      engagement_reference: Field(),
+      client_name: Field(),
+      assessor_organisation: Field(),
+      lead_assessor_name: Field(),
+      start_date: Field(),
+      end_date: Field(),
+      commercial_reference: Field().optional(),
+      internal_notes: Field().optional(),
+      updated_at: Field(),
       redacted_fields: z.array(z.string()),
     })
     .meta({ id: 'ProjectEngagement', description: 'Project credentials read the allowlisted subset; setup-only fields are named in redacted_fields.' }),

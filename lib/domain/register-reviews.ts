@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine } from './validation.js';
+import { multiLine, once } from './validation.js';
 
 /**
  * A register review: the project's assertion that someone looked at a register as it saw it. It
@@ -7,28 +7,32 @@ import { multiLine } from './validation.js';
  */
 export const NOTES_MAX = 5000;
 
-export const CreateRegisterReview = z
-  .strictObject({
-    notes: multiLine()
-      .max(NOTES_MAX, `must be at most ${NOTES_MAX} characters`)
-      .nullable()
-      .optional()
-      .meta({ description: 'What the reviewer wants on record; omitted equals null.' }),
-  })
-  // Omitted and null are the same review, so they share a receipt's payload too.
-  .transform((body) => ({ notes: body.notes ?? null }))
-  .meta({ id: 'CreateRegisterReview', description: 'Optional: an empty object, or no body at all, records a review without notes.' });
+export const CreateRegisterReview = once(() =>
+  z
+    .strictObject({
+      notes: multiLine()
+        .max(NOTES_MAX, `must be at most ${NOTES_MAX} characters`)
+        .nullable()
+        .optional()
+        .meta({ description: 'What the reviewer wants on record; omitted equals null.' }),
+    })
+    // Omitted and null are the same review, so they share a receipt's payload too.
+    .transform((body) => ({ notes: body.notes ?? null }))
+    .meta({ id: 'CreateRegisterReview', description: 'Optional: an empty object, or no body at all, records a review without notes.' }),
+);
 
-export const RegisterReview = z
-  .object({
-    id: z.string(),
-    definition_id: z.string(),
-    notes: z.string().nullable(),
-    reviewed_by: z.string().meta({ description: 'The user who recorded the review.' }),
-    reviewed_at: z.string(),
-  })
-  .meta({ id: 'RegisterReview' });
-export type RegisterReview = z.infer<typeof RegisterReview>;
+export const RegisterReview = once(() =>
+  z
+    .object({
+      id: z.string(),
+      definition_id: z.string(),
+      notes: z.string().nullable(),
+      reviewed_by: z.string().meta({ description: 'The user who recorded the review.' }),
+      reviewed_at: z.string(),
+    })
+    .meta({ id: 'RegisterReview' }),
+);
+export type RegisterReview = z.infer<ReturnType<typeof RegisterReview>>;
 
 export interface StoredRegisterReview extends RegisterReview {
   project_id: string;

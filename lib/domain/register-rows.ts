@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { multiLine, NOT_BLANK, singleLine } from './validation.js';
+import { multiLine, NOT_BLANK, singleLine, once } from './validation.js';
 import { changesSomething } from './patch.js';
 import { isValid as isUlid } from 'ulid';
 import { definitionById, REGISTER_OWNERS, type ColumnType, type RegisterColumn, type RegisterDefinition } from './registers.js';
@@ -165,20 +165,22 @@ export function logicalKeyOf(d: RegisterDefinition, data: RowData): string {
   return JSON.stringify(d.logical_key.map((column) => normalise(data[column])));
 }
 
-export const RowValueView = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const RowValueView = once(() => z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
-export const RegisterRow = z
-  .object({
-    id: z.string(),
-    definition_id: z.string(),
-    owner: z.enum(REGISTER_OWNERS),
-    data: z.record(z.string(), RowValueView).meta({ description: 'Values by column ID; null where a column has no value. Redacted columns are omitted.' }),
-    redacted_fields: z.array(z.string()).meta({ description: 'Column IDs omitted from data because this credential cannot read their source.' }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'RegisterRow' });
-export type RegisterRow = z.infer<typeof RegisterRow>;
+export const RegisterRow = once(() =>
+  z
+    .object({
+      id: z.string(),
+      definition_id: z.string(),
+      owner: z.enum(REGISTER_OWNERS),
+      data: z.record(z.string(), RowValueView()).meta({ description: 'Values by column ID; null where a column has no value. Redacted columns are omitted.' }),
+      redacted_fields: z.array(z.string()).meta({ description: 'Column IDs omitted from data because this credential cannot read their source.' }),
+      created_at: z.string(),
+      updated_at: z.string(),
+    })
+    .meta({ id: 'RegisterRow' }),
+);
+export type RegisterRow = z.infer<ReturnType<typeof RegisterRow>>;
 
 export interface StoredRegisterRow {
   id: string;

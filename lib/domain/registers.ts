@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CLASSIFICATION_CODES } from './classifications.js';
+import { once } from './validation.js';
 
 /**
  * The register catalogue (operations.md, "Register catalogue"): definitions are data with stable
@@ -245,32 +246,36 @@ export const definitionById = (id: string): RegisterDefinition | undefined => BY
  */
 export const atSystemLevel = (d: RegisterDefinition): boolean => d.kind === 'manual' && (d.owner === 'system' || d.owner === 'organisation');
 
-export const RegisterColumnView = z
-  .object({
-    id: z.string(),
-    label: z.string(),
-    type: z.enum(COLUMN_TYPES),
-    required: z.boolean(),
-    enum_id: z.string().nullable(),
-    max_length: z.number().int().nullable(),
-  })
-  .meta({ id: 'RegisterColumn' });
+export const RegisterColumnView = once(() =>
+  z
+    .object({
+      id: z.string(),
+      label: z.string(),
+      type: z.enum(COLUMN_TYPES),
+      required: z.boolean(),
+      enum_id: z.string().nullable(),
+      max_length: z.number().int().nullable(),
+    })
+    .meta({ id: 'RegisterColumn' }),
+);
 
-export const RegisterDefinitionView = z
-  .object({
-    id: z.string(),
-    key: z.string(),
-    name: z.string(),
-    description: z.string(),
-    owner: z.enum(REGISTER_OWNERS),
-    kind: z.enum(REGISTER_KINDS),
-    columns: z.array(RegisterColumnView),
-    enums: z.record(z.string(), z.array(z.string())).meta({ description: 'Allowed values of each enum_id the columns name.' }),
-    logical_key: z.array(z.string()).meta({ description: 'Columns whose combined value is unique within the owner scope.' }),
-    writable: z.boolean().meta({ description: 'Whether this credential may create and edit rows of this definition here.' }),
-  })
-  .meta({ id: 'RegisterDefinition', description: 'A register manifest: column IDs and types, required columns, enums and the logical key.' });
-export type RegisterDefinitionView = z.infer<typeof RegisterDefinitionView>;
+export const RegisterDefinitionView = once(() =>
+  z
+    .object({
+      id: z.string(),
+      key: z.string(),
+      name: z.string(),
+      description: z.string(),
+      owner: z.enum(REGISTER_OWNERS),
+      kind: z.enum(REGISTER_KINDS),
+      columns: z.array(RegisterColumnView()),
+      enums: z.record(z.string(), z.array(z.string())).meta({ description: 'Allowed values of each enum_id the columns name.' }),
+      logical_key: z.array(z.string()).meta({ description: 'Columns whose combined value is unique within the owner scope.' }),
+      writable: z.boolean().meta({ description: 'Whether this credential may create and edit rows of this definition here.' }),
+    })
+    .meta({ id: 'RegisterDefinition', description: 'A register manifest: column IDs and types, required columns, enums and the logical key.' }),
+);
+export type RegisterDefinitionView = z.infer<ReturnType<typeof RegisterDefinitionView>>;
 
 export function manifestOf(d: RegisterDefinition, writable: boolean): RegisterDefinitionView {
   return {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { singleLine } from './validation.js';
+import { once, singleLine } from './validation.js';
 
 /**
  * Repository connections of an organisation (issue 12, "Repository files"): configured outside the
@@ -58,8 +58,8 @@ export function githubRepositoryOf(raw: string): GitHubRepository | undefined {
 export const MAX_REPOSITORY_PATH = 1024;
 export const MAX_REF_LENGTH = 255;
 
-const OneLine = singleLine();
-const hasControl = (s: string) => !OneLine.safeParse(s).success;
+const OneLine = once(() => singleLine());
+const hasControl = (s: string) => !OneLine().safeParse(s).success;
 
 /**
  * Why a path cannot name a file of a repository, or undefined when it can. One spelling per file
@@ -121,15 +121,17 @@ export function displayUrl(url: string): string {
   return parsed.toString();
 }
 
-export const RepositoryConnectionOption = z
-  .object({
-    connection_id: z.string(),
-    provider: z.enum(REPOSITORY_PROVIDERS),
-    name: z.string(),
-    url: z.string().meta({ description: 'Without any credential.' }),
-  })
-  .meta({ id: 'RepositoryConnectionOption' });
-export type RepositoryConnectionOption = z.output<typeof RepositoryConnectionOption>;
+export const RepositoryConnectionOption = once(() =>
+  z
+    .object({
+      connection_id: z.string(),
+      provider: z.enum(REPOSITORY_PROVIDERS),
+      name: z.string(),
+      url: z.string().meta({ description: 'Without any credential.' }),
+    })
+    .meta({ id: 'RepositoryConnectionOption' }),
+);
+export type RepositoryConnectionOption = z.output<ReturnType<typeof RepositoryConnectionOption>>;
 
 /** Named field by field, so that whatever else a connection stores (a token's whereabouts) never shows. */
 export const connectionOption = (c: RepositoryConnection): RepositoryConnectionOption => ({

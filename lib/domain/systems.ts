@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { filledLine, multiLine, singleLine } from './validation.js';
+import { filledLine, multiLine, singleLine, once } from './validation.js';
 import { changesSomething } from './patch.js';
 
 /**
@@ -9,38 +9,46 @@ import { changesSomething } from './patch.js';
  */
 export const SHORT_CODE = /^[A-Za-z0-9][A-Za-z0-9-]{0,14}[A-Za-z0-9]$/;
 
-const ShortCode = singleLine()
-  .regex(SHORT_CODE, 'must be 2 to 16 letters, digits or inner hyphens')
-  .transform((v) => v.toUpperCase())
-  .meta({ description: 'Normalised to upper case; unique within the organisation.', examples: ['HR-PAY'] });
+const ShortCode = once(() =>
+  singleLine()
+    .regex(SHORT_CODE, 'must be 2 to 16 letters, digits or inner hyphens')
+    .transform((v) => v.toUpperCase())
+    .meta({ description: 'Normalised to upper case; unique within the organisation.', examples: ['HR-PAY'] }),
+);
 
-const Name = filledLine(200);
-const Description = multiLine().max(2000).nullable();
+const Name = once(() => filledLine(200));
+const Description = once(() => multiLine().max(2000).nullable());
 
-export const System = z
-  .object({
-    id: z.string(),
-    organisation_id: z.string(),
-    name: z.string(),
-    short_code: z.string(),
-    description: z.string().nullable().optional(),
-    created_at: z.string().optional(),
-    updated_at: z.string().optional(),
-    redacted_fields: z.array(z.string()),
-  })
-  .meta({
-    id: 'System',
-    description: 'Minimal discovery (without hierarchy authority) lists only id, name and short_code; the rest is named in redacted_fields.',
-  });
-export type System = z.infer<typeof System>;
+export const System = once(() =>
+  z
+    .object({
+      id: z.string(),
+      organisation_id: z.string(),
+      name: z.string(),
+      short_code: z.string(),
+      description: z.string().nullable().optional(),
+      created_at: z.string().optional(),
+      updated_at: z.string().optional(),
+      redacted_fields: z.array(z.string()),
+    })
+    .meta({
+      id: 'System',
+      description: 'Minimal discovery (without hierarchy authority) lists only id, name and short_code; the rest is named in redacted_fields.',
+    }),
+);
+export type System = z.infer<ReturnType<typeof System>>;
 
-export const CreateSystem = z.strictObject({ name: Name, short_code: ShortCode, description: Description.optional() }).meta({ id: 'CreateSystem' });
+export const CreateSystem = once(() =>
+  z.strictObject({ name: Name(), short_code: ShortCode(), description: Description().optional() }).meta({ id: 'CreateSystem' }),
+);
 
-export const UpdateSystem = z
-  .strictObject({ name: Name, short_code: ShortCode, description: Description })
-  .partial()
-  .apply(changesSomething, 'property')
-  .meta({ id: 'UpdateSystem', description: 'JSON merge patch: omitted properties are kept; null clears description.' });
+export const UpdateSystem = once(() =>
+  z
+    .strictObject({ name: Name(), short_code: ShortCode(), description: Description() })
+    .partial()
+    .apply(changesSomething, 'property')
+    .meta({ id: 'UpdateSystem', description: 'JSON merge patch: omitted properties are kept; null clears description.' }),
+);
 
 export interface StoredSystem {
   id: string;

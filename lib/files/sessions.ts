@@ -18,18 +18,20 @@ import { AREAS, getObject } from './storage.js';
  */
 const SESSION_SECONDS = 15 * 60;
 
-export const UploadSession = z
-  .object({
-    id: z.string(),
-    file_name: z.string(),
-    max_bytes: z.number().int(),
-    expires_at: z.string(),
-    upload: z
-      .object({ url: z.string(), fields: z.record(z.string(), z.string()) })
-      .meta({ description: 'POST the file as multipart/form-data to url, with these fields first and the file last (field name "file").' }),
-  })
-  .meta({ id: 'UploadSession' });
-export type UploadSession = z.infer<typeof UploadSession>;
+export const UploadSession = once(() =>
+  z
+    .object({
+      id: z.string(),
+      file_name: z.string(),
+      max_bytes: z.number().int(),
+      expires_at: z.string(),
+      upload: z
+        .object({ url: z.string(), fields: z.record(z.string(), z.string()) })
+        .meta({ description: 'POST the file as multipart/form-data to url, with these fields first and the file last (field name "file").' }),
+    })
+    .meta({ id: 'UploadSession' }),
+);
+export type UploadSession = z.infer<ReturnType<typeof UploadSession>>;
 
 /** Whose upload a session holds: an organisation's, one project's of it (project credentials), or a shared external provider's. */
 export type SessionScope =

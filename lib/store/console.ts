@@ -7,6 +7,7 @@ import { keys } from './keys.js';
 import { getOne, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
+import { once } from '../domain/validation.js';
 
 /**
  * The console's own state: sessions, WebAuthn ceremonies and enrolment links. Each is found by the
@@ -49,32 +50,38 @@ export interface EnrolmentLink {
 }
 
 /** Under keys.consoleSession; its ttl is DynamoDB's, and the code reads the timeouts instead. */
-export const sessionSchema = storedSchema<ConsoleSession>()(
-  z.looseObject({
-    user_id: z.string(),
-    epoch: z.number(),
-    created_at: z.string(),
-    last_seen_at: z.string(),
-    confirmed_at: z.string(),
-    csrf: z.string(),
-    expires_at: z.string(),
-  }),
+export const sessionSchema = once(() =>
+  storedSchema<ConsoleSession>()(
+    z.looseObject({
+      user_id: z.string(),
+      epoch: z.number(),
+      created_at: z.string(),
+      last_seen_at: z.string(),
+      confirmed_at: z.string(),
+      csrf: z.string(),
+      expires_at: z.string(),
+    }),
+  ),
 );
 
 /** Under keys.consoleCeremony, read once as it is deleted. */
-export const ceremonySchema = storedSchema<Ceremony>()(
-  z.looseObject({
-    purpose: z.enum(['sign-in', 'enrol', 'register', 'confirm']),
-    challenge: z.string(),
-    expires_at: z.string(),
-    user_id: z.string().optional(),
-    session_hash: z.string().optional(),
-  }),
+export const ceremonySchema = once(() =>
+  storedSchema<Ceremony>()(
+    z.looseObject({
+      purpose: z.enum(['sign-in', 'enrol', 'register', 'confirm']),
+      challenge: z.string(),
+      expires_at: z.string(),
+      user_id: z.string().optional(),
+      session_hash: z.string().optional(),
+    }),
+  ),
 );
 
 /** Under keys.enrolmentLink: one per user, the newest. */
-export const enrolmentLinkSchema = storedSchema<EnrolmentLink>()(
-  z.looseObject({ user_id: z.string(), link_hash: z.string(), expires_at: z.string(), created_at: z.string(), created_by: z.string() }),
+export const enrolmentLinkSchema = once(() =>
+  storedSchema<EnrolmentLink>()(
+    z.looseObject({ user_id: z.string(), link_hash: z.string(), expires_at: z.string(), created_at: z.string(), created_by: z.string() }),
+  ),
 );
 
 const ttlOf = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
@@ -90,7 +97,7 @@ export async function putSession(hash: string, session: ConsoleSession, idleUnti
 }
 
 export async function getSession(hash: string): Promise<ConsoleSession | undefined> {
-  return parseFound(sessionSchema, await getOne(keys.consoleSession(hash)));
+  return parseFound(sessionSchema(), await getOne(keys.consoleSession(hash)));
 }
 
 /** The item goes when the first of the two timeouts runs out. */
@@ -121,7 +128,7 @@ export async function putCeremony(hash: string, ceremony: Ceremony): Promise<voi
 /** A challenge answers one ceremony only: reading it deletes it, so a replayed response finds nothing. */
 export async function takeCeremony(hash: string): Promise<Ceremony | undefined> {
   const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.consoleCeremony(hash), ReturnValues: 'ALL_OLD' }));
-  return parseFound(ceremonySchema, out.Attributes as Item | undefined);
+  return parseFound(ceremonySchema(), out.Attributes as Item | undefined);
 }
 
 /** A new link replaces the user's open one, so only the newest link enrols. */
@@ -132,7 +139,7 @@ export async function putEnrolmentLink(link: EnrolmentLink): Promise<void> {
 }
 
 export async function getEnrolmentLink(userId: string): Promise<EnrolmentLink | undefined> {
-  return parseFound(enrolmentLinkSchema, await getOne(keys.enrolmentLink(userId)));
+  return parseFound(enrolmentLinkSchema(), await getOne(keys.enrolmentLink(userId)));
 }
 
 /** Spends the link in the transaction that registers its passkey: the same link never enrols twice. */

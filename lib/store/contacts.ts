@@ -6,6 +6,7 @@ import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { addToCounter, replaceVersioned, staleOrMissing } from './versioned.js';
+import { once } from '../domain/validation.js';
 
 /**
  * Contacts live in their system's partition. They are deleted in the web interface, outside this
@@ -13,24 +14,26 @@ import { addToCounter, replaceVersioned, staleOrMissing } from './versioned.js';
  * that pages and the count in the system counters hold active contacts only (seed: deleted
  * contacts are absent).
  */
-export const contactSchema = storedSchema<StoredContact>()(
-  z.looseObject({
-    id: z.string(),
-    system_id: z.string(),
-    organisation_id: z.string(),
-    name: z.string(),
-    role: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    organisation_name: z.string().nullable(),
-    status: z.enum(['active', 'deleted']),
-    created_at: z.string(),
-    updated_at: z.string(),
-    version: z.number(),
-  }),
+export const contactSchema = once(() =>
+  storedSchema<StoredContact>()(
+    z.looseObject({
+      id: z.string(),
+      system_id: z.string(),
+      organisation_id: z.string(),
+      name: z.string(),
+      role: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      organisation_name: z.string().nullable(),
+      status: z.enum(['active', 'deleted']),
+      created_at: z.string(),
+      updated_at: z.string(),
+      version: z.number(),
+    }),
+  ),
 );
 
-export const toContact = (item: Item): StoredContact => parseStored(contactSchema, item);
+export const toContact = (item: Item): StoredContact => parseStored(contactSchema(), item);
 
 const contactItem = (c: StoredContact) => ({ ...keys.contact(c.system_id, c.id), entity: 'contact', ...c });
 

@@ -1,6 +1,7 @@
 import type { JoinedControl, StoredControl } from '../domain/controls.js';
 import type { CatalogueEntry } from '../domain/oscal.js';
 import { type AssertionText, type GuidanceReference, guidanceOf } from '../domain/provider-effects.js';
+import { once } from '../domain/validation.js';
 import { assertionSchema, confirmedAssertionItems } from './assertions.js';
 import { releaseCatalogue } from './catalogue-entries.js';
 import { parseStored } from './entity.js';
@@ -18,14 +19,16 @@ import { getMany, type Item, keyString } from './read.js';
  * release's entries and its assertions have been read (else one more, in parallel).
  */
 
-const textSchema = assertionSchema().pick({
-  id: true,
-  responsibility: true,
-  implementation_status: true,
-  consumer_guidance: true,
-  implementation_statement: true,
-});
-const toText = (item: Item): AssertionText => parseStored(textSchema, item);
+const textSchema = once(() =>
+  assertionSchema().pick({
+    id: true,
+    responsibility: true,
+    implementation_status: true,
+    consumer_guidance: true,
+    implementation_statement: true,
+  }),
+);
+const toText = (item: Item): AssertionText => parseStored(textSchema(), item);
 
 /** At most `max` values, the oldest dropped first: assertion texts run to 20,000 characters each. */
 class Kept<V> {
@@ -55,7 +58,7 @@ function textsOfRelease(providerId: string, releaseId: string): Promise<Readonly
   const key = `${providerId}#${releaseId}`;
   let cached = releaseTexts.get(key);
   if (!cached) {
-    cached = confirmedAssertionItems(providerId, releaseId, Object.keys(textSchema.shape)).then((items) => new Map(items.map(toText).map((t) => [t.id, t])));
+    cached = confirmedAssertionItems(providerId, releaseId, Object.keys(textSchema().shape)).then((items) => new Map(items.map(toText).map((t) => [t.id, t])));
     cached.catch(() => releaseTexts.delete(key));
     releaseTexts.set(key, cached);
   }

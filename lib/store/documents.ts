@@ -6,56 +6,63 @@ import { parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import type { Collection, Item } from './read.js';
 import type { WriteItem } from './transact.js';
+import { once } from '../domain/validation.js';
 
 export const documentsCollection = (projectId: string): Collection => ({ PK: keys.project(projectId).PK, prefix: prefixes.document });
 
-const output = z.enum(['draft', 'final']);
-const approval = { approved_by: z.string().nullable(), approved_by_name: z.string().nullable(), approved_at: z.string().nullable() };
+const outputKind = once(() => z.enum(['draft', 'final']));
+const approval = once(() => ({ approved_by: z.string().nullable(), approved_by_name: z.string().nullable(), approved_at: z.string().nullable() }));
 
-const generationSchema = z.looseObject({
-  id: z.string(),
-  status: z.enum(GENERATION_STATUSES),
-  options: z.looseObject({ output, draft_watermark: z.boolean(), show_implementation_notes: z.boolean(), show_assessor_notes: z.boolean() }),
-  requested_by: z.string(),
-  requested_by_name: z.string(),
-  token_id: z.string(),
-  requested_at: z.string(),
-  ...approval,
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  error_code: z.enum(GENERATION_ERRORS).nullable(),
-  public_url: z.string().optional(),
-});
-
-const outputSchema = z.looseObject({
-  s3_key: z.string(),
-  generation_id: z.string(),
-  output,
-  media_type: z.string(),
-  file_name: z.string(),
-  size: z.number(),
-  sha256: z.string(),
-  generated_at: z.string(),
-  generated_by: z.string(),
-  generated_by_name: z.string(),
-  ...approval,
-});
-
-/** A document's output row as stored under keys.document: its current generation and its latest completed output. */
-export const documentSchema = storedSchema<StoredDocument>()(
+const generationSchema = once(() =>
   z.looseObject({
     id: z.string(),
-    project_id: z.string(),
-    document_key: z.enum(DOCUMENT_KEYS),
-    created_at: z.string(),
-    created_by: z.string(),
-    generation: storedSchema<StoredGeneration>()(generationSchema),
-    output: storedSchema<StoredOutput>()(outputSchema).nullable(),
-    version: z.number(),
+    status: z.enum(GENERATION_STATUSES),
+    options: z.looseObject({ output: outputKind(), draft_watermark: z.boolean(), show_implementation_notes: z.boolean(), show_assessor_notes: z.boolean() }),
+    requested_by: z.string(),
+    requested_by_name: z.string(),
+    token_id: z.string(),
+    requested_at: z.string(),
+    ...approval(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    error_code: z.enum(GENERATION_ERRORS).nullable(),
+    public_url: z.string().optional(),
   }),
 );
 
-export const toDocument = (item: Item): StoredDocument => parseStored(documentSchema, item);
+const outputSchema = once(() =>
+  z.looseObject({
+    s3_key: z.string(),
+    generation_id: z.string(),
+    output: outputKind(),
+    media_type: z.string(),
+    file_name: z.string(),
+    size: z.number(),
+    sha256: z.string(),
+    generated_at: z.string(),
+    generated_by: z.string(),
+    generated_by_name: z.string(),
+    ...approval(),
+  }),
+);
+
+/** A document's output row as stored under keys.document: its current generation and its latest completed output. */
+export const documentSchema = once(() =>
+  storedSchema<StoredDocument>()(
+    z.looseObject({
+      id: z.string(),
+      project_id: z.string(),
+      document_key: z.enum(DOCUMENT_KEYS),
+      created_at: z.string(),
+      created_by: z.string(),
+      generation: storedSchema<StoredGeneration>()(generationSchema()),
+      output: storedSchema<StoredOutput>()(outputSchema()).nullable(),
+      version: z.number(),
+    }),
+  ),
+);
+
+export const toDocument = (item: Item): StoredDocument => parseStored(documentSchema(), item);
 
 export const documentItem = (d: StoredDocument) => ({ ...keys.document(d.project_id, d.id), entity: 'document', ...d });
 

@@ -6,6 +6,7 @@ import { gsi1, keys } from './keys.js';
 import { getOne, type Item, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
+import { once } from '../domain/validation.js';
 
 /**
  * An artefact's current import run, `PK=PROVIDER#<provider>`, `SK=IMPORT#<artefact>`: one per
@@ -20,29 +21,31 @@ export class RunMovedOn extends Error {
  * (lease_until, requeued_at, requeues) is the sweep's and passes through unnamed. Runs written
  * before runs kept a revision gained one in the revise-import-runs migration.
  */
-export const importRunSchema = storedSchema<ImportRun>()(
-  z.looseObject({
-    run_id: z.string(),
-    provider_id: z.string(),
-    release_id: z.string(),
-    artefact_id: z.string(),
-    ism_version_id: z.string(),
-    kind: z.enum(IMPORT_KINDS),
-    status: z.enum(['running', 'completed', 'failed']),
-    revision: z.number(),
-    started_at: z.string(),
-    started_by: z.string(),
-    token_id: z.string(),
-    finished_at: z.string().nullable(),
-    progress: z.looseObject({ rows: z.number(), written: z.number(), exact: z.number() }).nullable(),
-    errors: z.array(z.looseObject({ row: z.number(), reason: z.string() })),
-    error_count: z.number(),
-    error_code: z.string().nullable(),
-    error_detail: z.string().nullable(),
-  }),
+export const importRunSchema = once(() =>
+  storedSchema<ImportRun>()(
+    z.looseObject({
+      run_id: z.string(),
+      provider_id: z.string(),
+      release_id: z.string(),
+      artefact_id: z.string(),
+      ism_version_id: z.string(),
+      kind: z.enum(IMPORT_KINDS),
+      status: z.enum(['running', 'completed', 'failed']),
+      revision: z.number(),
+      started_at: z.string(),
+      started_by: z.string(),
+      token_id: z.string(),
+      finished_at: z.string().nullable(),
+      progress: z.looseObject({ rows: z.number(), written: z.number(), exact: z.number() }).nullable(),
+      errors: z.array(z.looseObject({ row: z.number(), reason: z.string() })),
+      error_count: z.number(),
+      error_code: z.string().nullable(),
+      error_detail: z.string().nullable(),
+    }),
+  ),
 );
 
-export const toImportRun = (item: Item | undefined): ImportRun | undefined => parseFound(importRunSchema, item);
+export const toImportRun = (item: Item | undefined): ImportRun | undefined => parseFound(importRunSchema(), item);
 
 export async function importRun(providerId: string, artefactId: string): Promise<ImportRun | undefined> {
   return toImportRun(await getOne(keys.artefactImport(providerId, artefactId)));
@@ -157,5 +160,5 @@ export async function runningImportsStartedBefore(beforeIso: string): Promise<Im
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
     ExpressionAttributeValues: { ':pk': gsi1.runningImports, ':before': beforeIso },
   });
-  return items.map((i) => parseStored(importRunSchema, i));
+  return items.map((i) => parseStored(importRunSchema(), i));
 }

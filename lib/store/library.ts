@@ -8,6 +8,7 @@ import { getMany, keyString, queryAll, type Item } from './read.js';
 import { reviewDueKeys } from './review-due.js';
 import type { WriteItem } from './transact.js';
 import { replaceVersioned } from './versioned.js';
+import { once } from '../domain/validation.js';
 
 /**
  * A project's working copies of library definitions: per definition, a small item with the
@@ -25,37 +26,43 @@ export const workingCopyKeys = (projectId: string, definitionId: string) => [
 type StoredLibraryItem = Omit<StoredWorkingCopy, 'content_markdown'> & { content_bytes: number };
 
 /** Items written before the content had an item of its own carry neither its version nor its size: they read as without content. */
-export const libraryItemSchema = storedSchema<StoredLibraryItem>()(
-  z.looseObject({
-    project_id: z.string(),
-    definition_id: z.string(),
-    owner_user_id: z.string().nullable(),
-    classification: z.enum(CLASSIFICATION_CODES).nullable(),
-    date_live: z.string().nullable(),
-    review_due: z.string().nullable(),
-    updated_at: z.string().nullable(),
-    updated_by: z.string().nullable(),
-    version: z.number(),
-    content_version: z.number().default(0),
-    content_bytes: z.number().default(0),
-  }),
+export const libraryItemSchema = once(() =>
+  storedSchema<StoredLibraryItem>()(
+    z.looseObject({
+      project_id: z.string(),
+      definition_id: z.string(),
+      owner_user_id: z.string().nullable(),
+      classification: z.enum(CLASSIFICATION_CODES).nullable(),
+      date_live: z.string().nullable(),
+      review_due: z.string().nullable(),
+      updated_at: z.string().nullable(),
+      updated_by: z.string().nullable(),
+      version: z.number(),
+      content_version: z.number().default(0),
+      content_bytes: z.number().default(0),
+    }),
+  ),
 );
 
 /** The content item, under keys.libraryContent: its version is the working copy's version that wrote it. */
-export const libraryContentSchema = z.looseObject({ project_id: z.string(), definition_id: z.string(), content_markdown: z.string(), version: z.number() });
+export const libraryContentSchema = once(() =>
+  z.looseObject({ project_id: z.string(), definition_id: z.string(), content_markdown: z.string(), version: z.number() }),
+);
 
 /** What the library list reads of each small item: a projection, so that it never reads more than the summary. */
-const summarySchema = storedSchema<WorkingCopySummary & { definition_id: string }>()(
-  libraryItemSchema.pick({
-    definition_id: true,
-    owner_user_id: true,
-    classification: true,
-    date_live: true,
-    review_due: true,
-    updated_at: true,
-    updated_by: true,
-    content_bytes: true,
-  }),
+const summarySchema = once(() =>
+  storedSchema<WorkingCopySummary & { definition_id: string }>()(
+    libraryItemSchema().pick({
+      definition_id: true,
+      owner_user_id: true,
+      classification: true,
+      date_live: true,
+      review_due: true,
+      updated_at: true,
+      updated_by: true,
+      content_bytes: true,
+    }),
+  ),
 );
 
 /**
@@ -63,10 +70,10 @@ const summarySchema = storedSchema<WorkingCopySummary & { definition_id: string 
  * BatchGetItem is not isolated from a transaction), the content may be from another version.
  */
 export function assembled(item: Item, content: Item | undefined): StoredWorkingCopy | undefined {
-  const { content_bytes: _b, ...fields } = parseStored(libraryItemSchema, item);
+  const { content_bytes: _b, ...fields } = parseStored(libraryItemSchema(), item);
   if (fields.content_version === 0) return { ...fields, content_markdown: null };
   if (!content || content.version !== fields.content_version) return undefined;
-  return { ...fields, content_markdown: parseStored(libraryContentSchema, content).content_markdown };
+  return { ...fields, content_markdown: parseStored(libraryContentSchema(), content).content_markdown };
 }
 
 /** Reads a torn pair again until both items are of one version (writes are transactions, so the next read usually is). */
@@ -84,11 +91,11 @@ export async function rereadWorkingCopy(projectId: string, definitionId: string)
 }
 
 // The keys too, so that an item that fails the summary's schema is named.
-const SUMMARY_ATTRIBUTES = ['PK', 'SK', ...Object.keys(summarySchema.shape)];
+const summaryAttributes = once(() => ['PK', 'SK', ...Object.keys(summarySchema().shape)]);
 
 /** The project's working copies by definition ULID, as summaries: one Query of the small items. */
 export async function workingCopySummaries(projectId: string): Promise<Map<string, WorkingCopySummary>> {
-  const names = Object.fromEntries(SUMMARY_ATTRIBUTES.map((a, i) => [`#a${i}`, a]));
+  const names = Object.fromEntries(summaryAttributes().map((a, i) => [`#a${i}`, a]));
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.project(projectId).PK, ':sk': prefixes.libraryItem },
@@ -98,7 +105,7 @@ export async function workingCopySummaries(projectId: string): Promise<Map<strin
   });
   return new Map(
     items.map((item) => {
-      const { definition_id, ...summary } = parseStored(summarySchema, item);
+      const { definition_id, ...summary } = parseStored(summarySchema(), item);
       return [definition_id, summary];
     }),
   );

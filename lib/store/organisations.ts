@@ -7,6 +7,7 @@ import { addToCounter, replaceVersioned } from './versioned.js';
 import { keys, prefixes } from './keys.js';
 import { getMany, getOne, queryAll, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
+import { once } from '../domain/validation.js';
 
 export const ORGANISATION_COUNTER = 'organisations';
 
@@ -18,13 +19,15 @@ export interface StoredOrganisation extends Organisation {
 }
 
 /** An organisation as stored under keys.organisation. */
-export const organisationSchema = storedSchema<StoredOrganisation>()(
-  z.looseObject({
-    ...Organisation().shape,
-    version: z.number(),
-    created_by: z.string(),
-    licensed_classifications: z.array(z.string()).optional(),
-  }),
+export const organisationSchema = once(() =>
+  storedSchema<StoredOrganisation>()(
+    z.looseObject({
+      ...Organisation().shape,
+      version: z.number(),
+      created_by: z.string(),
+      licensed_classifications: z.array(z.string()).optional(),
+    }),
+  ),
 );
 
 export function newOrganisation(input: {
@@ -54,7 +57,7 @@ export function newOrganisation(input: {
   };
 }
 
-export const toOrganisation = (item: Item): StoredOrganisation => parseStored(organisationSchema, item);
+export const toOrganisation = (item: Item): StoredOrganisation => parseStored(organisationSchema(), item);
 
 export function organisationPut(org: StoredOrganisation) {
   return { ...keys.organisation(org.id), entity: 'organisation', ...org };

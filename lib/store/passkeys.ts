@@ -5,6 +5,7 @@ import { keys, prefixes } from './keys.js';
 import { getOne, queryAll, type Item } from './read.js';
 import { commit, type WriteItem } from './transact.js';
 import { updateIf } from './update.js';
+import { once } from '../domain/validation.js';
 
 /**
  * A user's WebAuthn credentials. The credential id and public key are what the relying party keeps
@@ -25,22 +26,24 @@ export interface PasskeyRecord {
 }
 
 /** A passkey as stored under keys.passkey, in its user's partition. */
-export const passkeySchema = storedSchema<PasskeyRecord>()(
-  z.looseObject({
-    id: z.string(),
-    user_id: z.string(),
-    credential_id: z.string(),
-    public_key: z.string(),
-    counter: z.number(),
-    transports: z.array(z.string()),
-    name: z.string(),
-    created_at: z.string(),
-    last_used_at: z.string().optional(),
-    backed_up: z.boolean(),
-  }),
+export const passkeySchema = once(() =>
+  storedSchema<PasskeyRecord>()(
+    z.looseObject({
+      id: z.string(),
+      user_id: z.string(),
+      credential_id: z.string(),
+      public_key: z.string(),
+      counter: z.number(),
+      transports: z.array(z.string()),
+      name: z.string(),
+      created_at: z.string(),
+      last_used_at: z.string().optional(),
+      backed_up: z.boolean(),
+    }),
+  ),
 );
 
-const toPasskey = (item: Item): PasskeyRecord => parseStored(passkeySchema, item);
+const toPasskey = (item: Item): PasskeyRecord => parseStored(passkeySchema(), item);
 
 export class PasskeyRefusedError extends Error {
   override readonly name = 'PasskeyRefusedError';
@@ -81,7 +84,7 @@ export async function listPasskeys(userId: string): Promise<PasskeyRecord[]> {
 }
 
 export async function getPasskey(userId: string, credentialId: string): Promise<PasskeyRecord | undefined> {
-  return parseFound(passkeySchema, await getOne(keys.passkey(userId, credentialId)));
+  return parseFound(passkeySchema(), await getOne(keys.passkey(userId, credentialId)));
 }
 
 /**

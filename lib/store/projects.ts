@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CLASSIFICATION_CODES } from '../domain/classifications.js';
 import { base32, digestBase32 } from '../domain/ids.js';
+import { once } from '../domain/validation.js';
 import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from '../domain/projects.js';
 import { ESSENTIAL_EIGHT_TARGETS } from '../domain/setup-options.js';
 import { itemAbsent } from './conditions.js';
@@ -11,30 +12,32 @@ import type { WriteItem } from './transact.js';
 import { addToCounter } from './versioned.js';
 
 /** A project as stored under keys.project: its own partition, which its controls and setup items share. */
-export const projectSchema = storedSchema<StoredProject>()(
-  z.looseObject({
-    id: z.string(),
-    organisation_id: z.string(),
-    system_id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    ism_release_id: z.string(),
-    ism_release_version: z.string(),
-    classification: z.enum(CLASSIFICATION_CODES),
-    essential_eight_target: z.enum(ESSENTIAL_EIGHT_TARGETS.map((t) => t.value)),
-    lifecycle_state: z.enum(LIFECYCLE_STATES),
-    archived: z.boolean(),
-    population_run_id: z.string().nullable(),
-    population_status: z.enum(POPULATION_STATUSES),
-    control_workflow: z.object({ edit_approval: z.boolean(), assessment_approval: z.boolean() }).optional(),
-    created_at: z.string(),
-    created_by: z.string(),
-    updated_at: z.string(),
-    version: z.number(),
-  }),
+export const projectSchema = once(() =>
+  storedSchema<StoredProject>()(
+    z.looseObject({
+      id: z.string(),
+      organisation_id: z.string(),
+      system_id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      ism_release_id: z.string(),
+      ism_release_version: z.string(),
+      classification: z.enum(CLASSIFICATION_CODES),
+      essential_eight_target: z.enum(ESSENTIAL_EIGHT_TARGETS.map((t) => t.value)),
+      lifecycle_state: z.enum(LIFECYCLE_STATES),
+      archived: z.boolean(),
+      population_run_id: z.string().nullable(),
+      population_status: z.enum(POPULATION_STATUSES),
+      control_workflow: z.object({ edit_approval: z.boolean(), assessment_approval: z.boolean() }).optional(),
+      created_at: z.string(),
+      created_by: z.string(),
+      updated_at: z.string(),
+      version: z.number(),
+    }),
+  ),
 );
 
-export const toProject = (item: Item): StoredProject => parseStored(projectSchema, item);
+export const toProject = (item: Item): StoredProject => parseStored(projectSchema(), item);
 
 export const projectItem = (p: StoredProject) => ({ ...keys.project(p.id), entity: 'project', ...p });
 

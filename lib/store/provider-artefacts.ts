@@ -8,34 +8,38 @@ import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { draftUnchanged, releaseRefusal } from './providers.js';
+import { once } from '../domain/validation.js';
 
 /**
  * An artefact as stored under keys.providerArtefact. A link's file fields stay null; a file's are
  * mirrored from its upload by the scan pipeline, which also writes what other owners show
  * (width, height) and passes through.
  */
-export const artefactSchema = z.looseObject({
-  id: z.string(),
-  provider_id: z.string(),
-  release_id: z.string().nullable(),
-  kind: z.enum(ARTEFACT_KINDS),
-  name: z.string(),
-  url: z.string().nullable(),
-  restricted: z.boolean(),
-  ism_version_id: z.string().nullable(),
-  upload_id: z.string().nullable(),
-  file_status: z.enum(['quarantine', 'ready', 'error']).nullable(),
-  error_code: z.string().nullable(),
-  file_name: z.string().nullable(),
-  size: z.number().int().nullable(),
-  sha256: z.string().nullable(),
-  detected_type: z.string().nullable(),
-  s3_key: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  created_by: z.string(),
-  version: z.number().int(),
-}) satisfies z.ZodType<StoredArtefact>;
+export const artefactSchema = once(
+  () =>
+    z.looseObject({
+      id: z.string(),
+      provider_id: z.string(),
+      release_id: z.string().nullable(),
+      kind: z.enum(ARTEFACT_KINDS),
+      name: z.string(),
+      url: z.string().nullable(),
+      restricted: z.boolean(),
+      ism_version_id: z.string().nullable(),
+      upload_id: z.string().nullable(),
+      file_status: z.enum(['quarantine', 'ready', 'error']).nullable(),
+      error_code: z.string().nullable(),
+      file_name: z.string().nullable(),
+      size: z.number().int().nullable(),
+      sha256: z.string().nullable(),
+      detected_type: z.string().nullable(),
+      s3_key: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+      created_by: z.string(),
+      version: z.number().int(),
+    }) satisfies z.ZodType<StoredArtefact>,
+);
 
 /**
  * Provider artefacts (`PK=PROVIDER#<provider>`, `SK=ARTEFACT#<artefact>`), listed oldest first by
@@ -43,7 +47,7 @@ export const artefactSchema = z.looseObject({
  * (`artefact_count`, `restricted_artefact_count`: the totals of the two list views); a release
  * counts its own in `artefacts`, which its ETag names.
  */
-export const toArtefact = (item: Item): StoredArtefact => parseStored(artefactSchema, item);
+export const toArtefact = (item: Item): StoredArtefact => parseStored(artefactSchema(), item);
 
 const artefactItem = (a: StoredArtefact) => ({ ...keys.providerArtefact(a.provider_id, a.id), entity: 'provider-artefact', ...a });
 

@@ -6,6 +6,7 @@ import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { addToCounter } from './versioned.js';
+import { once } from '../domain/validation.js';
 
 /**
  * Register reviews live in the project partition, whichever level owns the definition: a review
@@ -16,9 +17,9 @@ const LATEST = 9_999_999_999_999;
 const invertedTime = (at: string) => String(LATEST - Date.parse(at)).padStart(13, '0');
 
 /** A review as stored under keys.registerReview: what the API shows of it, and its project. */
-export const reviewSchema = z.looseObject({ ...RegisterReview.shape, project_id: z.string() }) satisfies z.ZodType<StoredRegisterReview>;
+export const reviewSchema = once(() => z.looseObject({ ...RegisterReview().shape, project_id: z.string() }) satisfies z.ZodType<StoredRegisterReview>);
 
-export const toReview = (item: Item): StoredRegisterReview => parseStored(reviewSchema, item);
+export const toReview = (item: Item): StoredRegisterReview => parseStored(reviewSchema(), item);
 
 export const reviewCountAttribute = (definitionId: string) => `register_reviews_${definitionId}`;
 

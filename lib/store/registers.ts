@@ -13,6 +13,7 @@ import { getMany, keyString, queryPage, queryUpTo, type Item } from './read.js';
 import { commit, type OnConditionFailed, type WriteItem } from './transact.js';
 import { reviewDueKeys } from './review-due.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
+import { once } from '../domain/validation.js';
 
 /**
  * Register rows of every level. A row lives in its owner's partition (project, system or
@@ -65,24 +66,27 @@ interface RowRecord {
 }
 
 /** A row as stored under rowKey, beside the normalised logical key it claims. */
-export const rowSchema = z.looseObject({
-  id: z.string(),
-  definition_id: z.string(),
-  owner: z.enum(REGISTER_OWNERS),
-  organisation_id: z.string(),
-  system_id: z.string().nullable(),
-  // Project rows only: system and organisation rows never had one.
-  project_id: z.string().optional(),
-  // A column without a value is absent, never null (mergeRowData removes it).
-  data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-  created_at: z.string(),
-  updated_at: z.string(),
-  version: z.number().int(),
-  logical_key: z.string(),
-}) satisfies z.ZodType<StoredRegisterRow & { logical_key: string }>;
+export const rowSchema = once(
+  () =>
+    z.looseObject({
+      id: z.string(),
+      definition_id: z.string(),
+      owner: z.enum(REGISTER_OWNERS),
+      organisation_id: z.string(),
+      system_id: z.string().nullable(),
+      // Project rows only: system and organisation rows never had one.
+      project_id: z.string().optional(),
+      // A column without a value is absent, never null (mergeRowData removes it).
+      data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+      created_at: z.string(),
+      updated_at: z.string(),
+      version: z.number().int(),
+      logical_key: z.string(),
+    }) satisfies z.ZodType<StoredRegisterRow & { logical_key: string }>,
+);
 
 export function toRow(item: Item): RowRecord {
-  const { logical_key: logicalKey, ...row } = parseStored(rowSchema, item);
+  const { logical_key: logicalKey, ...row } = parseStored(rowSchema(), item);
   return { row, logicalKey };
 }
 

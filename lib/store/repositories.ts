@@ -7,26 +7,29 @@ import { parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import { getOne, queryCollection, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
+import { once } from '../domain/validation.js';
 
 /**
  * Repository connections live in their organisation's partition (PK ORG#<org>, SK REPOSITORY#<id>):
  * written by the operator CLI; one GetItem or ConditionCheck for the link that names one, one
  * Query for the operator's list and the link options.
  */
-export const connectionSchema = storedSchema<RepositoryConnection>()(
-  z.looseObject({
-    id: z.string(),
-    organisation_id: z.string(),
-    provider: z.enum(REPOSITORY_PROVIDERS),
-    url: z.string(),
-    name: z.string(),
-    created_at: z.string(),
-    api_url: z.string().optional(),
-    token_sealed: z.string().optional(),
-  }),
+export const connectionSchema = once(() =>
+  storedSchema<RepositoryConnection>()(
+    z.looseObject({
+      id: z.string(),
+      organisation_id: z.string(),
+      provider: z.enum(REPOSITORY_PROVIDERS),
+      url: z.string(),
+      name: z.string(),
+      created_at: z.string(),
+      api_url: z.string().optional(),
+      token_sealed: z.string().optional(),
+    }),
+  ),
 );
 
-export const toConnection = (item: Item): RepositoryConnection => parseStored(connectionSchema, item);
+export const toConnection = (item: Item): RepositoryConnection => parseStored(connectionSchema(), item);
 
 export async function putRepositoryConnection(c: RepositoryConnection): Promise<void> {
   const absent = itemAbsent();

@@ -6,22 +6,25 @@ import { keys, prefixes } from './keys.js';
 import { queryAll, queryPage, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 import { addToCounter, replaceVersioned } from './versioned.js';
+import { once } from '../domain/validation.js';
 
 /** A system as stored under keys.system, in its organisation's partition. */
-export const systemSchema = storedSchema<StoredSystem>()(
-  z.looseObject({
-    id: z.string(),
-    organisation_id: z.string(),
-    name: z.string(),
-    short_code: z.string(),
-    description: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    version: z.number(),
-  }),
+export const systemSchema = once(() =>
+  storedSchema<StoredSystem>()(
+    z.looseObject({
+      id: z.string(),
+      organisation_id: z.string(),
+      name: z.string(),
+      short_code: z.string(),
+      description: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+      version: z.number(),
+    }),
+  ),
 );
 
-export const toSystem = (item: Item): StoredSystem => parseStored(systemSchema, item);
+export const toSystem = (item: Item): StoredSystem => parseStored(systemSchema(), item);
 
 const systemItem = (s: StoredSystem) => ({ ...keys.system(s.organisation_id, s.id), entity: 'system', ...s });
 

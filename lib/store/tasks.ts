@@ -7,6 +7,7 @@ import { keys, type Key } from './keys.js';
 import { queryPage, type Item } from './read.js';
 import type { WriteItem } from './transact.js';
 import { staleOrMissing } from './versioned.js';
+import { once } from '../domain/validation.js';
 
 /**
  * Tasks and their comments live in their project's partition. The task counters item keeps the
@@ -34,40 +35,49 @@ export const taskKeys = {
 
 const statusPartition = (projectId: string, status: TaskStatus) => `TASKS#${projectId}#${status}`;
 
-const subjectSchema = z.looseObject({
-  kind: z.enum(['library-item', 'register-row']),
-  definition_id: z.string(),
-  id: z.string(),
-  review_due: z.string(),
-}) satisfies z.ZodType<TaskSubject>;
+const subjectSchema = once(
+  () =>
+    z.looseObject({
+      kind: z.enum(['library-item', 'register-row']),
+      definition_id: z.string(),
+      id: z.string(),
+      review_due: z.string(),
+    }) satisfies z.ZodType<TaskSubject>,
+);
 
 /** A task as stored under taskKeys.task; `comments` (its comment count) and `related_control_verified` pass through. */
-export const taskSchema = z.looseObject({
-  id: z.string(),
-  project_id: z.string(),
-  kind: z.enum(TASK_KINDS),
-  title: z.string(),
-  status: z.enum(TASK_STATUSES),
-  related_control_id: z.string().nullable(),
-  subject: subjectSchema.nullable(),
-  assignee_user_id: z.string().nullable(),
-  created_at: z.string(),
-  closed_at: z.string().nullable(),
-  version: z.number().int(),
-}) satisfies z.ZodType<StoredTask>;
+export const taskSchema = once(
+  () =>
+    z.looseObject({
+      id: z.string(),
+      project_id: z.string(),
+      kind: z.enum(TASK_KINDS),
+      title: z.string(),
+      status: z.enum(TASK_STATUSES),
+      related_control_id: z.string().nullable(),
+      subject: subjectSchema().nullable(),
+      assignee_user_id: z.string().nullable(),
+      created_at: z.string(),
+      closed_at: z.string().nullable(),
+      version: z.number().int(),
+    }) satisfies z.ZodType<StoredTask>,
+);
 
 /** A comment as stored under taskKeys.comment. */
-export const commentSchema = z.looseObject({
-  id: z.string(),
-  task_id: z.string(),
-  project_id: z.string(),
-  author_user_id: z.string(),
-  comment: z.string(),
-  created_at: z.string(),
-}) satisfies z.ZodType<StoredTaskComment>;
+export const commentSchema = once(
+  () =>
+    z.looseObject({
+      id: z.string(),
+      task_id: z.string(),
+      project_id: z.string(),
+      author_user_id: z.string(),
+      comment: z.string(),
+      created_at: z.string(),
+    }) satisfies z.ZodType<StoredTaskComment>,
+);
 
-export const toTask = (item: Item): StoredTask => parseStored(taskSchema, item);
-export const toComment = (item: Item): StoredTaskComment => parseStored(commentSchema, item);
+export const toTask = (item: Item): StoredTask => parseStored(taskSchema(), item);
+export const toComment = (item: Item): StoredTaskComment => parseStored(commentSchema(), item);
 
 export const taskItem = (t: StoredTask) => ({
   ...taskKeys.task(t.project_id, t.id),

@@ -71,6 +71,16 @@ describe('HTTP function bundles', () => {
     expect(bundles.inputs(fn).filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/'))).toEqual([]);
   });
 
+  it.each(FUNCTIONS)("%s loads none of S3's REST-XML protocol at a cold start: only the S3 client, loaded at first use, needs it", (fn) => {
+    expect(bundles.initInputs(fn).filter((input) => /@aws-sdk\/core\/dist-es\/submodules\/protocols\/xml\/|@aws-sdk\/xml-builder\//.test(input))).toEqual([]);
+  });
+
+  // The ULID rule (lib/domain/ids.ts): its string, regex and description, on the single-line text rule, whose checks lib/domain/validation.ts builds too.
+  const ULID_RULE = 7;
+  it.each(ALL_HTTP)('%s builds no schema while it loads but the ULID rule: the rest wait for their first use', async (fn) => {
+    expect(await bundles.builtAtInit(fn)).toBeLessThanOrEqual(ULID_RULE);
+  });
+
   it.each([...FUNCTIONS, 'meta'])('%s imports nothing from outside its own files but Node modules', (fn) => {
     expect(bundles.externals(fn).filter((specifier) => !isBuiltin(specifier))).toEqual([]);
   });

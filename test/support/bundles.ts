@@ -2,13 +2,25 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Metafile } from 'esbuild';
 import { buildFunction, codeFiles } from '../../infra/bundling.js';
 
 const run = promisify(execFile);
+
+/**
+ * Imports a bundle, counting what zod constructs meanwhile through its global configuration's
+ * post-processor, which a bundled zod takes from globalThis when it loads.
+ */
+const COUNT_BUILT = `
+globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };
+let built = 0;
+globalThis.__zod_globalConfig = { postProcessor: () => { built += 1; } };
+await import(process.env.BUNDLE_URL);
+process.stdout.write(String(built));
+`;
 const FUNCTIONS = fileURLToPath(new URL('../../functions/', import.meta.url));
 
 /**
@@ -63,9 +75,13 @@ export interface Bundles {
   code(name: string): Promise<string>;
   /** The source files the bundle holds in any of its files, relative to the repository (esbuild's metafile). */
   inputs(name: string): string[];
+  /** The source files of the chunks a cold start loads: index.mjs and what it imports statically, not what an `import()` loads later. */
+  initInputs(name: string): string[];
   /** What the bundle's files import from outside them (esbuild's metafile): what the runtime must provide. */
   externals(name: string): string[];
   load<R>(name: string, env: Record<string, string>, event?: unknown): Promise<DriverOutput<R>>;
+  /** How many zod instances (schemas and checks) the bundle constructs while its modules load, in a fresh process. */
+  builtAtInit(name: string): Promise<number>;
   remove(): Promise<void>;
 }
 
@@ -79,6 +95,17 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
     dir,
     code: async (name) => (await Promise.all((await codeFiles(outdir(name))).map((file) => readFile(file, 'utf8')))).join('\n'),
     inputs: (name) => Object.keys(metafiles.get(name)?.inputs ?? {}),
+    initInputs: (name) => {
+      const outputs = metafiles.get(name)?.outputs ?? {};
+      const loaded = new Set<string>();
+      const visit = (path: string) => {
+        if (loaded.has(path)) return;
+        loaded.add(path);
+        for (const imported of outputs[path]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+      };
+      for (const path of Object.keys(outputs)) if (path.endsWith('/index.mjs')) visit(path);
+      return [...new Set([...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})))];
+    },
     externals: (name) => Object.values(metafiles.get(name)?.outputs ?? {}).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
     async load<R>(name: string, env: Record<string, string>, event?: unknown) {
       const resultFile = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
@@ -97,6 +124,20 @@ export async function buildBundles(entries: Record<string, string>): Promise<Bun
         timeout: 20_000,
       });
       return { ...(JSON.parse(await readFile(resultFile, 'utf8')) as Omit<DriverOutput<R>, 'logs'>), logs: stdout + stderr };
+    },
+    async builtAtInit(name) {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', COUNT_BUILT], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...SDK_ENV,
+          TABLE_NAME: 'bundle-test',
+          BUCKET_NAME: 'bundle-test',
+          LOG_LEVEL: 'ERROR',
+          BUNDLE_URL: pathToFileURL(join(outdir(name), 'index.mjs')).href,
+        },
+        timeout: 20_000,
+      });
+      return Number(stdout);
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };

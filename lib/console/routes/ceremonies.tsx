@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { settings } from '../../config.js';
 import { enrolmentLinkHash } from '../../auth/administration.js';
-import { singleLine } from '../../domain/validation.js';
+import { singleLine, once } from '../../domain/validation.js';
 import { writeAudit, writeSampledRateLimitAudit } from '../../store/audit.js';
 import { confirmSession, getEnrolmentLink, spendEnrolmentLinkWrite, type EnrolmentLink } from '../../store/console.js';
 import { getUser, type UserRecord } from '../../store/identity.js';
@@ -28,11 +28,11 @@ import {
  * (functions/http/passkeys.ts), so that the console function serving pages, sessions and tokens
  * carries none of that code; the gateway sends these routes there (infra/api-stack.ts).
  */
-const PasskeyName = singleLine().trim().min(1, 'must not be empty').max(100);
+const PasskeyName = once(() => singleLine().trim().min(1, 'must not be empty').max(100));
 
 /** The name a person gives a passkey they register, or the 422 that refuses it. */
 function passkeyName(value: unknown, request: ConsoleRequest): { name: string } | { refused: ConsoleResponse } {
-  const name = PasskeyName.safeParse(value);
+  const name = PasskeyName().safeParse(value);
   return name.success ? { name: name.data } : { refused: problem(422, 'invalid_name', 'Name the passkey (up to 100 characters, one line).', request) };
 }
 

@@ -22,6 +22,7 @@ import { replaceVersioned } from '../../store/versioned.js';
 import { Ulid } from '../kernel/common.js';
 import type { Caller, OperationContext } from '../kernel/operation.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
+import { once } from '../../domain/validation.js';
 
 /**
  * What every control operation shares: the control and its project from the authentication round
@@ -32,8 +33,8 @@ const ETAG_KIND = 'control';
 /** allowed_actions names the operations a caller may call on the control now, by operation ID. */
 export const ACTIONS = { implementation: 'updateControlImplementation', assessment: 'updateControlAssessment', transition: 'transitionControl' } as const;
 export const BASE = '/projects/{project}/controls';
-export const ControlParams = ProjectParams.extend({ control: Ulid });
-export type ControlParams = z.output<typeof ControlParams>;
+export const ControlParams = once(() => ProjectParams().extend({ control: Ulid }));
+export type ControlParams = z.output<ReturnType<typeof ControlParams>>;
 
 /* Authority over one control, for this caller, now. */
 

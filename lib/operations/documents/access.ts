@@ -24,8 +24,8 @@ import type { StoredProject } from '../../domain/projects.js';
 import { apiUrl } from '../../domain/api-paths.js';
 
 export const DOCUMENTS_PATH = '/projects/{project}/documents';
-export const DocumentParams = ProjectParams.extend({ document: Ulid });
-export type DocumentParams = z.output<typeof DocumentParams>;
+export const DocumentParams = once(() => ProjectParams().extend({ document: Ulid }));
+export type DocumentParams = z.output<ReturnType<typeof DocumentParams>>;
 
 export const documentUrl = (project: string, document: string) => apiUrl(`${DOCUMENTS_PATH}/{document}`, { project, document });
 

@@ -20,6 +20,7 @@ import {
   stateAllows,
 } from '../controls/access.js';
 import type { OperationContext } from '../kernel/operation.js';
+import { once } from '../../domain/validation.js';
 
 /**
  * What every evidence operation shares: the control, its project and its evidence from the one
@@ -28,8 +29,8 @@ import type { OperationContext } from '../kernel/operation.js';
  * control in a state that takes implementation edits, checked again by the write's transaction).
  */
 export const EVIDENCE_PATH = `${BASE}/{control}/evidence`;
-export const EvidenceParams = ControlParams.extend({ evidence: Ulid });
-export type EvidenceParams = z.output<typeof EvidenceParams>;
+export const EvidenceParams = once(() => ControlParams().extend({ evidence: Ulid }));
+export type EvidenceParams = z.output<ReturnType<typeof EvidenceParams>>;
 export const evidencePrefetch = controlPrefetch;
 export const evidenceCollections = controlCollections;
 export const EVIDENCE_AUTHORITY = { project: [['edit-control-implementation', 'view-controls']] } as const satisfies Record<string, string[][]>;

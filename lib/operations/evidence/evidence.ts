@@ -21,6 +21,7 @@ import {
 } from './access.js';
 import { operation } from './declare.js';
 import { requireIfMatch } from '../kernel/etag.js';
+import { once } from '../../domain/validation.js';
 
 /* Evidence items of a control: references, reads, metadata edits and deletion (seed, controls and evidence table). */
 
@@ -118,7 +119,7 @@ export const updateEvidence = operation({
   },
 });
 
-const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'EvidenceDeleted' });
+const Deleted = once(() => z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'EvidenceDeleted' }));
 
 export const deleteEvidence = operation({
   id: 'deleteEvidence',

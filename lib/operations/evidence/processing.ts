@@ -22,6 +22,7 @@ import { operation } from './declare.js';
 import { uploadBody, uploadDescription } from '../kernel/upload-form.js';
 import { requireIfMatch } from '../kernel/etag.js';
 import { evidenceEtag } from '../controls/access.js';
+import { once } from '../../domain/validation.js';
 
 /*
  * The file of an uploaded item, changed: replaced by a new file (a new item; the old one retires)
@@ -78,7 +79,7 @@ export const replaceEvidence = operation({
   },
 });
 
-const Cancelled = z.object({ id: z.string(), cancelled: z.literal(true) }).meta({ id: 'EvidenceProcessingCancelled' });
+const Cancelled = once(() => z.object({ id: z.string(), cancelled: z.literal(true) }).meta({ id: 'EvidenceProcessingCancelled' }));
 
 export const cancelEvidenceProcessing = operation({
   id: 'cancelEvidenceProcessing',
@@ -91,7 +92,7 @@ export const cancelEvidenceProcessing = operation({
   success: 200,
   params: EvidenceParams,
   query: NoQuery,
-  body: { schema: z.strictObject({}), mediaType: 'application/json' },
+  body: { schema: () => z.strictObject({}), mediaType: 'application/json' },
   response: Cancelled,
   ifMatch: true,
   errors: [409],

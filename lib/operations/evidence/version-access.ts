@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { StoredEvidence } from '../../domain/evidence.js';
-import { singleLine } from '../../domain/validation.js';
+import { singleLine, once } from '../../domain/validation.js';
 import { notFound } from '../../errors.js';
 import { toEvidence } from '../../store/evidence.js';
 import { keys } from '../../store/keys.js';
@@ -13,14 +13,16 @@ import { boundProjectOf } from '../projects/access.js';
  * Capture), readable after the live item is replaced or deleted. Captures are assessment content,
  * like the snapshot that names them, so reading one needs the assessment view.
  */
-export const VersionParams = EvidenceParams.extend({
-  version: singleLine()
-    .regex(/^[1-9][0-9]{0,5}$/, 'decimal digits')
-    .transform(Number)
-    .meta({ description: 'A version the control’s evidence_snapshot names.' }),
-});
+export const VersionParams = once(() =>
+  EvidenceParams().extend({
+    version: singleLine()
+      .regex(/^[1-9][0-9]{0,5}$/, 'decimal digits')
+      .transform(Number)
+      .meta({ description: 'A version the control’s evidence_snapshot names.' }),
+  }),
+);
 
-export type VersionParams = z.output<typeof VersionParams>;
+export type VersionParams = z.output<ReturnType<typeof VersionParams>>;
 
 /** The copy names its control, so the project and the copy are all a read needs. */
 export const versionPrefetch = (p: VersionParams) => [keys.project(p.project), keys.evidenceVersion(p.project, p.evidence, p.version)];

@@ -17,6 +17,7 @@ import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from './common.js';
 import { declarationsOf, type Deferred, type Group, type OperationContext } from './operation.js';
+import { once } from '../../domain/validation.js';
 
 /**
  * Organisation and system context share one shape and one behaviour; this factory declares the
@@ -38,7 +39,7 @@ interface ContextTarget<P extends z.ZodType> {
 }
 
 export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
-  const Response = contextResponseSchema(`${t.name}Context`);
+  const Response = once(() => contextResponseSchema(`${t.name}Context`));
   const kind = `${t.name.toLowerCase()}-context`;
   const read = (ctx: OperationContext, params: z.output<P>) => {
     if (!ctx.prefetched(t.ownerKey(params))) throw notFound();
@@ -87,7 +88,7 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     success: 200,
     params: t.params,
     query: NoQuery,
-    body: { schema: contextPatchSchema(t.definition, `${t.name}Context`), mediaType: 'application/merge-patch+json' },
+    body: { schema: () => contextPatchSchema(t.definition, `${t.name}Context`), mediaType: 'application/merge-patch+json' },
     response: Response,
     etag: true,
     ifMatch: true,

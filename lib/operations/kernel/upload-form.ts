@@ -10,14 +10,14 @@ import { Ulid } from './common.js';
 import { declarationsOf, type Deferred, type Group, type OperationContext, type PermissionRule } from './operation.js';
 
 /** A file name is shown to people later: the same text rule as any other name. */
-const FileName = singleLine().max(255);
+const FileName = once(() => singleLine().max(255));
 
 /** The file part as the form reader hands it over; its name and media type come from the caller. */
 const FilePart = once(() =>
   z
     .object(
       {
-        file_name: FileName,
+        file_name: FileName(),
         declared_type: singleLine(),
         bytes: z.custom<Buffer>((v) => Buffer.isBuffer(v)),
       },
@@ -123,7 +123,7 @@ export function uploadSessionOperation<P extends z.ZodType>(def: {
     success: 201,
     params: def.params,
     query: () => z.strictObject({}),
-    body: { schema: () => z.strictObject({ file_name: FileName.regex(NOT_BLANK, 'must not be blank').trim() }), mediaType: 'application/json' },
+    body: { schema: () => z.strictObject({ file_name: FileName().regex(NOT_BLANK, 'must not be blank').trim() }), mediaType: 'application/json' },
     response: UploadSession,
     extension: 'upload-session',
     uses: { files: true },

@@ -5,8 +5,11 @@ import { memberCount, membersPage } from '../../store/members.js';
 import { PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
+import { once } from '../../domain/validation.js';
 
-const DocumentOwner = z.object({ id: z.string(), name: z.string() }).meta({ id: 'DocumentOwner', description: 'An active member of the organisation.' });
+const DocumentOwner = once(() =>
+  z.object({ id: z.string(), name: z.string() }).meta({ id: 'DocumentOwner', description: 'An active member of the organisation.' }),
+);
 
 export const listDocumentOwners = operation({
   id: 'listDocumentOwners',
@@ -20,7 +23,7 @@ export const listDocumentOwners = operation({
   success: 200,
   params: ProjectParams,
   query: PageQuery,
-  response: () => z.array(DocumentOwner),
+  response: () => z.array(DocumentOwner()),
   paginated: true,
   sideEffects: [],
   // A project credential is bound to the project's organisation, so its counters come in the same round trip.

@@ -21,11 +21,12 @@ import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { boundProjectOf, ProjectParams, projectStillEditable, requireEditable } from '../projects/access.js';
+import { once } from '../../domain/validation.js';
 
 const ETAG_KIND = 'library-item';
 const BASE = '/projects/{project}/library';
-const ItemParams = ProjectParams.extend({ definition: Ulid });
-type ItemParams = z.output<typeof ItemParams>;
+const ItemParams = once(() => ProjectParams().extend({ definition: Ulid }));
+type ItemParams = z.output<ReturnType<typeof ItemParams>>;
 
 /** The ETag names the project too: every project's never-written copy is version 0, and one project's must not validate in another. */
 const etagOf = (w: StoredWorkingCopy) => etagFor(ETAG_KIND, `${w.project_id}/${w.definition_id}`, w.version);
@@ -59,7 +60,7 @@ export const listLibrary = operation({
   success: 200,
   params: ProjectParams,
   query: NoQuery,
-  response: () => z.array(LibraryItemSummary),
+  response: () => z.array(LibraryItemSummary()),
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {

@@ -12,24 +12,27 @@ import { currentLogo, LOGO_FILE_PATH, LOGO_PATH, prefetch } from './logo-access.
 import { operation } from './declare.js';
 import { apiUrl } from '../../domain/api-paths.js';
 import { urlOf } from '../kernel/router.js';
+import { once } from '../../domain/validation.js';
 
 const ETAG_KIND = 'organisation-logo';
 
-export const Logo = z
-  .object({
-    status: z.enum(['quarantine', 'ready', 'error']).nullable().meta({ description: 'null while the organisation has no logo.' }),
-    error_code: z.string().nullable(),
-    file_name: z.string().nullable(),
-    content_type: z.string().nullable(),
-    size: z.number().int().nullable(),
-    width: z.number().int().nullable(),
-    height: z.number().int().nullable(),
-    uploaded_at: z.string().nullable(),
-    file_url: z.string().nullable().meta({ description: 'Where a ready logo is downloaded.' }),
-  })
-  .meta({ id: 'OrganisationLogo' });
+export const Logo = once(() =>
+  z
+    .object({
+      status: z.enum(['quarantine', 'ready', 'error']).nullable().meta({ description: 'null while the organisation has no logo.' }),
+      error_code: z.string().nullable(),
+      file_name: z.string().nullable(),
+      content_type: z.string().nullable(),
+      size: z.number().int().nullable(),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+      uploaded_at: z.string().nullable(),
+      file_url: z.string().nullable().meta({ description: 'Where a ready logo is downloaded.' }),
+    })
+    .meta({ id: 'OrganisationLogo' }),
+);
 
-function logoView(organisation: string, item: Item | undefined): z.infer<typeof Logo> {
+function logoView(organisation: string, item: Item | undefined): z.infer<ReturnType<typeof Logo>> {
   const status = (item?.file_status as 'quarantine' | 'ready' | 'error' | undefined) ?? null;
   const value = <T>(name: string) => (item?.[name] as T | undefined) ?? null;
   return {

@@ -11,10 +11,11 @@ import { Ulid } from '../kernel/common.js';
 import { recalculationMarker } from '../../jobs/recalculation-requests.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { apiUrl } from '../../domain/api-paths.js';
+import { once } from '../../domain/validation.js';
 
-export const SetupProjectParams = z.strictObject({ organisation: Ulid, system: Ulid, project: Ulid });
-export type SetupProjectParams = z.output<typeof SetupProjectParams>;
-export const ProjectParams = z.strictObject({ project: Ulid });
+export const SetupProjectParams = once(() => z.strictObject({ organisation: Ulid, system: Ulid, project: Ulid }));
+export type SetupProjectParams = z.output<ReturnType<typeof SetupProjectParams>>;
+export const ProjectParams = once(() => z.strictObject({ project: Ulid }));
 
 export const SETUP_PROJECT_PATH = '/organisations/{organisation}/systems/{system}/projects/{project}';
 export const setupProjectUrl = (p: SetupProjectParams) => apiUrl(SETUP_PROJECT_PATH, p);

@@ -10,6 +10,7 @@ import { NoParams, NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { ProjectParams, boundProjectOf } from './access.js';
 import { healthKeys, healthOf } from './health.js';
+import { once } from '../../domain/validation.js';
 
 /* Health as project credentials read it (setup-health.ts declares the organisation credential's). */
 
@@ -88,8 +89,8 @@ export const getProjectInputs = operation({
   handle: async (ctx, { params }) => ({ data: identityOf(boundProjectOf(ctx, params.project)) }),
 });
 
-const OrganisationContext = contextResponseSchema('OrganisationContext');
-const SystemContext = contextResponseSchema('SystemContext');
+const OrganisationContext = once(() => contextResponseSchema('OrganisationContext'));
+const SystemContext = once(() => contextResponseSchema('SystemContext'));
 
 export const getProjectContext = operation({
   id: 'getProjectContext',
@@ -103,7 +104,7 @@ export const getProjectContext = operation({
   success: 200,
   params: ProjectParams,
   query: NoQuery,
-  response: () => z.object({ organisation: OrganisationContext, system: SystemContext }).meta({ id: 'ProjectContext' }),
+  response: () => z.object({ organisation: OrganisationContext(), system: SystemContext() }).meta({ id: 'ProjectContext' }),
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -131,7 +132,7 @@ export const listProjectContacts = operation({
   success: 200,
   params: ProjectParams,
   query: PageQuery,
-  response: () => z.array(Contact),
+  response: () => z.array(Contact()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],

@@ -6,15 +6,16 @@ import { toProvider, toRelease } from '../../store/providers.js';
 import { Ulid } from '../kernel/common.js';
 import { etagFor } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
+import { once } from '../../domain/validation.js';
 
 export const PROVIDERS_PATH = '/external-providers';
 export const PROVIDER_PATH = `${PROVIDERS_PATH}/{provider}`;
 export const RELEASES_PATH = `${PROVIDER_PATH}/assurance-releases`;
 export const RELEASE_PATH = `${RELEASES_PATH}/{package}`;
 
-export const ProviderParams = z.strictObject({ provider: Ulid });
-export const ReleaseParams = ProviderParams.extend({ package: Ulid });
-export type ReleaseParams = z.output<typeof ReleaseParams>;
+export const ProviderParams = once(() => z.strictObject({ provider: Ulid }));
+export const ReleaseParams = once(() => ProviderParams().extend({ package: Ulid }));
+export type ReleaseParams = z.output<ReturnType<typeof ReleaseParams>>;
 
 const PROVIDER_KIND = 'external-provider';
 const RELEASE_KIND = 'assurance-release';

@@ -10,11 +10,12 @@ import { Ulid } from '../kernel/common.js';
 import { etagFor } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { PROVIDER_PATH, ProviderParams, providerOf } from './access.js';
+import { once } from '../../domain/validation.js';
 
 export const ARTEFACTS_PATH = `${PROVIDER_PATH}/artefacts`;
 export const ARTEFACT_PATH = `${ARTEFACTS_PATH}/{artefact}`;
-export const ArtefactParams = ProviderParams.extend({ artefact: Ulid });
-export type ArtefactParams = z.output<typeof ArtefactParams>;
+export const ArtefactParams = once(() => ProviderParams().extend({ artefact: Ulid }));
+export type ArtefactParams = z.output<ReturnType<typeof ArtefactParams>>;
 
 export const HIERARCHY = { administration: [['manage-org-hierarchy' as const]] };
 

@@ -18,6 +18,7 @@ import { operation } from './declare.js';
 import { releasePublished, requireDraft } from './access.js';
 import { ARTEFACT_PATH, ArtefactParams, artefactEtag, artefactImportPrefetch, artefactOf, importRunOf } from './artefact-access.js';
 import { requireIfMatch } from '../kernel/etag.js';
+import { once } from '../../domain/validation.js';
 
 /**
  * Assertions confirmed per transaction: each is its put and its control's index item, beside the
@@ -37,11 +38,13 @@ async function releaseOfArtefact(artefact: StoredArtefact): Promise<StoredReleas
   return item ? toRelease(item) : undefined;
 }
 
-const ListedAssertion = Assertion()
-  .extend({ etag: z.string().meta({ description: 'The row ETag: If-Match of confirm and reject.' }) })
-  .meta({
-    id: 'ListedProviderAssertion',
-  });
+const ListedAssertion = once(() =>
+  Assertion()
+    .extend({ etag: z.string().meta({ description: 'The row ETag: If-Match of confirm and reject.' }) })
+    .meta({
+      id: 'ListedProviderAssertion',
+    }),
+);
 
 export const listArtefactAssertions = operation({
   id: 'listArtefactAssertions',
@@ -55,7 +58,7 @@ export const listArtefactAssertions = operation({
   success: 200,
   params: ArtefactParams,
   query: PageQuery,
-  response: () => z.array(ListedAssertion),
+  response: () => z.array(ListedAssertion()),
   paginated: true,
   sideEffects: [],
   prefetch: artefactImportPrefetch,
@@ -67,9 +70,11 @@ export const listArtefactAssertions = operation({
   },
 });
 
-const ConfirmedExact = z
-  .object({ artefact_id: z.string(), confirmed: z.number().int().meta({ description: 'How many pending exact assertions this call confirmed.' }) })
-  .meta({ id: 'ConfirmedExactAssertions' });
+const ConfirmedExact = once(() =>
+  z
+    .object({ artefact_id: z.string(), confirmed: z.number().int().meta({ description: 'How many pending exact assertions this call confirmed.' }) })
+    .meta({ id: 'ConfirmedExactAssertions' }),
+);
 
 /** A batch of confirmations, guarded by the release being a draft and the artefact being as the client's ETag named it. */
 function confirmWrites(ctx: OperationContext, artefact: StoredArtefact, batch: StoredAssertion[]): WriteItem[] {
@@ -102,7 +107,7 @@ export const confirmExactAssertions = operation({
   success: 200,
   params: ArtefactParams,
   query: NoQuery,
-  body: { schema: z.strictObject({}).meta({ id: 'ConfirmExactAssertions' }), mediaType: 'application/json' },
+  body: { schema: () => z.strictObject({}).meta({ id: 'ConfirmExactAssertions' }), mediaType: 'application/json' },
   response: ConfirmedExact,
   etag: true,
   ifMatch: true,

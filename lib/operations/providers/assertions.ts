@@ -17,7 +17,7 @@ import { PROVIDER_PATH, ProviderParams, providerOf, releasePublished, requireDra
 /** Seed: assertion review needs publish-provider-assurance-packages (which needs manage-org-hierarchy). */
 export const PUBLISHER = { administration: [['publish-provider-assurance-packages' as const, 'manage-org-hierarchy' as const]] };
 const ASSERTION_PATH = `${PROVIDER_PATH}/assertions/{assertion}`;
-const AssertionParams = once(() => ProviderParams.extend({ assertion: AssertionId() }));
+const AssertionParams = once(() => ProviderParams().extend({ assertion: AssertionId() }));
 type AssertionParams = z.output<ReturnType<typeof AssertionParams>>;
 
 /** A row's ETag names its status beside its version: the list's row etags are these. */

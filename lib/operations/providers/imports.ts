@@ -69,7 +69,7 @@ function startImport(kind: ImportKind) {
     success: 202,
     params: ArtefactParams,
     query: NoQuery,
-    body: { schema: z.strictObject({}).meta({ id: 'StartImport' }), mediaType: 'application/json' },
+    body: { schema: () => z.strictObject({}).meta({ id: 'StartImport' }), mediaType: 'application/json' },
     response: ArtefactDetail,
     etag: true,
     ifMatch: true,

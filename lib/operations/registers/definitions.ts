@@ -8,9 +8,10 @@ import { NoQuery, SystemParams, Ulid } from '../kernel/common.js';
 import type { Caller, OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { systemOf } from '../systems/access.js';
+import { once } from '../../domain/validation.js';
 
-export const RegisterParams = SystemParams().extend({ definition: Ulid });
-export type RegisterParams = z.output<typeof RegisterParams>;
+export const RegisterParams = once(() => SystemParams().extend({ definition: Ulid }));
+export type RegisterParams = z.output<ReturnType<typeof RegisterParams>>;
 
 export const REGISTERS_PATH = '/organisations/{organisation}/systems/{system}/registers';
 
@@ -57,7 +58,7 @@ export const listSystemRegisters = operation({
   success: 200,
   params: SystemParams,
   query: NoQuery,
-  response: () => z.array(RegisterDefinitionView),
+  response: () => z.array(RegisterDefinitionView()),
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system)],
   handle: async (ctx, { params }) => {

@@ -18,7 +18,7 @@ import {
 } from '../../domain/register-rows.js';
 import type { RegisterDefinition } from '../../domain/registers.js';
 import { changesSomething } from '../../domain/patch.js';
-import { bodyErrors, singleLine } from '../../domain/validation.js';
+import { bodyErrors, singleLine, once } from '../../domain/validation.js';
 import { notFound, validationFailed } from '../../errors.js';
 import type { Item } from '../../store/read.js';
 import { createRowWrites, missingReferences, rowKey, toRow, updateRowWrites, type ReferenceHome, type RowScope } from '../../store/registers.js';
@@ -35,16 +35,22 @@ const ETAG_KIND = 'register-row';
 /** Monotonic, so that rows created within one millisecond still list oldest first. */
 const nextRowId = monotonicFactory();
 
-const RowValues = z
-  .record(singleLine(), z.unknown().meta({ description: 'A string, integer, boolean or null, as the column type in the manifest says.' }))
-  .meta({ description: 'Values by column ID, validated against the register manifest.' });
+const RowValues = once(() =>
+  z
+    .record(singleLine(), z.unknown().meta({ description: 'A string, integer, boolean or null, as the column type in the manifest says.' }))
+    .meta({ description: 'Values by column ID, validated against the register manifest.' }),
+);
 
-export const CreateRegisterRow = z
-  .strictObject({ data: RowValues })
-  .meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' });
-export const UpdateRegisterRow = z
-  .strictObject({ data: RowValues.apply(changesSomething, 'column') })
-  .meta({ id: 'UpdateRegisterRow', description: 'JSON merge patch per column: omitted columns are kept; null clears an optional column.' });
+export const CreateRegisterRow = once(() =>
+  z
+    .strictObject({ data: RowValues() })
+    .meta({ id: 'CreateRegisterRow', description: 'Every required column of the manifest; null or omitted leaves an optional column empty.' }),
+);
+export const UpdateRegisterRow = once(() =>
+  z
+    .strictObject({ data: RowValues().apply(changesSomething, 'column') })
+    .meta({ id: 'UpdateRegisterRow', description: 'JSON merge patch per column: omitted columns are kept; null clears an optional column.' }),
+);
 
 /** Where a definition's rows live and what this caller may read of the sources they reference. */
 export interface RowPlace {

@@ -8,14 +8,15 @@ import { Ulid } from '../kernel/common.js';
 import type { Caller, OperationContext } from '../kernel/operation.js';
 import { boundProjectOf, ProjectParams } from '../projects/access.js';
 import type { RowPlace } from './engine.js';
+import { once } from '../../domain/validation.js';
 
 /**
  * What the project register operations share: which definitions a project sees, where their rows
  * live, what a project credential may read of the sources rows reference, and which writes it may make.
  */
 export const PROJECT_REGISTERS_PATH = '/projects/{project}/registers';
-export const ProjectRegisterParams = ProjectParams.extend({ definition: Ulid });
-export type ProjectRegisterParams = z.output<typeof ProjectRegisterParams>;
+export const ProjectRegisterParams = once(() => ProjectParams().extend({ definition: Ulid }));
+export type ProjectRegisterParams = z.output<ReturnType<typeof ProjectRegisterParams>>;
 
 /** Rows live in one scope per definition: the project, the project's system, or the organisation. */
 export function projectScopeOf(d: RegisterDefinition, project: Pick<StoredProject, 'id' | 'system_id' | 'organisation_id'>): RowScope {

@@ -27,7 +27,7 @@ export const listProjectRegisters = operation({
   success: 200,
   params: ProjectParams,
   query: NoQuery,
-  response: () => z.array(RegisterDefinitionView),
+  response: () => z.array(RegisterDefinitionView()),
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project)],
   handle: async (ctx, { params }) => {
@@ -68,7 +68,7 @@ export const listRegisterReviews = operation({
   success: 200,
   params: ProjectRegisterParams,
   query: PageQuery,
-  response: () => z.array(RegisterReview),
+  response: () => z.array(RegisterReview()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ project }) => [keys.project(project), keys.projectCounters(project)],

@@ -14,9 +14,10 @@ import { requireEditable, projectStillEditable } from '../projects/access.js';
 import { placeOf, PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectAuthority, projectRegisterOf, requireRowWrites } from './project-access.js';
 import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow } from './engine.js';
 import { urlOf } from '../kernel/router.js';
+import { once } from '../../domain/validation.js';
 
 const BASE = `${PROJECT_REGISTERS_PATH}/{definition}/rows`;
-const RowParams = ProjectRegisterParams.extend({ row: Ulid });
+const RowParams = once(() => ProjectRegisterParams().extend({ row: Ulid }));
 
 const projectOwned = (id: string) => definitionById(id)?.owner === 'project';
 const generated = (id: string) => id === REGISTER_DEFINITION_IDS.controlSummary;
@@ -54,7 +55,7 @@ export const listProjectRegisterRows = operation({
   success: 200,
   params: ProjectRegisterParams,
   query: PageQuery,
-  response: () => z.array(RegisterRow),
+  response: () => z.array(RegisterRow()),
   paginated: true,
   sideEffects: [],
   prefetch: projectPrefetch,

@@ -8,10 +8,11 @@ import { operation } from './declare.js';
 import { CreateRegisterRow, createRow, redactReplay, rowEtag, storedRow, storedRowKey, UpdateRegisterRow, updateRow, type RowPlace } from './engine.js';
 import { reachableDefinition, RegisterParams, REGISTERS_PATH, scopeOf, systemLevelAuthority, systemRegisterOf } from './definitions.js';
 import { urlOf } from '../kernel/router.js';
+import { once } from '../../domain/validation.js';
 
 const BASE = `${REGISTERS_PATH}/{definition}/rows`;
-const RowParams = RegisterParams.extend({ row: Ulid });
-type RowParams = z.output<typeof RowParams>;
+const RowParams = once(() => RegisterParams().extend({ row: Ulid }));
+type RowParams = z.output<ReturnType<typeof RowParams>>;
 
 /** The stored row, read in the authentication round trip, when the definition is one this system exposes. */
 const rowPrefetch = (p: RowParams) => {
@@ -37,7 +38,7 @@ export const listSystemRegisterRows = operation({
   success: 200,
   params: RegisterParams,
   query: PageQuery,
-  response: () => z.array(RegisterRow),
+  response: () => z.array(RegisterRow()),
   paginated: true,
   sideEffects: [],
   prefetch: (p) => {

@@ -20,36 +20,39 @@ import {
   unchanged,
 } from '../projects/access.js';
 import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
+import { once } from '../../domain/validation.js';
 
 /** Seed, Other lifecycles: a diagram is pending, failed or ready; the scan pipeline's statuses map onto these. */
 const STATUS = { quarantine: 'pending', error: 'failed', ready: 'ready' } as const;
 
-export const Artefacts = z
-  .object({
-    assessment_scope: z.object({
-      network_diagram: z.object({
-        status: z.enum(['pending', 'failed', 'ready']).nullable().meta({ description: 'null while no diagram was uploaded.' }),
-        processing: z.boolean(),
-        error: z.string().nullable(),
+export const Artefacts = once(() =>
+  z
+    .object({
+      assessment_scope: z.object({
+        network_diagram: z.object({
+          status: z.enum(['pending', 'failed', 'ready']).nullable().meta({ description: 'null while no diagram was uploaded.' }),
+          processing: z.boolean(),
+          error: z.string().nullable(),
+        }),
       }),
-    }),
-    assessment_scope_artefacts: z.object({
-      network_diagram: z
-        .object({
-          file_name: z.string(),
-          content_type: z.string().nullable(),
-          size: z.number().int(),
-          width: z.number().int().nullable(),
-          height: z.number().int().nullable(),
-          uploaded_at: z.string(),
-          url: z.string().nullable().meta({ description: 'The API url of the file, once it is ready.' }),
-        })
-        .nullable(),
-    }),
-  })
-  .meta({ id: 'ProjectArtefacts' });
+      assessment_scope_artefacts: z.object({
+        network_diagram: z
+          .object({
+            file_name: z.string(),
+            content_type: z.string().nullable(),
+            size: z.number().int(),
+            width: z.number().int().nullable(),
+            height: z.number().int().nullable(),
+            uploaded_at: z.string(),
+            url: z.string().nullable().meta({ description: 'The API url of the file, once it is ready.' }),
+          })
+          .nullable(),
+      }),
+    })
+    .meta({ id: 'ProjectArtefacts' }),
+);
 
-function artefactsView(params: SetupProjectParams, item: Item | undefined): z.infer<typeof Artefacts> {
+function artefactsView(params: SetupProjectParams, item: Item | undefined): z.infer<ReturnType<typeof Artefacts>> {
   const status = item ? STATUS[item.file_status as keyof typeof STATUS] : null;
   return {
     assessment_scope: {

@@ -19,23 +19,26 @@ import {
   setupVersion,
   unchanged,
 } from '../projects/access.js';
+import { once } from '../../domain/validation.js';
 
-export const Population = z
-  .object({
-    run_id: z.string().nullable(),
-    status: z.enum(['not_started', 'running', 'failed', 'completed']),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-    error_code: z.string().nullable().meta({
-      description:
-        'Why the run failed: population_failed, authorisation_lost, or population_abandoned (its worker stopped and the run, queued again three times, did not finish).',
-    }),
-    progress: runProgressSchema().nullable(),
-    recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),
-    previous_runs: z.array(runSummarySchema()),
-  })
-  .meta({ id: 'Population' });
-type Population = z.infer<typeof Population>;
+export const Population = once(() =>
+  z
+    .object({
+      run_id: z.string().nullable(),
+      status: z.enum(['not_started', 'running', 'failed', 'completed']),
+      started_at: z.string().nullable(),
+      finished_at: z.string().nullable(),
+      error_code: z.string().nullable().meta({
+        description:
+          'Why the run failed: population_failed, authorisation_lost, or population_abandoned (its worker stopped and the run, queued again three times, did not finish).',
+      }),
+      progress: runProgressSchema().nullable(),
+      recovery_available: z.boolean().meta({ description: 'True when POST with the current setup ETag starts a recovery run.' }),
+      previous_runs: z.array(runSummarySchema()),
+    })
+    .meta({ id: 'Population' }),
+);
+type Population = z.infer<ReturnType<typeof Population>>;
 
 function populationView(project: StoredProject, run: PopulationRun | undefined): Population {
   const status = project.population_status;
@@ -87,7 +90,7 @@ export const startPopulation = operation({
   success: 202,
   params: SetupProjectParams,
   query: NoQuery,
-  body: { schema: z.strictObject({}).meta({ id: 'StartPopulation' }), mediaType: 'application/json' },
+  body: { schema: () => z.strictObject({}).meta({ id: 'StartPopulation' }), mediaType: 'application/json' },
   response: Population,
   etag: true,
   ifMatch: true,

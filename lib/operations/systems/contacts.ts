@@ -10,13 +10,14 @@ import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { systemOf } from './access.js';
 import { urlOf } from '../kernel/router.js';
+import { once } from '../../domain/validation.js';
 
 const ETAG_KIND = 'contact';
 const etagOf = (c: StoredContact) => etagFor(ETAG_KIND, c.id, c.version);
-const ContactParams = SystemParams().extend({ contact: Ulid });
+const ContactParams = once(() => SystemParams().extend({ contact: Ulid }));
 const BASE = '/organisations/{organisation}/systems/{system}/contacts';
 
-function contactOf(ctx: OperationContext, p: z.output<typeof ContactParams>): StoredContact {
+function contactOf(ctx: OperationContext, p: z.output<ReturnType<typeof ContactParams>>): StoredContact {
   systemOf(ctx, p.organisation, p.system);
   const contact = activeContact(ctx.prefetched(keys.contact(p.system, p.contact)));
   if (!contact) throw notFound();
@@ -34,7 +35,7 @@ export const listContacts = operation({
   success: 200,
   params: SystemParams,
   query: PageQuery,
-  response: () => z.array(Contact),
+  response: () => z.array(Contact()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ organisation, system }) => [keys.system(organisation, system), keys.systemCounters(system)],

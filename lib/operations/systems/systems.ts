@@ -28,7 +28,7 @@ export const listSystems = operation({
   success: 200,
   params: OrganisationParams,
   query: PageQuery,
-  response: () => z.array(System),
+  response: () => z.array(System()),
   paginated: true,
   sideEffects: [],
   prefetch: ({ organisation }) => [keys.organisationCounters(organisation)],

@@ -7,6 +7,7 @@ import { isAvailableTask, taskKeys, toTask } from '../../store/tasks.js';
 import { Ulid } from '../kernel/common.js';
 import type { Caller, OperationContext } from '../kernel/operation.js';
 import { boundProjectOf, ProjectParams, requireEditable } from '../projects/access.js';
+import { once } from '../../domain/validation.js';
 
 /**
  * What every task operation shares: the task from the authentication round trip, its view and
@@ -14,8 +15,8 @@ import { boundProjectOf, ProjectParams, requireEditable } from '../projects/acce
  * control is a control of the same project is unavailable (404), before any other check.
  */
 export const TASKS_PATH = '/projects/{project}/tasks';
-export const TaskParams = ProjectParams.extend({ task: Ulid });
-export type TaskParams = z.output<typeof TaskParams>;
+export const TaskParams = once(() => ProjectParams().extend({ task: Ulid }));
+export type TaskParams = z.output<ReturnType<typeof TaskParams>>;
 
 const ETAG_KIND = 'task';
 /** The ETag names the fields the caller's view leaves out, so that views that differ never share one. */

@@ -9,10 +9,13 @@ import { boundProjectOf, ProjectParams, projectStillEditable } from '../projects
 import { changeableTask, detail, taskEtag, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } from './access.js';
 import { taskCommentOperations } from './comments.js';
 import { requireIfMatch } from '../kernel/etag.js';
+import { once } from '../../domain/validation.js';
 
-const ListQuery = PageQuery().extend({
-  'filter[status]': z.enum(TASK_STATUSES).optional().meta({ description: 'Only open or only closed tasks.' }),
-});
+const ListQuery = once(() =>
+  PageQuery().extend({
+    'filter[status]': z.enum(TASK_STATUSES).optional().meta({ description: 'Only open or only closed tasks.' }),
+  }),
+);
 
 export const listTasks = operation({
   id: 'listTasks',

@@ -24,11 +24,11 @@ const copy: WorkingCopy = {
 
 describe('UpdateLibraryItem', () => {
   it('refuses a patch that changes nothing', () => {
-    expect(UpdateLibraryItem.safeParse({}).success).toBe(false);
+    expect(UpdateLibraryItem().safeParse({}).success).toBe(false);
   });
 
   it('clears a field with null', () => {
-    expect(UpdateLibraryItem.parse({ owner_user_id: null })).toEqual({ owner_user_id: null });
+    expect(UpdateLibraryItem().parse({ owner_user_id: null })).toEqual({ owner_user_id: null });
   });
 });
 

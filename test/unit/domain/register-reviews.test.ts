@@ -4,12 +4,12 @@ import { buildRegisterReview } from '../../support/factories.js';
 
 describe('CreateRegisterReview', () => {
   it('reads an omitted note as null, like a null one', () => {
-    expect([CreateRegisterReview.parse({}), CreateRegisterReview.parse({ notes: null })]).toEqual([{ notes: null }, { notes: null }]);
+    expect([CreateRegisterReview().parse({}), CreateRegisterReview().parse({ notes: null })]).toEqual([{ notes: null }, { notes: null }]);
   });
 
   it(`refuses notes over ${NOTES_MAX} characters and unknown properties`, () => {
-    expect(CreateRegisterReview.safeParse({ notes: 'n'.repeat(NOTES_MAX + 1) }).success).toBe(false);
-    expect(CreateRegisterReview.safeParse({ rows: [] }).success).toBe(false);
+    expect(CreateRegisterReview().safeParse({ notes: 'n'.repeat(NOTES_MAX + 1) }).success).toBe(false);
+    expect(CreateRegisterReview().safeParse({ rows: [] }).success).toBe(false);
   });
 });
 

@@ -9,7 +9,7 @@ const AT = '2026-01-01T00:00:00.000Z';
 
 describe('a stored console session', () => {
   readsStoredEntity(
-    (item: Item) => parseStored(sessionSchema, item),
+    (item: Item) => parseStored(sessionSchema(), item),
     {
       ...keys.consoleSession('hash'),
       entity: 'console-session',
@@ -28,7 +28,7 @@ describe('a stored console session', () => {
 
 describe('a stored ceremony', () => {
   readsStoredEntity(
-    (item: Item) => parseStored(ceremonySchema, item),
+    (item: Item) => parseStored(ceremonySchema(), item),
     { ...keys.consoleCeremony('hash'), entity: 'console-ceremony', purpose: 'sign-in', challenge: 'x', expires_at: AT, ttl: 1767225600 },
     { purpose: 'sign-out' },
   );
@@ -36,7 +36,7 @@ describe('a stored ceremony', () => {
 
 describe('a stored enrolment link', () => {
   readsStoredEntity(
-    (item: Item) => parseStored(enrolmentLinkSchema, item),
+    (item: Item) => parseStored(enrolmentLinkSchema(), item),
     {
       ...keys.enrolmentLink('u'),
       entity: 'enrolment-link',

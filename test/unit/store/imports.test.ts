@@ -31,5 +31,5 @@ const stored = {
 };
 
 describe('a stored import run', () => {
-  readsStoredEntity((item: Item) => parseStored(importRunSchema, item), stored, { revision: undefined });
+  readsStoredEntity((item: Item) => parseStored(importRunSchema(), item), stored, { revision: undefined });
 });

@@ -20,5 +20,5 @@ const stored = {
 };
 
 describe('a stored passkey', () => {
-  readsStoredEntity((item: Item) => parseStored(passkeySchema, item), stored, { counter: '0' });
+  readsStoredEntity((item: Item) => parseStored(passkeySchema(), item), stored, { counter: '0' });
 });

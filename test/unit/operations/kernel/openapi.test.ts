@@ -49,7 +49,7 @@ describe('the document and the server agree', () => {
   });
 
   it('on short codes: 2 to 16 ASCII letters, digits or inner hyphens, either case, as sent', () => {
-    const code = CreateSystem.shape.short_code;
+    const code = CreateSystem().shape.short_code;
     const probes = ['HR', 'hr-pay', 'A'.repeat(16), 'A'.repeat(17), 'A', '-HR', 'HR-', 'H R', ' HR', 'ıs', 'HR_PAY'];
     expect(verdicts(code, probes)).toEqual(asTheServerSays(code, probes));
     expect(probes.filter((v) => serverAccepts(code, v))).toEqual(['HR', 'hr-pay', 'A'.repeat(16)]);
