@@ -22,7 +22,7 @@ import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
 import type { ConsoleSession } from '../../lib/store/console.js';
-import { type AccessRecord, type AccessScope, createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
+import { type AccessRecord, type AccessScope, accessKey, createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
 import type { PasskeyRecord } from '../../lib/store/passkeys.js';
 import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
@@ -96,6 +96,13 @@ export function buildAccess(scope: AccessScope, over: { user_id?: string; permis
   if (scope.kind === 'organisation') return { ...held, scope: 'organisation', organisation_id: scope.id };
   return { ...held, scope: 'project', project_id: scope.id, ...(over.organisationId ? { organisation_id: over.organisationId } : {}) };
 }
+
+/** A user's access at a scope as grantAccess stores it, under its key. */
+export const storedAccess = (userId: string, scope: AccessScope, permissions: string[]): Item => ({
+  ...accessKey(userId, scope),
+  entity: 'access',
+  ...buildAccess(scope, { user_id: userId, permissions }),
+});
 
 /** A pending recalculation of a system's projects, requested once at BUILT_AT by a project credential, under its key. */
 export function buildRecalculationMarker(over: Partial<RecalculationMarker> = {}): RecalculationMarker {
