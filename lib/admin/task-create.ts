@@ -1,6 +1,7 @@
 import { openTask, TITLE_MAX, type StoredTask } from '../domain/tasks.js';
 import { singleLine } from '../domain/validation.js';
 import { auditWrite } from '../store/audit.js';
+import { asAccess, asUser } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getMany, keyString } from '../store/read.js';
 import { createTaskWrites } from '../store/tasks.js';
@@ -32,9 +33,9 @@ export async function createManualTask(input: { projectId: string; title: string
   if (input.controlId && !item(keys.control(input.projectId, input.controlId)))
     throw new TaskRefusedError(`control ${input.controlId} is not a control of project ${input.projectId}`);
   if (input.assigneeId) {
-    const user = item(keys.user(input.assigneeId));
-    const access = item(keys.projectAccess(input.assigneeId, input.projectId));
-    if (user?.status !== 'active' || !((access?.permissions as string[] | undefined) ?? []).includes('view-tasks'))
+    const user = asUser(item(keys.user(input.assigneeId)));
+    const access = asAccess(item(keys.projectAccess(input.assigneeId, input.projectId)));
+    if (user?.status !== 'active' || !(access?.permissions ?? []).includes('view-tasks'))
       throw new TaskRefusedError(`user ${input.assigneeId} is not an active user with view-tasks on project ${input.projectId}`);
   }
   const task = openTask(

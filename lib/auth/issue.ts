@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { settings } from '../config.js';
 import { getUser, livePermissions, putToken, type AccessScope } from '../store/identity.js';
 import { keys } from '../store/keys.js';
+import { toProject } from '../store/projects.js';
 import { getOne } from '../store/read.js';
 import { IssuanceError, issuerShortfall, validateIssuance, type IssuanceRequest, type Lifetimes } from './issuance.js';
 import { hashToken, mintToken } from './tokens.js';
@@ -45,7 +46,7 @@ export async function issueToken(userId: string, request: IssuanceRequest, now: 
   if (valid.type === 'project') {
     const project = await getOne(keys.project(valid.projectId!));
     if (!project) throw new IssuanceError('malformed_binding', 'the project does not exist');
-    organisationId = String(project.organisation_id);
+    organisationId = toProject(project).organisation_id;
     scope = { kind: 'project', id: valid.projectId! };
   }
   const live = await livePermissions(userId, scope);

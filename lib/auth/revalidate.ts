@@ -1,6 +1,5 @@
 import { effectivePermissions } from './authority.js';
-import type { Permission } from '../domain/permissions.js';
-import { accessKey, asToken, asUser, type AccessScope } from '../store/identity.js';
+import { accessKey, asAccess, asToken, asUser, type AccessScope } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getMany, keyString } from '../store/read.js';
 
@@ -8,7 +7,8 @@ export interface Attribution {
   tokenId: string;
   userId: string;
   scope: AccessScope;
-  permissions: readonly Permission[];
+  /** Names, not Permissions: work queued earlier may name one retired since, which no grant holds any more. */
+  permissions: readonly string[];
 }
 
 /**
@@ -23,9 +23,9 @@ export async function stillAuthorised(job: Attribution, now: Date): Promise<bool
   const items = await getMany([tokenKey, userKey, access]);
   const token = asToken(items.get(keyString(tokenKey)));
   const user = asUser(items.get(keyString(userKey)));
-  const grant = items.get(keyString(access));
+  const grant = asAccess(items.get(keyString(access)));
   if (!token || token.user_id !== job.userId || Date.parse(token.expires_at) <= now.getTime()) return false;
   if (user?.status !== 'active' || !grant) return false;
-  const effective = effectivePermissions(token.type, token.abilities, (grant.permissions as string[]) ?? []);
+  const effective: ReadonlySet<string> = effectivePermissions(token.type, token.abilities, grant.permissions);
   return job.permissions.every((p) => effective.has(p));
 }

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { putAll } from '../store/batch.js';
 import { forgetRelease } from '../store/catalogue-entries.js';
-import { type Release, toRelease } from '../store/catalogue-releases.js';
-import { itemAbsent } from '../store/conditions.js';
+import { claimedReleaseId, claimVersion, type Release, toRelease } from '../store/catalogue-releases.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getOne, queryAll } from '../store/read.js';
 import { putItem } from '../store/update.js';
@@ -13,11 +12,10 @@ export type { Release };
 
 /** The release ULID of a version: the one it was first imported as, or a new one claimed now. */
 async function releaseIdOf(version: string, now: Date): Promise<string> {
-  const claimed = await getOne(keys.catalogueVersion(version));
-  if (claimed) return String(claimed.release_id);
+  const claimed = await claimedReleaseId(version);
+  if (claimed) return claimed;
   const id = ulid(now.getTime());
-  const claimedNow = await putItem({ ...keys.catalogueVersion(version), entity: 'catalogue-version', version, release_id: id }, itemAbsent());
-  return claimedNow ? id : releaseIdOf(version, now);
+  return (await claimVersion(version, id)) ? id : releaseIdOf(version, now);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Administrator } from '../auth/administrator.js';
 import { deleteSession, getSession, putSession, touchSession, type ConsoleSession } from '../store/console.js';
-import { asUser, type UserRecord } from '../store/identity.js';
+import { asAccess, asUser, type UserRecord } from '../store/identity.js';
 import { keys } from '../store/keys.js';
 import { getMany, keyString } from '../store/read.js';
 import type { ConsoleConfig } from './config.js';
@@ -75,8 +75,8 @@ export async function loadSession(request: ConsoleRequest, config: ConsoleConfig
     return undefined;
   }
   if (t - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) await touchSession(hash, session, now, new Date(t + config.idleMs));
-  const access = found?.get(keyString(keys.installationAccess(session.user_id)));
-  const installation = new Set<string>((access?.permissions as string[] | undefined) ?? []);
+  const access = asAccess(found?.get(keyString(keys.installationAccess(session.user_id))));
+  const installation = new Set<string>(access?.permissions ?? []);
   return { hash, session, user, installation, admin: { kind: 'user', id: user.id, permissions: installation } };
 }
 

@@ -331,13 +331,12 @@ export interface StoredDocument {
  * A queued or running generation whose lease is gone never finished: a crashed worker, or one that
  * ran out of retries. It reads as failed, and the next generation may start.
  */
-export function effectiveGeneration(g: StoredGeneration, lease: { generation_id?: unknown; lease_until?: unknown } | undefined, now: Date): StoredGeneration {
+export function effectiveGeneration(g: StoredGeneration, lease: { generation_id: string; lease_until: string } | undefined, now: Date): StoredGeneration {
   const active = g.status === 'queued' || g.status === 'running';
   if (!active) return g;
-  const held = lease?.generation_id === g.id && String(lease.lease_until) > now.toISOString();
-  return held
-    ? g
-    : { ...g, status: 'failed', error_code: 'generation_abandoned', finished_at: String(lease?.generation_id === g.id ? lease.lease_until : g.requested_at) };
+  const mine = lease?.generation_id === g.id ? lease : undefined;
+  if (mine && mine.lease_until > now.toISOString()) return g;
+  return { ...g, status: 'failed', error_code: 'generation_abandoned', finished_at: mine ? mine.lease_until : g.requested_at };
 }
 
 /** The file name a download carries: system short code, document key, output, time; never a user's free text. */

@@ -9,7 +9,7 @@ import { streamToObject } from './stream-upload.js';
 import { logger } from '../log.js';
 import { rendererFor } from '../render/index.js';
 import { countsBy, SUMMARY_PREFIX } from '../store/controls.js';
-import { GenerationMovedOn, generationUpdate, leaseIsMine, releaseLease, toDocument } from '../store/documents.js';
+import { asGenerationLease, GenerationMovedOn, generationUpdate, leaseIsMine, releaseLease, toDocument } from '../store/documents.js';
 import { keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
 import { getMany, keyString, type Item } from '../store/read.js';
@@ -43,14 +43,15 @@ async function generateOnce(message: GenerationMessage, now: Date): Promise<void
   const generationId = message.generation_id ?? '';
   const wanted = [keys.project(projectId), keys.document(projectId, documentId), keys.generationLease(projectId), keys.projectSummary(projectId)];
   const found = await getMany(wanted);
-  const [projectItem, documentItem, lease, summary] = wanted.map((k) => found.get(keyString(k)));
+  const [projectItem, documentItem, leaseItem, summary] = wanted.map((k) => found.get(keyString(k)));
+  const lease = asGenerationLease(leaseItem);
   const document = documentItem ? toDocument(documentItem) : undefined;
   // The job is dispatched from its committed generation (lib/jobs/dispatch.ts): another one here has replaced it.
   if (!projectItem || document?.generation.id !== generationId) return;
   const status = document.generation.status;
   if (status !== 'queued' && status !== 'running') return;
   const project = toProject(projectItem);
-  if (lease?.generation_id !== generationId || String(lease.lease_until) <= now.toISOString()) {
+  if (lease?.generation_id !== generationId || lease.lease_until <= now.toISOString()) {
     // Its lease expired before a worker got to it (reads already show it as abandoned): record that.
     await fail(project.id, document, 'generation_abandoned', now, false);
     return;

@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import type { QueueName } from '../queues/queues.js';
 
 /** An item of the table as the stream carries it, unmarshalled. */
@@ -24,71 +26,64 @@ export interface JobRecord {
   job: (item: Image) => Omit<Job, 'queue'> | undefined;
 }
 
-const idAfterHash = (key: unknown) => String(key).slice(String(key).indexOf('#') + 1);
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const idAfterHash = (key: string) => key.slice(key.indexOf('#') + 1);
+
+/**
+ * A kind of record whose write starts a job, with the schema of what its image holds when it asks
+ * for one: an image that does not match asks for nothing (it is not in that state, or it lacks
+ * what the job needs). Each schema names only what its job reads, so that the stream's records
+ * are judged on that alone.
+ */
+const jobRecord = <S extends z.ZodType>(
+  entity: string,
+  queue: QueueName,
+  pending: Record<string, unknown>,
+  asks: () => S,
+  job: (asked: z.output<S>) => Omit<Job, 'queue'>,
+): JobRecord => ({
+  entity,
+  queue,
+  pending,
+  job: (image) => {
+    const asked = asks().safeParse(image);
+    return asked.success ? job(asked.data) : undefined;
+  },
+});
+
+const scanAsked = once(() => z.object({ status: z.literal('quarantine'), id: z.string() }));
+const populationAsked = once(() => z.object({ PK: z.string(), status: z.literal('running'), run_id: z.string() }));
+const generationAsked = once(() => z.object({ project_id: z.string(), id: z.string(), generation: z.object({ status: z.literal('queued'), id: z.string() }) }));
+const importAsked = once(() => z.object({ status: z.literal('running'), provider_id: z.string(), artefact_id: z.string(), run_id: z.string() }));
+// A marker stopped for lost authority keeps its generation: the old image tells that write apart.
+const recalculationAsked = once(() => z.object({ stopped: z.never().optional(), subject: z.record(z.string(), z.string()), generation: z.number() }));
+const purgeAsked = once(() => z.object({ provider_id: z.string(), release_id: z.string().nullish(), requested_at: z.string() }));
 
 export const JOB_RECORDS: readonly JobRecord[] = [
-  {
-    entity: 'upload',
-    queue: 'scan',
-    pending: { status: { S: ['quarantine'] } },
-    job: (u) => (u.status === 'quarantine' && text(u.id) ? { message: { upload_id: String(u.id) }, token: String(u.id) } : undefined),
-  },
-  {
-    entity: 'population-run',
-    queue: 'populate',
-    pending: { status: { S: ['running'] } },
-    job: (r) =>
-      r.status === 'running' && text(r.run_id) ? { message: { project_id: idAfterHash(r.PK), run_id: String(r.run_id) }, token: String(r.run_id) } : undefined,
-  },
-  {
-    entity: 'document',
-    queue: 'generate',
-    pending: { generation: { M: { status: { S: ['queued'] } } } },
-    job: (d) => {
-      const g = d.generation as { id?: unknown; status?: unknown } | undefined;
-      if (g?.status !== 'queued' || !text(g.id)) return undefined;
-      return { message: { project_id: String(d.project_id), document_id: String(d.id), generation_id: String(g.id) }, token: String(g.id) };
-    },
-  },
-  {
-    entity: 'import-run',
-    queue: 'import',
-    pending: { status: { S: ['running'] } },
-    job: (r) =>
-      r.status === 'running' && text(r.run_id)
-        ? { message: { provider_id: String(r.provider_id), artefact_id: String(r.artefact_id), run_id: String(r.run_id) }, token: String(r.run_id) }
-        : undefined,
-  },
-  {
-    // Every request folds into the marker and moves its generation: each one queues a pass, as a send per request did.
-    entity: 'applicability-recalculation',
-    queue: 'recalculate',
-    // A marker stopped for lost authority keeps its generation: the old image tells that write apart.
-    pending: {},
-    job: (m) => {
-      if (m.stopped !== undefined || typeof m.subject !== 'object' || m.subject === null) return undefined;
-      return { message: Object.fromEntries(Object.entries(m.subject).map(([k, v]) => [k, String(v)])), token: String(m.generation) };
-    },
-  },
-  {
-    entity: 'provider-purge',
-    queue: 'purge',
-    pending: {},
-    job: (m) =>
-      text(m.provider_id)
-        ? {
-            message: { provider_id: String(m.provider_id), ...(text(m.release_id) ? { release_id: String(m.release_id) } : {}) },
-            token: String(m.requested_at),
-          }
-        : undefined,
-  },
+  jobRecord('upload', 'scan', { status: { S: ['quarantine'] } }, scanAsked, (u) => ({ message: { upload_id: u.id }, token: u.id })),
+  jobRecord('population-run', 'populate', { status: { S: ['running'] } }, populationAsked, (r) => ({
+    message: { project_id: idAfterHash(r.PK), run_id: r.run_id },
+    token: r.run_id,
+  })),
+  jobRecord('document', 'generate', { generation: { M: { status: { S: ['queued'] } } } }, generationAsked, (d) => ({
+    message: { project_id: d.project_id, document_id: d.id, generation_id: d.generation.id },
+    token: d.generation.id,
+  })),
+  jobRecord('import-run', 'import', { status: { S: ['running'] } }, importAsked, (r) => ({
+    message: { provider_id: r.provider_id, artefact_id: r.artefact_id, run_id: r.run_id },
+    token: r.run_id,
+  })),
+  // Every request folds into the marker and moves its generation: each one queues a pass, as a send per request did.
+  jobRecord('applicability-recalculation', 'recalculate', {}, recalculationAsked, (m) => ({ message: m.subject, token: String(m.generation) })),
+  jobRecord('provider-purge', 'purge', {}, purgeAsked, (m) => ({
+    message: { provider_id: m.provider_id, ...(m.release_id ? { release_id: m.release_id } : {}) },
+    token: m.requested_at,
+  })),
 ];
 
 const byEntity = new Map(JOB_RECORDS.map((r) => [r.entity, r]));
 
 function jobOf(item: Image | undefined): Job | undefined {
-  const kind = item ? byEntity.get(String(item.entity)) : undefined;
+  const kind = typeof item?.entity === 'string' ? byEntity.get(item.entity) : undefined;
   const job = kind && item ? kind.job(item) : undefined;
   return job && kind ? { queue: kind.queue, ...job } : undefined;
 }

@@ -10,10 +10,10 @@ import { putAll } from '../store/batch.js';
 import { and, attributeEquals, leaseFree, type Condition } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
 import { newControlItem, projectApplicability, projectIndexItems } from '../store/controls.js';
-import { gsi1, keys } from '../store/keys.js';
-import { asPopulationRun, type PopulationRun } from '../store/population.js';
+import { keys } from '../store/keys.js';
+import { asPopulationRun, type PopulationRun, runningPopulations } from '../store/population.js';
 import { toProject } from '../store/projects.js';
-import { getMany, getOne, keyString, queryAll } from '../store/read.js';
+import { getMany, getOne, keyString } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { ulid } from 'ulid';
 import { providerEffectsOf } from './provider-effects.js';
@@ -93,12 +93,10 @@ async function updateRun(projectId: string, runId: string, fields: Record<string
  * recovery run can start and the setup ETag moves with the status.
  */
 export async function sweepStalledRuns(now: Date): Promise<{ requeued: number; ended: number }> {
-  const running = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.runningPopulations } });
   const counts = { requeued: 0, ended: 0 };
-  for (const run of running) {
-    if (!stalled(run, String(run.started_at), now)) continue;
-    const projectId = run.PK.slice(run.PK.indexOf('#') + 1);
-    const runId = String(run.run_id);
+  for (const { projectId, run } of await runningPopulations()) {
+    if (!stalled(run, run.started_at, now)) continue;
+    const runId = run.run_id;
     try {
       if (requeuesOf(run) >= MAX_REQUEUES) {
         const projectItem = await getOne(keys.project(projectId));

@@ -94,8 +94,7 @@ export async function sweepPurges(now: Date): Promise<number> {
   const due: PurgeSubject[] = [];
   for (const marker of markers) {
     const subject = purgeSubjectOf(marker);
-    if (stalled(marker, String(marker.requested_at), now) && (await updatePurgeMarker(subject, requeueFields(marker, now), stillStalled(now))))
-      due.push(subject);
+    if (stalled(marker, marker.requested_at, now) && (await updatePurgeMarker(subject, requeueFields(marker, now), stillStalled(now)))) due.push(subject);
   }
   const sent = await Promise.allSettled(due.map((subject) => sendJob('purge', { ...subject })));
   const failed = sent.filter((r) => r.status === 'rejected').length;

@@ -8,11 +8,18 @@ import { and, attributeEquals, itemPresent, versionIs } from '../store/condition
 import { deleteIf, updateIf } from '../store/update.js';
 import { type ControlApplicability, toApplicability } from '../store/control-entity.js';
 import { attentionKeys, projectApplicability, recountProject } from '../store/controls.js';
-import { gsi1, keys, type Key } from '../store/keys.js';
+import { keys, type Key } from '../store/keys.js';
 import { projectsOfSystems, toProject } from '../store/projects.js';
 import { systemIdsOf } from '../store/systems.js';
-import { getOne, queryAll, type Item } from '../store/read.js';
-import { markerKey, type RecalculationSubject } from './recalculation-requests.js';
+import { getOne } from '../store/read.js';
+import {
+  markerKey,
+  pendingRecalculations,
+  type RecalculationMarker,
+  type RecalculationSubject,
+  recalculationMarkerOf,
+  subjectOf,
+} from '../store/recalculations.js';
 import { factsFor, fillMissingControls } from './population.js';
 import { providerEffectsOf } from './provider-effects.js';
 import { leaseUntil, requeueFields, stalled, stillStalled } from '../queues/recovery.js';
@@ -104,10 +111,10 @@ async function recalculateProject(project: StoredProject, now: Date): Promise<bo
   return true;
 }
 
-const markerAttribution = (marker: Item): Attribution => ({
-  tokenId: String(marker.token_id),
-  userId: String(marker.requested_by),
-  ...(marker.authority as Pick<Attribution, 'scope' | 'permissions'>),
+const markerAttribution = (marker: RecalculationMarker): Attribution => ({
+  tokenId: marker.token_id,
+  userId: marker.requested_by,
+  ...marker.authority,
 });
 
 /** Clears the marker unless a newer request folded into it meanwhile (that request's job follows). */
@@ -124,14 +131,6 @@ async function projectsCovered(subject: RecalculationSubject): Promise<StoredPro
   }
   if ('system_id' in subject) return projectsOfSystems([subject.system_id]);
   return projectsOfSystems(await systemIdsOf(subject.organisation_id));
-}
-
-/** The subject a marker names (markers from before subjects were stored are named by their key). */
-function subjectOf(marker: Item): RecalculationSubject | undefined {
-  if (marker.subject) return marker.subject as RecalculationSubject;
-  const [kind, id] = marker.PK.split('#');
-  if (!id) return undefined;
-  return kind === 'ORG' ? { organisation_id: id } : kind === 'SYSTEM' ? { system_id: id } : kind === 'PROJECT' ? { project_id: id } : undefined;
 }
 
 /** What a job message asks for; anything else is not a recalculation this service queued. */
@@ -157,11 +156,11 @@ async function recalculateOnce(message: Record<string, string | undefined>, now:
   const subject = subjectOfMessage(message);
   if (!subject) return;
   const key = markerKey(subject);
-  const marker = await getOne(key);
+  const marker = await recalculationMarkerOf(subject);
   if (!marker || marker.stopped) return;
   if (!(await stillAuthorised(markerAttribution(marker), now))) {
     // A newer request folded in meanwhile is someone else's, and stays live.
-    await updateIf(key, { stopped: 'authorisation_lost' }, attributeEquals('generation', Number(marker.generation)));
+    await updateIf(key, { stopped: 'authorisation_lost' }, attributeEquals('generation', marker.generation));
     logger.warn('recalculation stopped: the requester lost authority', { marker: key.PK });
     return;
   }
@@ -173,7 +172,7 @@ async function recalculateOnce(message: Record<string, string | undefined>, now:
     if (!(await recalculateProject(project, now))) waiting = true;
   }
   if (waiting) throw new RetrySoon('a project is still being populated', 30);
-  await clearMarker(key, Number(marker.generation));
+  await clearMarker(key, marker.generation);
   logger.info('applicability recalculated', { marker: key.PK, projects: projects.length });
 }
 
@@ -184,12 +183,8 @@ async function recalculateOnce(message: Record<string, string | undefined>, now:
  * for the next change. Runs on a schedule on AWS and on a timer locally.
  */
 export async function sweepRecalculations(now: Date): Promise<number> {
-  const markers = await queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': gsi1.pendingRecalculations },
-  });
-  const due = markers.filter((m) => !m.stopped && stalled(m, String(m.last_requested_at ?? m.requested_at), now));
+  const markers = await pendingRecalculations();
+  const due = markers.filter((m) => !m.stopped && stalled(m, m.last_requested_at ?? m.requested_at, now));
   const subjects: RecalculationSubject[] = [];
   for (const marker of due) {
     const subject = subjectOf(marker);

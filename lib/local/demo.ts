@@ -7,11 +7,8 @@ import { verifiedClaims } from '../auth/tokens.js';
 import { reEnrolAs } from '../auth/administration.js';
 import { consoleConfig, enrolmentUrl } from '../console/config.js';
 import { CATALOGUE, CONSOLE_PERMISSIONS, permissionsOf } from '../domain/permissions.js';
-import { itemAbsent } from '../store/conditions.js';
-import { putItem } from '../store/update.js';
+import { demoMarker, recordDemo } from '../store/demo.js';
 import { createUser, getUser, grantAccess } from '../store/identity.js';
-import { keys } from '../store/keys.js';
-import { getOne } from '../store/read.js';
 import { commit } from '../store/transact.js';
 import { createOrganisationWrites, newOrganisation } from '../store/organisations.js';
 import { forbidden } from '../errors.js';
@@ -35,8 +32,6 @@ export interface DemoCredentials {
   enrolment_url?: string;
 }
 
-const DEMO_MARKER = keys.installationMarker('DEMO');
-
 /**
  * The demo installation of a first start: an operator with installation permissions and access to
  * a demo organisation, an Administration token and an organisation token. Tokens are reissued
@@ -44,7 +39,7 @@ const DEMO_MARKER = keys.installationMarker('DEMO');
  */
 export async function ensureDemo(dataDir: string, now: Date): Promise<{ created: boolean; path: string; enrolment: boolean }> {
   const path = join(dataDir, 'demo-credentials.json');
-  const marker = await getOne(DEMO_MARKER);
+  const marker = await demoMarker();
   if (marker && existsSync(path)) {
     const stored = JSON.parse(readFileSync(path, 'utf8')) as DemoCredentials;
     const key = await tokenHashSecret();
@@ -55,14 +50,14 @@ export async function ensureDemo(dataDir: string, now: Date): Promise<{ created:
     return { created: false, path, enrolment: credentials.enrolment_url !== undefined };
   }
   const userId = marker
-    ? String(marker.user_id)
+    ? marker.user_id
     : (await createUser({ email: `operator+${ulid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
-  const organisationId = marker ? String(marker.organisation_id) : await createDemoOrganisation(userId, now);
+  const organisationId = marker ? marker.organisation_id : await createDemoOrganisation(userId, now);
   if (!marker) {
     // The demo operator also administers users in the console (the console's own installation permissions).
     await grantAccess(userId, { kind: 'installation' }, [...permissionsOf('administration'), ...CONSOLE_PERMISSIONS], now);
     await grantAccess(userId, { kind: 'organisation', id: organisationId }, permissionsOf('organisation'), now);
-    await putItem({ ...DEMO_MARKER, user_id: userId, organisation_id: organisationId }, itemAbsent());
+    await recordDemo({ user_id: userId, organisation_id: organisationId });
   }
   const credentials = { ...(await issueDemoTokens(userId, organisationId, now)), enrolment_url: await demoEnrolment(userId, now) };
   writeFileSync(path, JSON.stringify(credentials, null, 2), { mode: 0o600 });

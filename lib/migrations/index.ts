@@ -1,6 +1,9 @@
+import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { putAll } from '../store/batch.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent } from '../store/conditions.js';
 import { moveLegacyAssertion } from '../store/assertions.js';
+import { parseFound, parseStored } from '../store/entity.js';
 import { usersIndex } from '../store/identity.js';
 import { recountProject, stripCopiedText, SUMMARY_PREFIX } from '../store/controls.js';
 import { runningIndexKeys } from '../store/imports.js';
@@ -40,6 +43,24 @@ const markerKey = (step: string) => keys.installationMarker(`MIGRATION#${step}`)
 const idAfter = (prefix: string, value: string) => value.slice(prefix.length);
 
 /**
+ * What each step reads of the items it migrates, as those items were stored before it: each step
+ * parses only the attributes it needs, so that what a later release added or renamed does not
+ * matter to it, and an item without them stops the step, naming its key, rather than being
+ * migrated with a guessed value.
+ */
+const LEGACY = once(() => ({
+  project: z.object({ lifecycle_state: z.string() }),
+  identified: z.object({ id: z.string() }),
+  member: z.object({ user_id: z.string(), organisation_id: z.string() }),
+  runningImport: z.object({ run_id: z.string(), started_at: z.string(), provider_id: z.string(), artefact_id: z.string() }),
+  importRun: z.object({ run_id: z.string() }),
+  providerData: z.object({ provider_id: z.string(), release_id: z.string() }),
+  user: z.object({ email: z.string() }),
+  upload: z.object({ id: z.string(), created_at: z.string() }),
+  marker: z.object({ applied_at: z.string() }),
+}));
+
+/**
  * Summaries written before they counted controls by implementation status and assessed outcome, or
  * moved since by control edits that took a status from a counter they lacked (which then went
  * negative): either way those counters do not add up to the project's controls.
@@ -61,7 +82,7 @@ export async function recountProjectsWithoutStatusCounters(now: Date): Promise<s
   let recounted = 0;
   for (const projectId of stale) {
     // A project still populating gets a complete summary when its population ends.
-    if ((await getOne(keys.project(projectId)))?.lifecycle_state !== 'active') continue;
+    if (parseFound(LEGACY().project, await getOne(keys.project(projectId)))?.lifecycle_state !== 'active') continue;
     await recountProject(projectId, now);
     recounted++;
   }
@@ -75,17 +96,20 @@ export async function rebuildOrganisationMembers(now: Date): Promise<string> {
   await scanEach(
     {
       FilterExpression: '#e IN (:user, :member, :organisation)',
-      ProjectionExpression: '#e, #id, #u, #o',
+      ProjectionExpression: 'PK, SK, #e, #id, #u, #o',
       ExpressionAttributeNames: { '#e': 'entity', '#id': 'id', '#u': 'user_id', '#o': 'organisation_id' },
       ExpressionAttributeValues: { ':user': 'user', ':member': 'member', ':organisation': 'organisation' },
     },
     (item) => {
-      if (item.entity === 'organisation') organisations.add(String(item.id));
-      else if (item.entity === 'user') users.set(String(item.id), users.get(String(item.id)) ?? []);
-      else {
-        organisations.add(String(item.organisation_id));
-        users.set(String(item.user_id), [...(users.get(String(item.user_id)) ?? []), String(item.organisation_id)]);
+      if (item.entity !== 'member') {
+        const { id } = parseStored(LEGACY().identified, item);
+        if (item.entity === 'organisation') organisations.add(id);
+        else users.set(id, users.get(id) ?? []);
+        return;
       }
+      const m = parseStored(LEGACY().member, item);
+      organisations.add(m.organisation_id);
+      users.set(m.user_id, [...(users.get(m.user_id) ?? []), m.organisation_id]);
     },
   );
   // A member item of a user without access there (or of a user record gone) is removed by the sync.
@@ -130,10 +154,10 @@ export async function indexRunningImports(): Promise<string> {
       ExpressionAttributeNames: { '#e': 'entity', '#s': 'status', '#g': 'GSI1PK' },
       ExpressionAttributeValues: { ':run': 'import-run', ':running': 'running' },
     },
-    async (run) => {
-      const fields = runningIndexKeys({ started_at: String(run.started_at), provider_id: String(run.provider_id), artefact_id: String(run.artefact_id) });
+    async (item) => {
+      const run = parseStored(LEGACY().runningImport, item);
       // Only while it is still the same running run: one that has ended meanwhile stays out of the index.
-      if (await updateIf({ PK: run.PK, SK: run.SK }, fields, and(attributeEquals('run_id', String(run.run_id)), attributeEquals('status', 'running'))))
+      if (await updateIf({ PK: item.PK, SK: item.SK }, runningIndexKeys(run), and(attributeEquals('run_id', run.run_id), attributeEquals('status', 'running'))))
         indexed++;
     },
   );
@@ -152,9 +176,10 @@ export async function reviseImportRuns(): Promise<string> {
       ExpressionAttributeNames: { '#e': 'entity', '#rev': 'revision' },
       ExpressionAttributeValues: { ':run': 'import-run' },
     },
-    async (run) => {
+    async (item) => {
+      const run = parseStored(LEGACY().importRun, item);
       // A run that gained a revision meanwhile (a new run replaced it) keeps it.
-      if (await updateIf({ PK: run.PK, SK: run.SK }, { revision: 1 }, and(attributeEquals('run_id', String(run.run_id)), absentOrZero('revision')))) revised++;
+      if (await updateIf({ PK: item.PK, SK: item.SK }, { revision: 1 }, and(attributeEquals('run_id', run.run_id), absentOrZero('revision')))) revised++;
     },
   );
   return `gave ${revised} import runs a revision`;
@@ -170,13 +195,13 @@ export async function markDeletedProviderData(now: Date): Promise<string> {
   await scanEach(
     {
       FilterExpression: '#e IN (:assertion, :run)',
-      ProjectionExpression: '#e, #p, #r',
+      ProjectionExpression: 'PK, SK, #e, #p, #r',
       ExpressionAttributeNames: { '#e': 'entity', '#p': 'provider_id', '#r': 'release_id' },
       ExpressionAttributeValues: { ':assertion': 'assertion', ':run': 'import-run' },
     },
     (item) => {
-      const providerId = String(item.provider_id);
-      releases.set(providerId, (releases.get(providerId) ?? new Set()).add(String(item.release_id)));
+      const data = parseStored(LEGACY().providerData, item);
+      releases.set(data.provider_id, (releases.get(data.provider_id) ?? new Set()).add(data.release_id));
     },
   );
   const wanted: Key[] = [...releases].flatMap(([p, rs]) => [keys.externalProvider(p), ...[...rs].map((r) => keys.assuranceRelease(p, r))]);
@@ -201,7 +226,7 @@ export async function indexUsers(): Promise<string> {
       ExpressionAttributeValues: { ':user': 'user' },
     },
     async (user) => {
-      if (await updateIf({ PK: user.PK, SK: user.SK }, usersIndex(String(user.email)), itemPresent())) indexed++;
+      if (await updateIf({ PK: user.PK, SK: user.SK }, usersIndex(parseStored(LEGACY().user, user).email), itemPresent())) indexed++;
     },
   );
   return `indexed ${indexed} users for the console`;
@@ -245,9 +270,10 @@ export async function watchQuarantinedUploads(): Promise<string> {
       ExpressionAttributeNames: { '#e': 'entity', '#s': 'status' },
       ExpressionAttributeValues: { ':upload': 'upload', ':quarantine': 'quarantine' },
     },
-    async (upload) => {
-      const id = String(upload.id);
-      const watch = { ...scanWatchPut({ id, created_at: String(upload.created_at) }), condition: itemAbsent() };
+    async (item) => {
+      const upload = parseStored(LEGACY().upload, item);
+      const id = upload.id;
+      const watch = { ...scanWatchPut(upload), condition: itemAbsent() };
       const stillQuarantined = { kind: 'check' as const, key: keys.upload(id), condition: attributeEquals('status', 'quarantine') };
       try {
         await commit([watch, stillQuarantined]);
@@ -294,18 +320,27 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { name: 'control-copied-text', run: stripControlCopies },
 ];
 
-/** Runs, in order, each step this installation has not recorded, and records it; one read when every step is recorded. */
-export async function runMigrations(now: Date, steps: readonly MigrationStep[] = MIGRATIONS): Promise<MigrationOutcome[]> {
+/**
+ * Runs, in order, each step this installation has not recorded, and records it; one read when every
+ * step is recorded. Steps write `now`, the run's instant; a marker records when its step finished
+ * (by `clock`), since the steps of one run take minutes each on a large table and the operator reads
+ * the marker as when that step was applied.
+ */
+export async function runMigrations(
+  now: Date,
+  steps: readonly MigrationStep[] = MIGRATIONS,
+  clock: () => Date = () => new Date(),
+): Promise<MigrationOutcome[]> {
   const recorded = await getMany(steps.map((s) => markerKey(s.name)));
   const outcomes: MigrationOutcome[] = [];
   for (const step of steps) {
     const marker = recorded.get(keyString(markerKey(step.name)));
     if (marker) {
-      outcomes.push({ name: step.name, status: 'already applied', at: String(marker.applied_at) });
+      outcomes.push({ name: step.name, status: 'already applied', at: parseStored(LEGACY().marker, marker).applied_at });
       continue;
     }
     const result = await step.run(now);
-    const at = new Date().toISOString();
+    const at = clock().toISOString();
     await putItem({ ...markerKey(step.name), entity: 'migration', name: step.name, applied_at: at, result });
     outcomes.push({ name: step.name, status: 'applied', at, result });
   }

@@ -2,11 +2,11 @@ import * as z from 'zod';
 import { DOCUMENT_KEYS, GENERATION_ERRORS, GENERATION_STATUSES, type StoredDocument, type StoredGeneration, type StoredOutput } from '../domain/documents.js';
 import { conflict } from '../errors.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, memberOneOf, versionIs, type Condition } from './conditions.js';
-import { parseStored, storedSchema } from './entity.js';
+import { once } from '../domain/validation.js';
+import { parseFound, parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import type { Collection, Item } from './read.js';
 import type { WriteItem } from './transact.js';
-import { once } from '../domain/validation.js';
 
 export const documentsCollection = (projectId: string): Collection => ({ PK: keys.project(projectId).PK, prefix: prefixes.document });
 
@@ -65,6 +65,12 @@ export const documentSchema = once(() =>
 export const toDocument = (item: Item): StoredDocument => parseStored(documentSchema(), item);
 
 export const documentItem = (d: StoredDocument) => ({ ...keys.document(d.project_id, d.id), entity: 'document', ...d });
+
+/** A project's generation lease, as takeLease writes it (a worker renews lease_until). */
+const generationLeaseSchema = once(() => z.looseObject({ generation_id: z.string(), document_id: z.string(), taken_at: z.string(), lease_until: z.string() }));
+export type GenerationLease = z.output<ReturnType<typeof generationLeaseSchema>>;
+
+export const asGenerationLease = (item: Item | undefined): GenerationLease | undefined => parseFound(generationLeaseSchema(), item);
 
 export const leaseHeld = () => conflict('generation_in_progress', 'Another generation holds the project lease; poll it, or try again when it has finished.');
 

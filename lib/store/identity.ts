@@ -51,6 +51,40 @@ export const toUser = (item: Item): UserRecord => parseStored(users(), item);
 
 export type AccessScope = { kind: 'installation' } | { kind: 'organisation'; id: string } | { kind: 'project'; id: string };
 
+/** Where a grant applies, as queued work records it (a recalculation marker's authority). */
+export const accessScopeSchema = once(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('installation') }),
+    z.object({ kind: z.literal('organisation'), id: z.string() }),
+    z.object({ kind: z.literal('project'), id: z.string() }),
+  ]),
+);
+
+/**
+ * A user's permissions at one scope, as stored under accessKey: organisation_id is the organisation
+ * the grant makes the user a member of (a project's, when the project was found at the grant).
+ */
+const accessRecords = once(() => {
+  const held = { user_id: z.string(), permissions: z.array(z.string()), granted_at: z.string() };
+  return z.discriminatedUnion('scope', [
+    z.looseObject({ ...held, scope: z.literal('installation') }),
+    z.looseObject({ ...held, scope: z.literal('organisation'), organisation_id: z.string() }),
+    z.looseObject({ ...held, scope: z.literal('project'), project_id: z.string(), organisation_id: z.string().optional() }),
+  ]);
+});
+export type AccessRecord = z.output<ReturnType<typeof accessRecords>>;
+
+export const toAccess = (item: Item): AccessRecord => parseStored(accessRecords(), item);
+export const asAccess = (item: Item | undefined): AccessRecord | undefined => parseFound(accessRecords(), item);
+
+/** The scope an access record grants at. */
+export const accessScopeOf = (a: AccessRecord): AccessScope =>
+  a.scope === 'installation'
+    ? { kind: 'installation' }
+    : a.scope === 'organisation'
+      ? { kind: 'organisation', id: a.organisation_id }
+      : { kind: 'project', id: a.project_id };
+
 /**
  * A token as stored. Credentials issued before the seed's modes and grants may lack a stored mode or
  * hold retired ability names: they are tokens all the same, which authentication refuses as ones to
@@ -200,8 +234,8 @@ export async function revokeAccess(userId: string, scope: AccessScope, now = new
 }
 
 export async function livePermissions(userId: string, scope: AccessScope): Promise<Set<string> | undefined> {
-  const item = await getOne(accessKey(userId, scope));
-  return item ? new Set((item.permissions as string[]) ?? []) : undefined;
+  const access = asAccess(await getOne(accessKey(userId, scope)));
+  return access ? new Set(access.permissions) : undefined;
 }
 
 export async function putToken(token: TokenRecord): Promise<void> {
@@ -220,13 +254,14 @@ export async function deleteToken(tokenId: string): Promise<boolean> {
   return out.Attributes !== undefined;
 }
 
-/** The user's access items at every scope, read together with the user's own partition. */
-export async function userAccessItems(userId: string): Promise<Item[]> {
-  return queryAll({
+/** The user's access at every scope, read together with the user's own partition. */
+export async function userAccess(userId: string): Promise<AccessRecord[]> {
+  const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':sk': prefixes.access },
     ConsistentRead: true,
   });
+  return items.map(toAccess);
 }
 
 /** A token by its id, parsed; undefined when there is none. */

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
 import { once } from '../domain/validation.js';
-import { parseFound } from './entity.js';
+import { parseFound, parseStored } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { projectItem } from './projects.js';
-import type { Item } from './read.js';
+import { type Item, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
 import { replaceVersioned } from './versioned.js';
 
@@ -48,6 +48,12 @@ export const populationRunSchema = once(() =>
 export type PopulationRun = z.output<ReturnType<typeof populationRunSchema>>;
 
 export const asPopulationRun = (item: Item | undefined): PopulationRun | undefined => parseFound(populationRunSchema(), item);
+
+/** The running runs (the sweep's), each with its project: oldest first. */
+export async function runningPopulations(): Promise<{ projectId: string; run: PopulationRun }[]> {
+  const items = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.runningPopulations } });
+  return items.map((item) => ({ projectId: item.PK.slice(item.PK.indexOf('#') + 1), run: parseStored(populationRunSchema(), item) }));
+}
 
 /**
  * A new population run: the project moves to Initialising with the run as its current one (its

@@ -1,7 +1,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
 import { and, type Condition, itemPresent } from './conditions.js';
+import { parseStored } from './entity.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { type Item, getOne, queryAll, queryPages } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -47,17 +50,27 @@ export async function removePurgeMarker(subject: PurgeSubject): Promise<void> {
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.providerPurge(subject.provider_id, subject.release_id) }));
 }
 
-/** Markers of purges requested before `beforeIso`, oldest first. */
-export const purgesRequestedBefore = (beforeIso: string): Promise<Item[]> =>
-  queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
-    ExpressionAttributeValues: { ':pk': gsi1.pendingPurges, ':before': beforeIso },
-  });
+/** A marker as stored; the worker's lease and the sweep's re-queue fields pass through for the sweep to judge. */
+const purgeMarkerSchema = once(() =>
+  z.looseObject({ provider_id: z.string(), release_id: z.string().nullable(), requested_at: z.string(), requested_by: z.string() }),
+);
+export type PurgeMarker = z.output<ReturnType<typeof purgeMarkerSchema>>;
 
-export const purgeSubjectOf = (marker: Item): PurgeSubject => ({
-  provider_id: String(marker.provider_id),
-  ...(marker.release_id ? { release_id: String(marker.release_id) } : {}),
+export const toPurgeMarker = (item: Item): PurgeMarker => parseStored(purgeMarkerSchema(), item);
+
+/** Markers of purges requested before `beforeIso`, oldest first. */
+export const purgesRequestedBefore = async (beforeIso: string): Promise<PurgeMarker[]> =>
+  (
+    await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
+      ExpressionAttributeValues: { ':pk': gsi1.pendingPurges, ':before': beforeIso },
+    })
+  ).map(toPurgeMarker);
+
+export const purgeSubjectOf = (marker: Pick<PurgeMarker, 'provider_id' | 'release_id'>): PurgeSubject => ({
+  provider_id: marker.provider_id,
+  ...(marker.release_id ? { release_id: marker.release_id } : {}),
 });
 
 /** Sets fields of the purge's marker (its lease, the sweep's re-queue) while it exists and `condition` holds; false otherwise. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/console/session.js';
 import { itemPresent } from '../../lib/store/conditions.js';
-import { getUser, userAccessItems, userTokens } from '../../lib/store/identity.js';
+import { getUser, userAccess, userTokens } from '../../lib/store/identity.js';
 import { keys } from '../../lib/store/keys.js';
 import { listPasskeys } from '../../lib/store/passkeys.js';
 import { updateIf } from '../../lib/store/update.js';
@@ -72,13 +72,13 @@ describe('console user administration', () => {
       ['permissions', 'view-projects'],
     ]);
     expect(granted.status).toBe(303);
-    expect((await userAccessItems(user.id)).map((a) => a.permissions)).toEqual([['view-projects']]);
+    expect((await userAccess(user.id)).map((a) => a.permissions)).toEqual([['view-projects']]);
     const revoked = await post(client, `/admin/users/${user.id}/access/revoke`, [
       ['scope', 'project'],
       ['id', projectId],
     ]);
     expect(revoked.status).toBe(303);
-    expect(await userAccessItems(user.id)).toEqual([]);
+    expect(await userAccess(user.id)).toEqual([]);
     const kinds = (await auditRecords('installation')).filter((r) => r.actor_id === admin.id).map((r) => r.kind);
     expect(kinds).toEqual(expect.arrayContaining(['ACCESS_GRANTED', 'ACCESS_REVOKED']));
   });

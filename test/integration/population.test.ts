@@ -7,7 +7,7 @@ import { populate } from '../../lib/jobs/population.js';
 import { putAll } from '../../lib/store/batch.js';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { recalculate } from '../../lib/jobs/recalculation.js';
-import { recalculationMarker } from '../../lib/jobs/recalculation-requests.js';
+import { recalculationMarker } from '../../lib/store/recalculations.js';
 import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
 import { digestKeys, filterDigestItems, readIndex } from '../../lib/store/control-filters.js';
 import { controlsPage, projectApplicability } from '../../lib/store/controls.js';

@@ -22,11 +22,12 @@ import { assertionWrites } from '../../lib/store/assertions.js';
 import { itemAbsent } from '../../lib/store/conditions.js';
 import { controlItem } from '../../lib/store/controls.js';
 import type { ConsoleSession } from '../../lib/store/console.js';
-import { createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
+import { type AccessRecord, type AccessScope, accessKey, createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
 import type { PasskeyRecord } from '../../lib/store/passkeys.js';
 import { evidenceCreateWrites } from '../../lib/store/evidence.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
+import type { RecalculationMarker } from '../../lib/store/recalculations.js';
 import { createProviderWrites, createReleaseWrites, publishReleaseWrites } from '../../lib/store/providers.js';
 import { createRowWrites, type RowScope } from '../../lib/store/registers.js';
 import { createSystemWrites } from '../../lib/store/systems.js';
@@ -86,6 +87,37 @@ export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
 export function buildUser(over: Partial<UserRecord> = {}): UserRecord {
   const id = over.id ?? ulid();
   return { id, email: `${id.toLowerCase()}@test.invalid`, name: 'Test User', status: 'active', super_user: false, created_at: BUILT_AT, ...over };
+}
+
+/** A user's access at a scope, as grantAccess stores it (a project's names the project's organisation when `organisationId` is given). */
+export function buildAccess(scope: AccessScope, over: { user_id?: string; permissions?: string[]; organisationId?: string } = {}): AccessRecord {
+  const held = { user_id: over.user_id ?? ulid(), permissions: over.permissions ?? ['view-projects'], granted_at: BUILT_AT };
+  if (scope.kind === 'installation') return { ...held, scope: 'installation' };
+  if (scope.kind === 'organisation') return { ...held, scope: 'organisation', organisation_id: scope.id };
+  return { ...held, scope: 'project', project_id: scope.id, ...(over.organisationId ? { organisation_id: over.organisationId } : {}) };
+}
+
+/** A user's access at a scope as grantAccess stores it, under its key. */
+export const storedAccess = (userId: string, scope: AccessScope, permissions: string[]): Item => ({
+  ...accessKey(userId, scope),
+  entity: 'access',
+  ...buildAccess(scope, { user_id: userId, permissions }),
+});
+
+/** A pending recalculation of a system's projects, requested once at BUILT_AT by a project credential, under its key. */
+export function buildRecalculationMarker(over: Partial<RecalculationMarker> = {}): RecalculationMarker {
+  const systemId = ulid();
+  return {
+    ...keys.applicabilityRecalculation(systemId),
+    subject: { system_id: systemId },
+    requested_at: BUILT_AT,
+    last_requested_at: BUILT_AT,
+    requested_by: ulid(),
+    token_id: ulid(),
+    authority: { scope: { kind: 'organisation', id: ulid() }, permissions: ['manage-projects'] },
+    generation: 1,
+    ...over,
+  };
 }
 
 /** A console session of a user, begun at BUILT_AT and not seen since, that runs out twelve hours later. */

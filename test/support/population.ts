@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
-import { recalculationMarker } from '../../lib/jobs/recalculation-requests.js';
+import { recalculationMarker } from '../../lib/store/recalculations.js';
 import { grantAccess } from '../../lib/store/identity.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import type { StoredProject } from '../../lib/domain/projects.js';

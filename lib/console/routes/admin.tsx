@@ -1,6 +1,6 @@
 import { createUserAs, grantablePermissions, grantAccessAs, reEnrolAs, revokeAccessAs, setStatusAs } from '../../auth/administration.js';
 import { AdministrationRefusedError, mayAdminister } from '../../auth/administrator.js';
-import { getUser, listUsers, userAccessItems, userTokens, type AccessScope, type UserStatus } from '../../store/identity.js';
+import { accessScopeOf, getUser, listUsers, userAccess, userTokens, type AccessScope, type UserStatus } from '../../store/identity.js';
 import { organisationsByIds, visibleOrganisationIds } from '../../store/organisations.js';
 import { listPasskeys } from '../../store/passkeys.js';
 import { consolePath, enrolmentUrl } from '../config.js';
@@ -20,20 +20,21 @@ const STATUS_CODE: Record<AdministrationRefusedError['reason'], number> = { forb
 async function userPageData(ctx: SessionContext, userId: string, extra: Pick<UserPageData, 'notice' | 'error'> = {}): Promise<UserPageData | undefined> {
   const user = await getUser(userId);
   if (!user || user.status === 'deleted') return undefined;
-  const [accessItems, tokens, passkeys, visible] = await Promise.all([
-    userAccessItems(user.id),
+  const [grants, tokens, passkeys, visible] = await Promise.all([
+    userAccess(user.id),
     userTokens(user.id),
     listPasskeys(user.id),
     visibleOrganisationIds(ctx.signedIn.user.id),
   ]);
+  const scopes = grants.map(accessScopeOf);
   const names = await namesOf({
-    organisations: accessItems.filter((a) => a.scope === 'organisation').map((a) => String(a.organisation_id)),
-    projects: accessItems.filter((a) => a.scope === 'project').map((a) => String(a.project_id)),
+    organisations: scopes.flatMap((g) => (g.kind === 'organisation' ? [g.id] : [])),
+    projects: scopes.flatMap((g) => (g.kind === 'project' ? [g.id] : [])),
   });
-  const access: AccessRow[] = accessItems.map((a) => {
-    const scope = a.scope as AccessRow['scope'];
-    const id = scope === 'organisation' ? String(a.organisation_id) : scope === 'project' ? String(a.project_id) : undefined;
-    return { scope, id, label: id ? `${scope} ${names.get(id)}` : 'installation', permissions: (a.permissions as string[]) ?? [] };
+  const access: AccessRow[] = grants.map((a, i) => {
+    const scope = scopes[i]!;
+    const id = scope.kind === 'installation' ? undefined : scope.id;
+    return { scope: a.scope, id, label: id ? `${a.scope} ${names.get(id)}` : 'installation', permissions: a.permissions };
   });
   const organisations = (await organisationsByIds(visible.slice(0, 100))).map((o) => ({ id: o.id, name: o.name }));
   return {

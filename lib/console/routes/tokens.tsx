@@ -3,8 +3,10 @@ import { AdministrationRefusedError } from '../../auth/administrator.js';
 import { IssuanceError, maxLifetimeDays, type IssuanceRequest } from '../../auth/issuance.js';
 import { configuredLifetimes, issueTokenAs } from '../../auth/issue.js';
 import { CREDENTIAL_TYPES, dependenciesOf, EXPLICIT_ONLY, permissionsOf, type CredentialType } from '../../domain/permissions.js';
-import { userAccessItems, userTokens, type StoredToken } from '../../store/identity.js';
+import { accessScopeOf, userAccess, userTokens, type StoredToken } from '../../store/identity.js';
 import { keys, type Key } from '../../store/keys.js';
+import { toOrganisation } from '../../store/organisations.js';
+import { toProject } from '../../store/projects.js';
 import { getMany, keyString, type Item } from '../../store/read.js';
 import { consolePath } from '../config.js';
 import { redirect, type ConsoleResponse } from '../http.js';
@@ -18,10 +20,12 @@ export async function namesOf(ids: { organisations: string[]; projects: string[]
   const wanted: Key[] = [...ids.organisations.map(keys.organisation), ...ids.projects.map(keys.project)];
   const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
   const names = new Map<string, string>();
-  for (const [id, key] of [...ids.organisations.map((i) => [i, keys.organisation(i)] as const), ...ids.projects.map((i) => [i, keys.project(i)] as const)]) {
+  const named = (id: string, key: Key, nameOf: (item: Item) => string) => {
     const item = found.get(keyString(key));
-    names.set(id, item ? String(item.name) : `${id} (gone)`);
-  }
+    names.set(id, item ? nameOf(item) : `${id} (gone)`);
+  };
+  for (const id of ids.organisations) named(id, keys.organisation(id), (item) => toOrganisation(item).name);
+  for (const id of ids.projects) named(id, keys.project(id), (item) => toProject(item).name);
   return names;
 }
 
@@ -43,14 +47,13 @@ export async function tokenRows(tokens: StoredToken[]): Promise<TokenRow[]> {
  */
 async function bindingsOf(userId: string, type: CredentialType): Promise<NewTokenForm['bindings']> {
   if (type === 'administration') return [];
-  const access = await userAccessItems(userId);
-  const scope = type === 'project' ? 'project' : 'organisation';
-  const eligible = access.filter((a) => {
-    if (a.scope !== scope) return false;
-    const held = (a.permissions as string[] | undefined) ?? [];
-    return type === 'project' || held.includes('manage-org-hierarchy') || held.includes('manage-projects');
+  const access = await userAccess(userId);
+  const ids = access.flatMap((a) => {
+    const scope = accessScopeOf(a);
+    if (scope.kind !== type) return [];
+    const held = a.permissions;
+    return type === 'project' || held.includes('manage-org-hierarchy') || held.includes('manage-projects') ? [scope.id] : [];
   });
-  const ids = eligible.map((a) => String(type === 'project' ? a.project_id : a.organisation_id));
   const names = await namesOf(type === 'project' ? { organisations: [], projects: ids } : { organisations: ids, projects: [] });
   return ids.map((id) => ({ value: id, label: names.get(id)! })).sort((a, b) => a.label.localeCompare(b.label));
 }

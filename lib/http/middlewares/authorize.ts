@@ -1,5 +1,6 @@
 import { effectivePermissions, satisfies } from '../../auth/authority.js';
 import type { CredentialType } from '../../domain/permissions.js';
+import { asAccess } from '../../store/identity.js';
 import { keyString } from '../../store/read.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { matched, type Middleware } from '../state.js';
@@ -26,9 +27,9 @@ export function authorize(): Middleware {
       if (type === 'organisation' && params.organisation !== undefined && params.organisation !== token.organisation_id) throw notFound();
       if (type === 'project' && params.project !== undefined && params.project !== token.project_id) throw notFound();
 
-      const access = state.items?.get(keyString(claimedAccessKey(claims)));
+      const access = asAccess(state.items?.get(keyString(claimedAccessKey(claims))));
       if (!access && type !== 'administration') throw notFound();
-      const live = (access?.permissions as string[] | undefined) ?? [];
+      const live = access?.permissions ?? [];
       const permissions = effectivePermissions(type, token.abilities, live);
 
       state.caller = {

@@ -14,7 +14,7 @@ import {
 import { notFound } from '../../errors.js';
 import type { TokenClaims } from '../../auth/tokens.js';
 import { countsBy, SUMMARY_PREFIX } from '../../store/controls.js';
-import { toDocument } from '../../store/documents.js';
+import { asGenerationLease, toDocument } from '../../store/documents.js';
 import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { Ulid } from '../kernel/common.js';
@@ -98,8 +98,6 @@ export const DocumentView = once(() =>
 );
 export type DocumentView = z.infer<ReturnType<typeof DocumentView>>;
 
-type LeaseItem = { generation_id?: unknown; lease_until?: unknown };
-
 const person = (id: string | null, name: string | null) => (id ? { id, name: name ?? '' } : null);
 
 export function generationView(g: StoredGeneration): z.infer<ReturnType<typeof GenerationView>> {
@@ -136,7 +134,7 @@ export function dependenciesOf(ctx: OperationContext, project: StoredProject, ke
 
 export function documentView(ctx: OperationContext, project: StoredProject, d: StoredDocument): DocumentView {
   const t = CATALOGUE[d.document_key];
-  const generation = effectiveGeneration(d.generation, ctx.prefetched(keys.generationLease(project.id)) as LeaseItem | undefined, ctx.now);
+  const generation = effectiveGeneration(d.generation, asGenerationLease(ctx.prefetched(keys.generationLease(project.id))), ctx.now);
   const active = generation.status === 'queued' || generation.status === 'running';
   const url = documentUrl(project.id, d.id);
   const o = d.output;

@@ -12,7 +12,7 @@ import {
 import { etagFor, requireIfMatch } from './etag.js';
 import { notFound } from '../../errors.js';
 import type { Key } from '../../store/keys.js';
-import { recalculationMarker, type RecalculationSubject } from '../../jobs/recalculation-requests.js';
+import { recalculationMarker, type RecalculationSubject } from '../../store/recalculations.js';
 import type { WriteItem } from '../../store/transact.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from './common.js';

@@ -8,7 +8,7 @@ import { toProject } from '../../store/projects.js';
 import { keys, type Key } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { Ulid } from '../kernel/common.js';
-import { recalculationMarker } from '../../jobs/recalculation-requests.js';
+import { recalculationMarker } from '../../store/recalculations.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { apiUrl } from '../../domain/api-paths.js';
 import { once } from '../../domain/validation.js';

@@ -3,6 +3,7 @@ import type { StoredProject } from '../../domain/projects.js';
 import { countsBy } from '../../store/controls.js';
 import { keys, type Key } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
+import { asRecalculationMarker } from '../../store/recalculations.js';
 import type { OperationContext } from '../kernel/operation.js';
 
 /**
@@ -10,8 +11,10 @@ import type { OperationContext } from '../kernel/operation.js';
  * operation, so that neither function bundles the other's.
  */
 
-const markerOf = (item: Item | undefined) =>
-  item ? [{ requested_at: String(item.requested_at), ...(item.stopped ? { stopped: String(item.stopped) } : {}) }] : [];
+const markerOf = (item: Item | undefined) => {
+  const marker = asRecalculationMarker(item);
+  return marker ? [{ requested_at: marker.requested_at, ...(marker.stopped ? { stopped: marker.stopped } : {}) }] : [];
+};
 
 /** Health, given the organisation's and system's recalculation markers (the project's own is prefetched). */
 export function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | undefined)[]) {

@@ -15,10 +15,9 @@ import {
   type StoredRelease,
 } from '../../domain/providers.js';
 import { conflict, validationFailed } from '../../errors.js';
-import { keys } from '../../store/keys.js';
 import { purgeMarkerWrite } from '../../store/provider-purge.js';
 import { createReleaseWrites, deleteReleaseWrites, publishReleaseWrites, releasesPage, updateReleaseWrite } from '../../store/providers.js';
-import { getOne } from '../../store/read.js';
+import { getRelease } from '../../store/catalogue-releases.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { urlOf } from '../kernel/router.js';
@@ -43,11 +42,11 @@ const PUBLISHER = { administration: [['publish-provider-assurance-packages' as c
 
 /** The version label of a complete imported ISM release, or 422 at ism_version_id. */
 export async function ismVersionOf(ismVersionId: string): Promise<string> {
-  const release = await getOne(keys.catalogueRelease(ismVersionId));
+  const release = await getRelease(ismVersionId);
   if (release?.status !== 'complete') {
     throw validationFailed([{ pointer: '/ism_version_id', code: 'unknown_ism_release', detail: 'is not an imported ISM release (setup options list them)' }]);
   }
-  return String(release.version);
+  return release.version;
 }
 
 const releaseLimitReached = () =>

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ulid } from 'ulid';
-import { getOne } from '../../store/read.js';
+import { getRelease } from '../../store/catalogue-releases.js';
 import { toOrganisation } from '../../store/organisations.js';
 import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../../domain/projects.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
@@ -70,7 +70,7 @@ export const createProject = operation({
   handle: async (ctx, { params, body }) => {
     const organisation = ctx.prefetched(keys.organisation(params.organisation));
     if (!organisation || !ctx.prefetched(keys.system(params.organisation, params.system))) throw notFound();
-    const release = await getOne(keys.catalogueRelease(body.ism_release_id));
+    const release = await getRelease(body.ism_release_id);
     if (release?.status !== 'complete') {
       throw validationFailed([{ pointer: '/ism_release_id', code: 'unknown_release', detail: 'is not an ISM release listed in setup-options' }]);
     }
@@ -85,7 +85,7 @@ export const createProject = operation({
       name: body.name,
       description: body.description ?? null,
       ism_release_id: body.ism_release_id,
-      ism_release_version: String(release.version),
+      ism_release_version: release.version,
       classification: body.classification,
       essential_eight_target: body.essential_eight_target,
       control_workflow: workflowSettingsOf(body),

@@ -8,7 +8,7 @@ import { controlItem } from '../../../lib/store/controls.js';
 import { keys } from '../../../lib/store/keys.js';
 import type { Item } from '../../../lib/store/read.js';
 import { taskItem, taskKeys } from '../../../lib/store/tasks.js';
-import { buildControl, buildProject, buildUser } from '../../support/factories.js';
+import { buildControl, buildProject, buildUser, storedAccess } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -24,7 +24,7 @@ const assignee = buildUser();
 
 const projectItem: Item = { ...keys.project(project.id), entity: 'project', ...project };
 const userItem = (over = {}): Item => ({ ...keys.user(assignee.id), entity: 'user', ...assignee, ...over });
-const accessItem = (permissions: string[]): Item => ({ ...keys.projectAccess(assignee.id, project.id), permissions });
+const accessItem = (permissions: string[]): Item => storedAccess(assignee.id, { kind: 'project', id: project.id }, permissions);
 const stored = (...items: Item[]) => ddb.on(BatchGetCommand).resolves({ Responses: { [tableName()]: items } });
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((c) => c.args[0].input);
 

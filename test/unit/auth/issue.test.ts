@@ -8,8 +8,9 @@ import { resetTokenHashSecret } from '../../../lib/auth/secret.js';
 import { tokenMatches, verifiedClaims } from '../../../lib/auth/tokens.js';
 import { resetSettings } from '../../../lib/config.js';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
+import type { AccessScope } from '../../../lib/store/identity.js';
 import { gsi1, keys } from '../../../lib/store/keys.js';
-import { buildOrganisation, buildProject, buildUser } from '../../support/factories.js';
+import { buildOrganisation, buildProject, buildUser, storedAccess } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const KEY = 'k'.repeat(48);
@@ -23,7 +24,7 @@ const project = buildProject({ organisation_id: organisation.id });
 function stored(item: Record<string, unknown> & { PK: string; SK: string }) {
   ddb.on(GetCommand, { Key: { PK: item.PK, SK: item.SK } }).resolves({ Item: item });
 }
-const grant = (key: { PK: string; SK: string }, permissions: string[]) => stored({ ...key, entity: 'access', permissions });
+const grant = (scope: AccessScope, permissions: string[]) => stored(storedAccess(user.id, scope, permissions));
 
 beforeEach(() => {
   ddb.reset();
@@ -71,7 +72,7 @@ describe('configuredLifetimes', () => {
 
 describe('issueToken', () => {
   it('stores the token with its binding, grants and mode, keeping only a keyed hash of the secret, where no token is', async () => {
-    grant(keys.projectAccess(user.id, project.id), ['view-controls']);
+    grant({ kind: 'project', id: project.id }, ['view-controls']);
     const issued = await issueToken(user.id, projectRequest, now);
     expect(puts()).toEqual([
       {
@@ -100,13 +101,13 @@ describe('issueToken', () => {
   });
 
   it('answers the secret once: the stored hash is of it, under the installation key', async () => {
-    grant(keys.projectAccess(user.id, project.id), ['view-controls']);
+    grant({ kind: 'project', id: project.id }, ['view-controls']);
     const issued = await issueToken(user.id, projectRequest, now);
     expect(tokenMatches(issued.token, String(puts()[0]!.Item?.secret_hash), KEY)).toBe(true);
   });
 
   it('answers a token whose claims name it, its user and its binding, and an id of the issue time', async () => {
-    grant(keys.projectAccess(user.id, project.id), ['view-controls']);
+    grant({ kind: 'project', id: project.id }, ['view-controls']);
     const issued = await issueToken(user.id, projectRequest, now);
     expect([verifiedClaims(issued.token, KEY), decodeTime(issued.id), issued.expires_at]).toEqual([
       { tokenId: issued.id, userId: user.id, organisationId: organisation.id, projectId: project.id },
@@ -116,7 +117,7 @@ describe('issueToken', () => {
   });
 
   it('issues an organisation token to a user with access to the organisation', async () => {
-    grant(keys.organisationAccess(user.id, organisation.id), ['manage-org-hierarchy', 'view-projects']);
+    grant({ kind: 'organisation', id: organisation.id }, ['manage-org-hierarchy', 'view-projects']);
     const request = { token_type: 'organisation', organisation_id: organisation.id, name: 'Org', abilities: ['view-projects'], read_only: true };
     await issueToken(user.id, request, now);
     expect(puts()[0]!.Item).toMatchObject({ type: 'organisation', organisation_id: organisation.id, expires_at: inDays(30) });
@@ -149,7 +150,7 @@ describe('issueToken', () => {
   });
 
   it('refuses a permission the user does not hold, naming it', async () => {
-    grant(keys.projectAccess(user.id, project.id), ['view-controls']);
+    grant({ kind: 'project', id: project.id }, ['view-controls']);
     const attempt = issueToken(user.id, { ...projectRequest, abilities: ['view-controls', 'view-registers'] }, now);
     await expect(attempt).rejects.toThrow(new IssuanceError('issuer_lacks_permission', 'the user does not hold view-registers'));
   });
@@ -169,7 +170,7 @@ describe('issueToken', () => {
 
 describe('issueTokenAs', () => {
   it('audits the issue as the user’s, naming the token and neither its secret nor its hash', async () => {
-    grant(keys.projectAccess(user.id, project.id), ['view-controls']);
+    grant({ kind: 'project', id: project.id }, ['view-controls']);
     const issued = await issueTokenAs(user.id, projectRequest, { request_id: 'R1', method: 'POST', route: '/console/tokens', source_ip: '192.0.2.1' }, now);
     expect(puts()[1]).toEqual({
       TableName: tableName(),

@@ -6,7 +6,7 @@ import { resetDdbClient, tableName } from '../../../lib/store/client.js';
 import { keys } from '../../../lib/store/keys.js';
 import type { Item } from '../../../lib/store/read.js';
 import { StoredItemInvalid } from '../../../lib/store/entity.js';
-import { buildToken } from '../../support/factories.js';
+import { buildToken, storedAccess } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -27,7 +27,7 @@ const token = {
   }),
 };
 const user = { ...keys.user('U'), id: 'U', email: 'ann@example.org', name: 'Ann', status: 'active', super_user: false, created_at: '2026-01-01T00:00:00.000Z' };
-const access = { ...keys.projectAccess('U', 'P'), permissions: ['view-controls', 'view-control-assessment', 'edit-control-assessment'] };
+const access = storedAccess('U', { kind: 'project', id: 'P' }, ['view-controls', 'view-control-assessment', 'edit-control-assessment']);
 
 function stored(...items: Item[]) {
   ddb.on(BatchGetCommand).resolves({ Responses: { [tableName()]: items } });

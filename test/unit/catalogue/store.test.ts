@@ -25,7 +25,8 @@ const parsed = buildCatalogueRelease({
 });
 
 /** The version is claimed already, under RELEASE_ID. */
-const claimed = () => ddb.on(GetCommand, { Key: keys.catalogueVersion(parsed.version) }).resolves({ Item: { release_id: RELEASE_ID } });
+const claim = { ...keys.catalogueVersion(parsed.version), entity: 'catalogue-version', version: parsed.version, release_id: RELEASE_ID };
+const claimed = () => ddb.on(GetCommand, { Key: keys.catalogueVersion(parsed.version) }).resolves({ Item: claim });
 const puts = () => ddb.commandCalls(PutCommand).map((c) => c.args[0].input);
 const releasePuts = () => puts().filter((p) => p.Item?.entity === 'catalogue-release');
 
@@ -54,7 +55,7 @@ describe('importRelease', () => {
     ddb
       .on(GetCommand, { Key: keys.catalogueVersion(parsed.version) })
       .resolvesOnce({})
-      .resolves({ Item: { release_id: RELEASE_ID } });
+      .resolves({ Item: claim });
     ddb.on(PutCommand, { Item: { entity: 'catalogue-version' } }).rejects(Object.assign(new Error('claimed'), { name: 'ConditionalCheckFailedException' }));
     expect((await importRelease(parsed, { sample: true }, now)).id).toBe(RELEASE_ID);
   });

@@ -20,7 +20,7 @@ import type { UserRecord } from '../../../lib/store/identity.js';
 import { keys } from '../../../lib/store/keys.js';
 import type { Item } from '../../../lib/store/read.js';
 import { CONSOLE_CONFIG, requestWithCookies } from '../../support/console.js';
-import { buildConsoleSession, buildUser } from '../../support/factories.js';
+import { buildConsoleSession, buildUser, storedAccess } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -105,7 +105,7 @@ describe('loadSession', () => {
     ddb.on(GetCommand, { Key: keys.consoleSession(HASH) }).resolves(s ? { Item: { ...keys.consoleSession(HASH), entity: 'console-session', ...s } } : {});
     const items: Item[] = [
       ...(u ? [{ ...keys.user(u.id), entity: 'user', ...u }] : []),
-      ...(permissions ? [{ ...keys.installationAccess(user.id), permissions }] : []),
+      ...(permissions ? [storedAccess(user.id, { kind: 'installation' }, permissions)] : []),
     ];
     ddb.on(BatchGetCommand).resolves({ Responses: { [tableName()]: items } });
   }

@@ -15,7 +15,7 @@ import { resetSqsClient } from '../../../lib/queues/sqs.js';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
 import { gsi1, keys } from '../../../lib/store/keys.js';
 import { type Item, keyString } from '../../../lib/store/read.js';
-import { buildToken, buildUpload, buildUser, storedUpload } from '../../support/factories.js';
+import { buildToken, buildUpload, buildUser, storedAccess, storedUpload } from '../../support/factories.js';
 import { EICAR, PDF, png } from '../../support/files.js';
 import { objectBody, s3Error } from '../../support/s3-mock.js';
 import { mockedItems } from '../../support/table-mock.js';
@@ -87,7 +87,7 @@ function quarantined(bytes: Buffer = PDF, over: Partial<UploadRecord> = {}): Upl
       }),
     },
     { ...keys.user(upload.uploaded_by), ...buildUser({ id: upload.uploaded_by }) },
-    { ...keys.projectAccess(upload.uploaded_by, projectId), permissions: ['edit-control-implementation', 'view-controls'] },
+    storedAccess(upload.uploaded_by, { kind: 'project', id: projectId }, ['edit-control-implementation', 'view-controls']),
   );
   s3.on(GetObjectCommand, { Bucket: BUCKET, Key: upload.s3_key }).resolves({ Body: objectBody(bytes) });
   return upload;
@@ -234,7 +234,7 @@ describe('processScan: nothing to do', () => {
 describe('processScan: refusals', () => {
   it('ends the scan as authorisation_lost, reading no bytes, once the uploader lost what it needed', async () => {
     const upload = quarantined();
-    store({ ...keys.projectAccess(upload.uploaded_by, projectId), permissions: ['view-controls'] });
+    store(storedAccess(upload.uploaded_by, { kind: 'project', id: projectId }, ['view-controls']));
     await processScan(upload.id, now);
     expect({ settled: settledAs(transactions()[0]!), read: s3Inputs(GetObjectCommand) }).toEqual({
       settled: { key: keys.upload(upload.id), status: 'error', error_code: 'authorisation_lost' },

@@ -10,7 +10,8 @@ import { resetDdbClient } from '../../../lib/store/client.js';
 import { keys } from '../../../lib/store/keys.js';
 import { organisationPut } from '../../../lib/store/organisations.js';
 import type { Item } from '../../../lib/store/read.js';
-import { buildOrganisation, buildToken, buildUser } from '../../support/factories.js';
+import { buildOrganisation, buildToken, buildUser, storedAccess } from '../../support/factories.js';
+import type { AccessScope } from '../../../lib/store/identity.js';
 import { pipelineRequest, useTokenHashSecret } from '../../support/pipeline.js';
 import { mockedItems } from '../../support/table-mock.js';
 
@@ -43,7 +44,7 @@ function credential(type: 'organisation' | 'administration', permissions: string
   const tokenId = ulid();
   const organisationId = type === 'organisation' ? organisation.id : undefined;
   const token = mintToken({ tokenId, userId, organisationId }, SECRET);
-  const access = type === 'organisation' ? keys.organisationAccess(userId, organisation.id) : keys.installationAccess(userId);
+  const scope: AccessScope = type === 'organisation' ? { kind: 'organisation', id: organisation.id } : { kind: 'installation' };
   store(
     {
       ...keys.token(tokenId),
@@ -57,7 +58,7 @@ function credential(type: 'organisation' | 'administration', permissions: string
       }),
     },
     { ...keys.user(userId), ...buildUser({ id: userId }) },
-    { ...access, permissions },
+    storedAccess(userId, scope, permissions),
     organisationPut(organisation) as Item,
   );
   return token;

@@ -56,6 +56,22 @@ describe('jobStartedBy', () => {
     expect(jobStartedBy(row('G2', 'queued'), row('G1', 'completed'))?.message).toEqual({ project_id: 'P1', document_id: 'D1', generation_id: 'G2' });
     expect(jobStartedBy(row('G2', 'running'), row('G2', 'queued'))).toBeUndefined();
   });
+  it("starts an import run's job with the artefact it reads", () => {
+    const importRun = { entity: 'import-run', status: 'running', provider_id: 'V1', artefact_id: 'A1', run_id: 'R1' };
+    expect(jobStartedBy(importRun, undefined)).toEqual({ queue: 'import', message: { provider_id: 'V1', artefact_id: 'A1', run_id: 'R1' }, token: 'R1' });
+  });
+
+  it("starts a purge with its release, and a whole provider's without one", () => {
+    const purge = { entity: 'provider-purge', provider_id: 'V1', requested_at: '2026-01-01T00:00:00.000Z' };
+    expect(jobStartedBy({ ...purge, release_id: 'R1' }, undefined)?.message).toEqual({ provider_id: 'V1', release_id: 'R1' });
+    expect(jobStartedBy({ ...purge, release_id: null }, undefined)?.message).toEqual({ provider_id: 'V1' });
+  });
+
+  it('starts nothing for a record in the state that asks for a job but without what the job reads', () => {
+    expect(jobStartedBy({ entity: 'upload', status: 'quarantine' }, undefined)).toBeUndefined();
+    expect(jobStartedBy({ entity: 'provider-purge', requested_at: '2026-01-01T00:00:00.000Z' }, undefined)).toBeUndefined();
+    expect(jobStartedBy(marker(1, { subject: null }), undefined)).toBeUndefined();
+  });
 });
 
 describe('dispatchStream', () => {

@@ -66,32 +66,54 @@ describe('runMigrations', () => {
     ]);
   });
 
-  it('runs the steps without a marker in order, and answers what each did', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-11-27T06:01:00.000Z'));
-    const outcomes = await runMigrations(now, [step('a'), step('b')]);
+  /** A clock that moves a minute at each reading, as steps that each take a while would see it. */
+  const minutes = () => {
+    let read = 0;
+    return () => new Date(now.getTime() + ++read * 60_000);
+  };
+
+  it('runs the steps without a marker in order, and answers what each did and when it finished', async () => {
+    const outcomes = await runMigrations(now, [step('a'), step('b')], minutes());
     expect([ran, outcomes]).toEqual([
       ['a', 'b'],
       [
         { name: 'a', status: 'applied', at: '2026-11-27T06:01:00.000Z', result: 'did a' },
-        { name: 'b', status: 'applied', at: '2026-11-27T06:01:00.000Z', result: 'did b' },
+        { name: 'b', status: 'applied', at: '2026-11-27T06:02:00.000Z', result: 'did b' },
       ],
     ]);
   });
 
-  it('records each step it ran with the time it finished and what it did', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-11-27T06:01:00.000Z'));
-    await runMigrations(now, [step('a')]);
+  it('records each step it ran with the time it finished by the clock, not the instant of the run', async () => {
+    await runMigrations(now, [step('a')], minutes());
     expect(ddb.commandCalls(PutCommand).map((c) => c.args[0].input)).toEqual([
       { TableName: tableName(), Item: { ...marker('a', '2026-11-27T06:01:00.000Z'), result: 'did a' } },
     ]);
+  });
+
+  it("gives each step the run's instant for what it writes", async () => {
+    const given: Date[] = [];
+    const stamping: MigrationStep = { name: 'stamping', run: async (at) => `at ${given.push(at)}` };
+    await runMigrations(now, [stamping, { ...stamping, name: 'stamping-again' }], minutes());
+    expect(given).toEqual([now, now]);
+  });
+
+  it('records completion by the wall clock when no clock is given', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-27T06:05:00.000Z'));
+    expect((await runMigrations(now, [step('a')]))[0]?.at).toBe('2026-11-27T06:05:00.000Z');
   });
 
   it('does not run a step the installation records as applied, answering when it was', async () => {
     ddb.on(BatchGetCommand).resolves({ Responses: { [tableName()]: [marker('a', '2026-01-01T00:00:00.000Z')] } });
     const outcomes = await runMigrations(now, [step('a'), step('b')]);
     expect([ran, outcomes[0]]).toEqual([['b'], { name: 'a', status: 'already applied', at: '2026-01-01T00:00:00.000Z' }]);
+  });
+
+  it('refuses a marker without the time its step was applied, naming its key', async () => {
+    const { applied_at: _at, ...broken } = marker('a', '2026-01-01T00:00:00.000Z');
+    ddb.on(BatchGetCommand).resolves({ Responses: { [tableName()]: [broken] } });
+    await expect(runMigrations(now, [step('a')])).rejects.toThrow('INSTALLATION');
+    expect(ran).toEqual([]);
   });
 
   it('records nothing for a step that fails, and runs no step after it', async () => {
@@ -173,6 +195,13 @@ describe('indexRunningImports', () => {
     scanned(run, { ...run, SK: 'IMPORTRUN#B', run_id: 'R2' });
     ddb.on(UpdateCommand, { Key: { PK: run.PK, SK: 'IMPORTRUN#B' } }).rejects(conditionalCheckFailed());
     expect(await indexRunningImports()).toBe('indexed 1 running import runs');
+  });
+
+  it('stops at a running run without the start time its index key needs, naming it, and indexes nothing for it', async () => {
+    const { started_at: _at, ...unstarted } = run;
+    scanned(unstarted);
+    await expect(indexRunningImports()).rejects.toThrow('PROVIDER#V|IMPORTRUN#A');
+    expect(updates()).toEqual([]);
   });
 });
 

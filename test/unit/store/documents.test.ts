@@ -1,7 +1,8 @@
-import { describe } from 'vitest';
-import { toDocument } from '../../../lib/store/documents.js';
+import { describe, expect, it } from 'vitest';
+import { asGenerationLease, takeLease, toDocument } from '../../../lib/store/documents.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
+import { buildGeneration } from '../../support/factories.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const stored = {
@@ -47,4 +48,27 @@ const stored = {
 
 describe('a stored output row', () => {
   readsStoredEntity(toDocument, stored, { generation: { ...stored.generation, status: 'paused' } });
+});
+
+describe('a stored generation lease', () => {
+  const now = new Date('2026-11-25T01:00:00.000Z');
+  const write = takeLease('P1', { id: 'D1', generation: buildGeneration({ id: 'G1' }) } as Parameters<typeof takeLease>[1], now, 300);
+  const stored = write.kind === 'put' ? write.item : { PK: '', SK: '' };
+
+  it('reads the lease takeLease writes', () => {
+    expect(asGenerationLease(stored)).toEqual({
+      generation_id: 'G1',
+      document_id: 'D1',
+      taken_at: '2026-11-25T01:00:00.000Z',
+      lease_until: '2026-11-25T01:05:00.000Z',
+    });
+  });
+
+  it('is undefined when the project holds no lease', () => {
+    expect(asGenerationLease(undefined)).toBeUndefined();
+  });
+
+  it('refuses a lease without its end, naming its key', () => {
+    expect(() => asGenerationLease({ ...stored, lease_until: undefined })).toThrow(keys.generationLease('P1').SK);
+  });
 });

@@ -2,10 +2,22 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
-import { credentialProves, deleteToken, getToken, putToken, toToken, toUser, userTokens, usersIndex } from '../../../lib/store/identity.js';
+import {
+  accessScopeOf,
+  credentialProves,
+  deleteToken,
+  getToken,
+  putToken,
+  toAccess,
+  toToken,
+  toUser,
+  userAccess,
+  userTokens,
+  usersIndex,
+} from '../../../lib/store/identity.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
-import { buildToken, buildUser } from '../../support/factories.js';
+import { buildAccess, buildToken, buildUser } from '../../support/factories.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -124,6 +136,46 @@ describe('userTokens', () => {
     expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual([
       { ...query, ExclusiveStartKey: undefined },
       { ...query, ExclusiveStartKey: keys.token(second.id) },
+    ]);
+  });
+});
+
+const organisationAccess = buildAccess({ kind: 'organisation', id: 'O1' }, { user_id: user.id });
+const storedAccess: Record<string, unknown> & { PK: string; SK: string } = {
+  ...keys.organisationAccess(user.id, 'O1'),
+  entity: 'access',
+  ...organisationAccess,
+};
+
+describe('a stored access record', () => {
+  readsStoredEntity(toAccess, storedAccess, { permissions: 'view-projects' });
+
+  it('refuses an organisation grant that names no organisation', () => {
+    const { organisation_id: _o, ...unnamed } = storedAccess;
+    expect(() => toAccess(unnamed)).toThrow(keys.organisationAccess(user.id, 'O1').SK);
+  });
+});
+
+describe('accessScopeOf', () => {
+  it('is the scope each kind of grant applies at', () => {
+    expect(accessScopeOf(buildAccess({ kind: 'installation' }))).toEqual({ kind: 'installation' });
+    expect(accessScopeOf(organisationAccess)).toEqual({ kind: 'organisation', id: 'O1' });
+    expect(accessScopeOf(buildAccess({ kind: 'project', id: 'P1' }, { organisationId: 'O1' }))).toEqual({ kind: 'project', id: 'P1' });
+  });
+});
+
+describe('userAccess', () => {
+  it("reads the user's grants at every scope from the user's partition, strongly consistently", async () => {
+    ddb.on(QueryCommand).resolves({ Items: [storedAccess] });
+    expect(await userAccess(user.id)).toEqual([organisationAccess]);
+    expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual([
+      {
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.user(user.id).PK, ':sk': 'ACCESS#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: undefined,
+      },
     ]);
   });
 });

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { resetDdbClient, tableName } from '../../../lib/store/client.js';
 import { itemAbsent, versionIs } from '../../../lib/store/conditions.js';
 import { gsi1, keys } from '../../../lib/store/keys.js';
-import { asPopulationRun, startRunWrites, type PopulationRun } from '../../../lib/store/population.js';
+import { asPopulationRun, runningPopulations, startRunWrites, type PopulationRun } from '../../../lib/store/population.js';
 import { projectItem } from '../../../lib/store/projects.js';
 import { buildProject } from '../../support/factories.js';
 
@@ -35,6 +38,29 @@ describe('a stored population run', () => {
 
   it('refuses a record whose status is not a run status, naming its key', () => {
     expect(() => asPopulationRun({ ...stored, status: 'paused' })).toThrow(keys.projectPopulation(project.id).PK);
+  });
+});
+
+describe('runningPopulations', () => {
+  const ddb = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    ddb.reset();
+    resetDdbClient();
+  });
+
+  it('reads the running runs from the index, each with the project of its partition', async () => {
+    const running = { ...earlier, status: 'running' as const, finished_at: null, lease_until: '2026-11-22T10:02:00.000Z' };
+    ddb.on(QueryCommand).resolves({ Items: [{ ...keys.projectPopulation(project.id), GSI1PK: gsi1.runningPopulations, GSI1SK: 'x', ...running }] });
+    expect(await runningPopulations()).toEqual([{ projectId: project.id, run: running }]);
+    expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual([
+      {
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1.runningPopulations },
+        ExclusiveStartKey: undefined,
+      },
+    ]);
   });
 });
 

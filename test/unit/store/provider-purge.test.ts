@@ -12,6 +12,7 @@ import {
   purgeSubjectOf,
   purgesRequestedBefore,
   removePurgeMarker,
+  toPurgeMarker,
   updatePurgeMarker,
 } from '../../../lib/store/provider-purge.js';
 
@@ -52,11 +53,11 @@ describe('purgeMarkerItem', () => {
 
 describe('purgeSubjectOf', () => {
   it('reads the subject of a release marker back', () => {
-    expect(purgeSubjectOf(purgeMarkerItem(release, 'U', now))).toEqual(release);
+    expect(purgeSubjectOf(toPurgeMarker(purgeMarkerItem(release, 'U', now)))).toEqual(release);
   });
 
   it('reads the subject of a provider marker back without a release', () => {
-    expect(purgeSubjectOf(purgeMarkerItem(provider, 'U', now))).toEqual(provider);
+    expect(purgeSubjectOf(toPurgeMarker(purgeMarkerItem(provider, 'U', now)))).toEqual(provider);
   });
 });
 
@@ -84,7 +85,9 @@ describe('removePurgeMarker', () => {
 describe('purgesRequestedBefore', () => {
   it('queries the pending purges requested before the instant', async () => {
     ddb.on(QueryCommand).resolves({ Items: [purgeMarkerItem(release, 'U', now)] });
-    expect(await purgesRequestedBefore('2026-11-23T00:00:00.000Z')).toEqual([purgeMarkerItem(release, 'U', now)]);
+    expect(await purgesRequestedBefore('2026-11-23T00:00:00.000Z')).toEqual([
+      { provider_id: 'V', release_id: 'R', requested_at: now.toISOString(), requested_by: 'U' },
+    ]);
     expect(inputs(QueryCommand)).toEqual([
       {
         IndexName: 'GSI1',
@@ -94,6 +97,18 @@ describe('purgesRequestedBefore', () => {
         ExclusiveStartKey: undefined,
       },
     ]);
+  });
+});
+
+describe('toPurgeMarker', () => {
+  it('keeps the lease and re-queue fields the sweep judges', () => {
+    const leased = { ...purgeMarkerItem(provider, 'U', now), lease_until: '2026-11-22T10:02:00.000Z', requeues: 1 };
+    expect(toPurgeMarker(leased)).toMatchObject({ lease_until: '2026-11-22T10:02:00.000Z', requeues: 1 });
+  });
+
+  it('refuses a marker without its request time, naming its key', () => {
+    const { requested_at: _at, ...broken } = purgeMarkerItem(release, 'U', now);
+    expect(() => toPurgeMarker(broken)).toThrow(/PROVIDER#V\|PURGE#RELEASE#R/);
   });
 });
 

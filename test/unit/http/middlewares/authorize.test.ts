@@ -5,10 +5,10 @@ import { authorize } from '../../../../lib/http/middlewares/authorize.js';
 import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
 import { getOrganisation, listOrganisations, updateOrganisation } from '../../../../lib/operations/organisations/organisations.js';
 import { getControl } from '../../../../lib/operations/controls/controls.js';
-import type { TokenRecord, UserRecord } from '../../../../lib/store/identity.js';
+import { type AccessScope, accessKey, type TokenRecord, type UserRecord } from '../../../../lib/store/identity.js';
 import { keys } from '../../../../lib/store/keys.js';
 import { type Item, keyString } from '../../../../lib/store/read.js';
-import { buildToken, buildUser } from '../../../support/factories.js';
+import { buildToken, buildUser, storedAccess } from '../../../support/factories.js';
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 /**
@@ -29,17 +29,17 @@ interface Credential {
 function request(operation: unknown, params: Record<string, string>, c: Credential = {}) {
   const token = buildToken({ user_id: userId, organisation_id: organisationId, ...c.token });
   const claims: TokenClaims = { tokenId: token.id, userId, organisationId: token.organisation_id, projectId: token.project_id };
-  const scope =
+  const scope: AccessScope =
     token.type === 'project'
-      ? keys.projectAccess(userId, token.project_id!)
+      ? { kind: 'project', id: token.project_id! }
       : token.type === 'organisation'
-        ? keys.organisationAccess(userId, organisationId)
-        : keys.installationAccess(userId);
+        ? { kind: 'organisation', id: organisationId }
+        : { kind: 'installation' };
   const items = new Map<string, Item>([
     [keyString(keys.token(token.id)), { ...keys.token(token.id), ...token }],
     [keyString(keys.user(userId)), { ...keys.user(userId), ...buildUser({ id: userId, ...c.user }) }],
   ]);
-  if (c.access !== null) items.set(keyString(scope), { ...scope, permissions: c.access ?? token.abilities });
+  if (c.access !== null) items.set(keyString(accessKey(userId, scope)), storedAccess(userId, scope, c.access ?? token.abilities));
   return pipelineRequest({ operation: operation as AnyOperation, state: { claims, items, rawParams: params } });
 }
 
