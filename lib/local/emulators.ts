@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { settings } from '../config.js';
 import { endpointAnswers } from '../store/schema.js';
+import { copyWhole } from './s3-copies.js';
 
 /**
  * The embedded emulators of the local runtime: AWS's DynamoDB Local (the jar shipped in the npm
@@ -140,6 +141,7 @@ export async function startS3(options: { dataDir: string; port?: number }): Prom
   const port = options.port ?? (await freePort());
   mkdirSync(options.dataDir, { recursive: true });
   const server = new S3rver({ port, address: '127.0.0.1', directory: resolve(options.dataDir), silent: true });
+  copyWhole(server.store);
   await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

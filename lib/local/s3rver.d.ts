@@ -10,5 +10,7 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ port: number }>;
     close(callback: () => void): void;
+    /** Its filesystem store (lib/local/s3-copies.ts wraps its copies). */
+    readonly store: import('./s3-copies.js').CopyingStore;
   }
 }
