@@ -64,15 +64,20 @@ export default defineConfig({
           env,
         },
       },
-      // Six integration files mock store modules (vi.mock of transact, batch, read, update ...) that the
-      // other files import, so these files stay isolated: a mock must not outlive its file.
+      // The files of a worker share its modules (isolate: false, in forks), as the API files do: with
+      // coverage, the 22 files took 82 to 91 s of CPU instead of 98 to 106 s (import phase 23 s, not 42 to
+      // 45 s; 2026-11-27, interleaved runs). No integration file mocks a module: a crash, a failed write or
+      // another writer's race goes into the middleware of the file's own DynamoDB or S3 client, matched
+      // by the command's input (test/support/aws-faults.ts), and restore-env.ts forgets those clients
+      // at the file's end. The repositories-* files use no table: they only set, and put back, settings.
       {
         test: {
           name: 'integration',
           ...emulatorFiles,
           include: ['test/integration/**/*.test.ts'],
+          isolate: false,
           globalSetup: recordedCommands.globalSetup,
-          setupFiles: recordedCommands.setupFiles,
+          setupFiles: [restoreEnv, ...recordedCommands.setupFiles],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env,

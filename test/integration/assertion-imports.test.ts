@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { issueToken } from '../../lib/auth/issue.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
@@ -10,16 +10,12 @@ import { traceDdb } from '../../lib/store/client.js';
 import { createUser, grantAccess, revokeAccess } from '../../lib/store/identity.js';
 import { importRun } from '../../lib/store/imports.js';
 import { commit } from '../../lib/store/transact.js';
+import { diedAt, interceptAws, nth } from '../support/aws-faults.js';
 import { assertionDocument, formatEntry, jsonBytes } from '../support/assertion-documents.js';
 import { ismRelease } from '../support/document-model.js';
 import { csvBytes, HEADER, matrixRow, titledMatrix, volumeMatrix, xlsxBytes } from '../support/matrices.js';
 import { importStarter, releaseAsStored, startedImportRun, storedAssertion } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
-
-vi.mock('../../lib/store/transact.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../lib/store/transact.js')>();
-  return { ...original, commit: vi.fn(original.commit) };
-});
 
 let ism: Release;
 let starter: { userId: string; tokenId: string };
@@ -125,21 +121,11 @@ describe('the import job', () => {
 
   it('finishes on redelivery the rows a crashed delivery left unwritten', async () => {
     const { message, source, run } = await startedImport('ccm', csvBytes(volumeMatrix(controls().slice(0, 250))));
-    const original = vi.mocked(commit).getMockImplementation()!;
-    let batches = 0;
-    let crashed: () => void = () => undefined;
-    const reachedCrash = new Promise<void>((resolve) => {
-      crashed = resolve;
-    });
-    // The worker dies during its second batch: that commit never returns and nothing after it runs.
-    vi.mocked(commit).mockImplementation(async (items) => {
-      if (++batches !== 2) return original(items);
-      crashed();
-      return new Promise<void>(() => undefined);
-    });
-    void importAssertions(message, source, new Date());
-    await reachedCrash;
-    vi.mocked(commit).mockImplementation(original);
+    // The worker dies during its second batch: that transaction never returns and nothing after it runs.
+    await diedAt(
+      () => importAssertions(message, source, new Date()),
+      nth(2, (request) => request.command === 'TransactWriteItems'),
+    );
     await importAssertions(message, source, new Date(Date.now() + 3_600_000));
     expect((await releaseAsStored(run.provider_id, run.release_id)).assertions).toBe(250);
   });
@@ -159,19 +145,19 @@ describe('the import job', () => {
     const [a] = controls();
     const { message, source, run, release } = await startedImport('ccm', csvBytes([HEADER, matrixRow(a!, 'Shared')]));
     const before = await storedAssertion(release, a!, 'pending');
-    const original = vi.mocked(commit).getMockImplementation()!;
     let reviewed = false;
-    vi.mocked(commit).mockImplementation(async (items) => {
-      if (!reviewed && items.some((i) => i.kind === 'put' && i.item.entity === 'assertion' && i.item.artefact_id === run.artefact_id)) {
+    const stop = await interceptAws(async (request, send) => {
+      const items = request.command === 'TransactWriteItems' ? (request.input.TransactItems as { Put?: { Item: Record<string, unknown> } }[]) : [];
+      if (!reviewed && items.some((i) => i.Put?.Item.entity === 'assertion' && i.Put.Item.artefact_id === run.artefact_id)) {
         reviewed = true;
-        await original(assertionWrites({ ...before, status: 'confirmed', version: before.version + 1 }, before));
+        await commit(assertionWrites({ ...before, status: 'confirmed', version: before.version + 1 }, before));
       }
-      return original(items);
+      return send();
     });
     try {
       await importAssertions(message, source, new Date());
     } finally {
-      vi.mocked(commit).mockImplementation(original);
+      stop();
     }
     expect((await releaseAssertions(run.provider_id, run.release_id)).get(a!)).toMatchObject({
       status: 'pending',

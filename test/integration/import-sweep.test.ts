@@ -1,21 +1,17 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { type ArtefactSource, importAssertions } from '../../lib/jobs/imports.js';
 import { LEASE_SECONDS, MAX_REQUEUES } from '../../lib/queues/recovery.js';
 import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
-import { importRun, runningImportsStartedBefore, takeImportLease } from '../../lib/store/imports.js';
-import { keys } from '../../lib/store/keys.js';
+import { importRun, takeImportLease } from '../../lib/store/imports.js';
+import { gsi1, keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
+import { aroundNextQuery } from '../support/aws-faults.js';
 import { ismRelease } from '../support/document-model.js';
 import { csvBytes, matrixRow, titledMatrix } from '../support/matrices.js';
 import { importStarter, startedImportRun } from '../support/providers.js';
 import { useTestServices } from '../support/services.js';
-
-vi.mock('../../lib/store/imports.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../lib/store/imports.js')>();
-  return { ...original, runningImportsStartedBefore: vi.fn(original.runningImportsStartedBefore) };
-});
 
 let ism: Release;
 let starter: { userId: string; tokenId: string };
@@ -69,13 +65,12 @@ describe('the sweep of stalled import runs', () => {
 
   it('keeps a run whose lease a delivery took after the sweep read the index', async () => {
     const { run } = await runningImport(new Date(Date.now() - 60 * MINUTE));
-    const read = vi.mocked(runningImportsStartedBefore).getMockImplementation()!;
-    vi.mocked(runningImportsStartedBefore).mockImplementationOnce(async (before) => {
-      const seen = await read(before);
-      await takeImportLease(run, new Date(Date.now() + LEASE), new Date());
-      return seen;
-    });
-    await sweep(new Date());
+    const stop = await aroundNextQuery(gsi1.runningImports, { after: () => takeImportLease(run, new Date(Date.now() + LEASE), new Date()) });
+    try {
+      await sweep(new Date());
+    } finally {
+      stop();
+    }
     expect(await stored(run)).toMatchObject({ status: 'running' });
     expect(await stored(run)).not.toHaveProperty('requeues');
   });

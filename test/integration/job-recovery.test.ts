@@ -1,5 +1,5 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { processScan } from '../../lib/files/scan.js';
 import { getObject } from '../../lib/files/storage.js';
@@ -13,10 +13,11 @@ import { sweep } from '../../lib/jobs/sweep.js';
 import { releaseAssertions } from '../../lib/store/assertions.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { projectApplicability } from '../../lib/store/controls.js';
-import { keys } from '../../lib/store/keys.js';
+import { type Key, keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
 import { fixtures } from '../support/api.js';
+import { batchWritesAfter, batchWriteTo, diedAt, nth, transactionTouching } from '../support/aws-faults.js';
 import { ismRelease } from '../support/document-model.js';
 import { png } from '../support/files.js';
 import { csvBytes, matrixRow, titledMatrix } from '../support/matrices.js';
@@ -27,55 +28,8 @@ import { useTestServices } from '../support/services.js';
 import { quarantinedUpload } from '../support/uploads.js';
 import { takeJobs } from '../support/jobs.js';
 
-/**
- * A worker killed at a chosen step: the call it has reached never returns, so nothing after it
- * runs (no catch, no final write), as when its process dies. `killedAt` arms one such step; the
- * steps are the named exports of the modules mocked below, each of which a worker may die in.
- */
-const { death, mortal } = vi.hoisted(() => {
-  const death = { at: undefined as undefined | ((step: string, args: unknown[]) => boolean), reached: () => {} };
-  const mortal = async (importOriginal: () => Promise<Record<string, unknown>>, steps: string[]) => {
-    const original = await importOriginal();
-    const wrapped = steps.map((step) => {
-      const call = original[step] as (...args: unknown[]) => Promise<unknown>;
-      return [
-        step,
-        (...args: unknown[]) => {
-          if (!death.at?.(step, args)) return call(...args);
-          death.at = undefined;
-          death.reached();
-          return new Promise(() => {});
-        },
-      ];
-    });
-    return { ...original, ...Object.fromEntries(wrapped) };
-  };
-  return { death, mortal };
-});
-
-vi.mock('../../lib/store/batch.js', (importOriginal) => mortal(importOriginal, ['putAll', 'deleteAll']));
-vi.mock('../../lib/store/transact.js', (importOriginal) => mortal(importOriginal, ['commit']));
-vi.mock('../../lib/store/update.js', (importOriginal) => mortal(importOriginal, ['updateIf']));
-vi.mock('../../lib/store/controls.js', (importOriginal) => mortal(importOriginal, ['recountProject']));
-vi.mock('../../lib/store/provider-purge.js', (importOriginal) => mortal(importOriginal, ['removePurgeMarker']));
-vi.mock('../../lib/files/storage.js', (importOriginal) => mortal(importOriginal, ['getObject']));
-
-/** Runs `job` until it reaches the `nth` call of `step` for which `when` holds, and leaves it dead there. */
-async function killedAt(job: () => Promise<unknown>, step: string, nth = 1, when: (args: unknown[]) => boolean = () => true): Promise<void> {
-  let seen = 0;
-  const reached = new Promise<void>((resolve) => {
-    death.reached = resolve;
-  });
-  death.at = (s, args) => s === step && when(args) && ++seen === nth;
-  void job();
-  await reached;
-}
-
 /** The clock once a dead worker's lease has run out and the next sweep tick has come. */
 const afterDetection = (from = new Date()) => new Date(from.getTime() + DETECTION_SECONDS * 1000);
-
-/** Writes that touch an item with this sort key. */
-const touches = (sk: string) => (args: unknown[]) => (args[0] as { key?: { SK: string }; item?: { SK: string } }[]).some((w) => (w.key ?? w.item)?.SK === sk);
 
 let ism: Release;
 let starter: PopulationStarter;
@@ -111,7 +65,8 @@ async function expectPopulatedOnce(projectId: string) {
 describe('a population whose worker died', () => {
   it('mid-way reads running with its progress, is queued again once its lease has run out, and the takeover writes only what is missing', async () => {
     const { project, message } = await startedPopulation();
-    await killedAt(() => populate(message, new Date()), 'putAll', 2);
+    // Dies at its second chunk of controls (200 each).
+    await diedAt(() => populate(message, new Date()), batchWritesAfter(200));
     expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({
       status: 'running',
       progress: { planned: NC_CONTROLS, existing: 0, created: 200 },
@@ -132,7 +87,7 @@ describe('a population whose worker died', () => {
 
   it('after its last control and before its final write is completed once by the takeover', async () => {
     const { project, message } = await startedPopulation();
-    await killedAt(() => populate(message, new Date()), 'commit', 1, touches('POPULATION'));
+    await diedAt(() => populate(message, new Date()), transactionTouching('POPULATION'));
     const later = afterDetection();
     await sweep(later);
     const queued = (await takeJobs('populate')).filter((m) => m.project_id === project.id);
@@ -188,7 +143,7 @@ async function expectImportedOnce(run: { provider_id: string; artefact_id: strin
 describe('an import whose worker died', () => {
   it('mid-way is queued again and the takeover resumes after the last committed batch', async () => {
     const { run, message, source } = await runningImport();
-    await killedAt(() => importAssertions(message, source, new Date()), 'commit', 2, touches(keys.artefactImport(run.provider_id, run.artefact_id).SK));
+    await diedAt(() => importAssertions(message, source, new Date()), nth(2, transactionTouching(keys.artefactImport(run.provider_id, run.artefact_id).SK)));
     expect(await getOne(keys.artefactImport(run.provider_id, run.artefact_id))).toMatchObject({ status: 'running', progress: { written: 98 } });
     const later = afterDetection();
     await sweep(later);
@@ -200,11 +155,12 @@ describe('an import whose worker died', () => {
 
   it('after its last batch and before its final write is completed once by the takeover', async () => {
     const { run, message, source } = await runningImport();
-    await killedAt(
+    const runKey = keys.artefactImport(run.provider_id, run.artefact_id);
+    // The run's final write, which sets it completed.
+    await diedAt(
       () => importAssertions(message, source, new Date()),
-      'updateIf',
-      1,
-      (args) => (args[1] as { status?: string }).status === 'completed',
+      ({ command, input }) =>
+        command === 'UpdateItem' && input.Key.SK === runKey.SK && Object.values(input.ExpressionAttributeValues ?? {}).includes('completed'),
     );
     const later = afterDetection();
     await sweep(later);
@@ -236,7 +192,10 @@ async function expectReleasedOnce(uploadId: string, owner: { PK: string; SK: str
 describe('a scan whose worker died', () => {
   it('mid-way leaves the upload pending until the sweep queues its scan again, which releases it', async () => {
     const { upload, owner } = await quarantined();
-    await killedAt(() => processScan(upload.id, new Date()), 'getObject');
+    await diedAt(
+      () => processScan(upload.id, new Date()),
+      ({ service, command, input }) => service === 's3' && command === 'GetObject' && input.Key === `quarantine/${upload.id}`,
+    );
     const later = afterDetection();
     expect((await sweep(later)).stalled_scans.requeued).toBeGreaterThanOrEqual(1);
     const queued = (await takeJobs('scan')).filter((m) => m.upload_id === upload.id);
@@ -247,7 +206,7 @@ describe('a scan whose worker died', () => {
 
   it('after the copy and before its final write is released once by the scan queued again', async () => {
     const { upload, owner } = await quarantined();
-    await killedAt(() => processScan(upload.id, new Date()), 'commit', 1, touches('UPLOAD'));
+    await diedAt(() => processScan(upload.id, new Date()), transactionTouching('UPLOAD'));
     const later = afterDetection();
     await sweep(later);
     expect((await takeJobs('scan')).filter((m) => m.upload_id === upload.id)).toHaveLength(1);
@@ -300,7 +259,8 @@ async function expectRecalculatedOnce(projectId: string) {
 describe('a recalculation whose worker died', () => {
   it('mid-way is queued again once the marker\u2019s lease has run out, and the next pass completes it', async () => {
     const project = await pendingRecalculation();
-    await killedAt(() => recalculate({ project_id: project.id }, new Date()), 'putAll');
+    // Dies at writing the lost controls again.
+    await diedAt(() => recalculate({ project_id: project.id }, new Date()), batchWriteTo(keys.project(project.id).PK));
     expect((await sweep(new Date())).requeued_recalculations).toBe(0);
     const later = afterDetection();
     await sweep(later);
@@ -312,7 +272,14 @@ describe('a recalculation whose worker died', () => {
 
   it('after its controls and before its recount and marker is completed by the next pass', async () => {
     const project = await pendingRecalculation();
-    await killedAt(() => recalculate({ project_id: project.id }, new Date()), 'recountProject');
+    // The recount's first read, of the project's summary.
+    const summary = keys.projectSummary(project.id);
+    await diedAt(
+      () => recalculate({ project_id: project.id }, new Date()),
+      ({ command, input }) =>
+        command === 'BatchGetItem' &&
+        (Object.values(input.RequestItems) as { Keys: Key[] }[]).some((r) => r.Keys.some((k) => k.PK === summary.PK && k.SK === summary.SK)),
+    );
     const later = afterDetection();
     await sweep(later);
     expect((await takeJobs('recalculate')).filter((m) => m.project_id === project.id)).toHaveLength(1);
@@ -324,7 +291,9 @@ describe('a recalculation whose worker died', () => {
 describe('a purge whose worker died', () => {
   it('mid-way is queued again once the marker\u2019s lease has run out, and the next delivery deletes the rest', async () => {
     const { message, left } = await deletedRelease(60, 30);
-    await killedAt(() => purgeProviderData(message), 'deleteAll', 2);
+    // Dies at deleting the release's own items, after their index items.
+    const partition = keys.externalProvider(message.provider_id).PK;
+    await diedAt(() => purgeProviderData(message), batchWriteTo(partition));
     const later = afterDetection();
     expect((await sweep(later)).requeued_purges).toBeGreaterThanOrEqual(1);
     const queued = (await takeJobs('purge')).filter((m) => m.release_id === message.release_id);
@@ -335,7 +304,11 @@ describe('a purge whose worker died', () => {
 
   it('after its deletes and before removing its marker is finished by the next delivery', async () => {
     const { message, left } = await deletedRelease(60, 30);
-    await killedAt(() => purgeProviderData(message), 'removePurgeMarker');
+    const marker = keys.providerPurge(message.provider_id, message.release_id);
+    await diedAt(
+      () => purgeProviderData(message),
+      ({ command, input }) => command === 'DeleteItem' && input.Key.PK === marker.PK && input.Key.SK === marker.SK,
+    );
     expect(await left()).toEqual({ partition: 1, index: 0 });
     await sweep(afterDetection());
     expect((await takeJobs('purge')).filter((m) => m.release_id === message.release_id)).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { readReleaseDirectory } from '../../lib/catalogue/files.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
@@ -14,13 +14,9 @@ import { controlsPage, projectApplicability } from '../../lib/store/controls.js'
 import { keys, type Key } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
 import { commit } from '../../lib/store/transact.js';
+import { batchWritesAfter, interceptAws } from '../support/aws-faults.js';
 import { type PopulationStarter, populationStarter, startedProject as startedProjectOf, startRun as startRunOf } from '../support/population.js';
 import { useTestServices } from '../support/services.js';
-
-vi.mock('../../lib/store/batch.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../lib/store/batch.js')>();
-  return { ...original, putAll: vi.fn(original.putAll) };
-});
 
 /** The official ISM release (tests read it from the shared data, never from a copy). */
 const ISM = resolve(import.meta.dirname, '../../../shared/data/ism-2025.12.9');
@@ -168,16 +164,16 @@ describe('population from the official release', () => {
 
   it('fails a run whose worker fails halfway, and a recovery run keeps what exists and fills the rest', async () => {
     const { project, runId } = await startedProject('P');
-    const original = vi.mocked(putAll).getMockImplementation()!;
-    let calls = 0;
-    vi.mocked(putAll).mockImplementation(async (items, concurrency) => {
-      if (++calls === 2) throw new Error('storage went away');
-      return original(items, concurrency);
+    // The first chunk of controls (200) is written; every batch of the second fails.
+    const secondChunk = batchWritesAfter(200);
+    const stop = await interceptAws(async (request, send) => {
+      if (secondChunk(request)) throw new Error('storage went away');
+      return send();
     });
     try {
       await populate({ project_id: project.id, run_id: runId }, new Date());
     } finally {
-      vi.mocked(putAll).mockImplementation(original);
+      stop();
     }
     expect(await getOne(keys.projectPopulation(project.id))).toMatchObject({ status: 'failed', error_code: 'population_failed' });
     expect(await getOne(keys.project(project.id))).toMatchObject({ lifecycle_state: 'initialising', population_status: 'failed' });
