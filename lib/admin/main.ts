@@ -20,7 +20,7 @@ import { issueTokenAs } from '../auth/issue.js';
 import { IssuanceError } from '../auth/issuance.js';
 import { consoleConfig, enrolmentUrl } from '../console/config.js';
 import type { AccessScope } from '../store/identity.js';
-import { recountProject } from '../store/controls.js';
+import { asProjectSummary, recountProject, summaryCount } from '../store/controls.js';
 import { createManualTask, TaskRefusedError } from './task-create.js';
 import { connectionView, connectRepository, listConnections, removeConnection, RepositoryRefusedError } from './repository.js';
 import { keys } from '../store/keys.js';
@@ -194,7 +194,7 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
       if (!project) throw new UsageError(`no project ${id}`);
       if (project.lifecycle_state !== 'active') throw new UsageError(`project ${id} is not populated yet`);
       await recountProject(id, now);
-      return { project: id, controls: Number((await getOne(keys.projectSummary(id)))?.controls ?? 0) };
+      return { project: id, controls: summaryCount(asProjectSummary(await getOne(keys.projectSummary(id))), 'controls') };
     }
     case 'task create': {
       const task = await createManualTask(

@@ -196,12 +196,12 @@ export type EvidenceLinkOptions = z.output<ReturnType<typeof EvidenceLinkOptions
 export type FileLinkOption = z.output<ReturnType<typeof FileLinkOption>>;
 
 /** A ready upload of another control as a file option. */
-export const fileOption = (e: StoredEvidence, linked: boolean): FileLinkOption => ({
+export const fileOption = (e: StoredEvidence & Required<Pick<StoredEvidence, 'file_name' | 'size'>>, linked: boolean): FileLinkOption => ({
   control_id: e.control_id,
   evidence_id: e.id,
   title: e.title,
-  file_name: String(e.file_name),
-  size: Number(e.size),
+  file_name: e.file_name,
+  size: e.size,
   content_type: e.detected_type ?? null,
   linked,
 });

@@ -285,11 +285,11 @@ export const evidenceUrl = (e: Pick<StoredEvidence, 'project_id' | 'control_id' 
 /** The file facts of an upload or a file link (a link copies its ready source's when it is made). */
 export function fileOf(e: StoredEvidence): EvidenceFile | null {
   if (e.kind !== 'upload' && e.kind !== 'file_link') return null;
-  if (!e.upload_id || !e.sha256 || e.s3_key === undefined) return null;
+  if (!e.upload_id || !e.sha256 || e.s3_key === undefined || e.file_name === undefined || e.size === undefined) return null;
   return {
     upload_id: e.upload_id,
-    file_name: String(e.file_name),
-    size: Number(e.size),
+    file_name: e.file_name,
+    size: e.size,
     sha256: e.sha256,
     detected_type: e.detected_type ?? null,
     s3_key: e.s3_key,

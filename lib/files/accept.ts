@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ulid } from 'ulid';
 import type { Permission } from '../domain/permissions.js';
+import type { FileOwner } from '../store/file-owners.js';
 import type { AccessScope } from '../store/identity.js';
 import type { Key } from '../store/keys.js';
 import type { WriteItem } from '../store/transact.js';
@@ -139,9 +140,12 @@ export function ownerShows(upload: UploadRecord, userId: string, now: Date) {
   };
 }
 
-/** An owner's file, streamed, only once released (ready); undefined otherwise. */
-export async function readyFile(owner: Record<string, unknown> | undefined): Promise<{ contentType: string; stream: Readable; length: number } | undefined> {
-  if (owner?.file_status !== 'ready') return undefined;
-  const object = await streamObject(String(owner.s3_key));
-  return object ? { contentType: String(owner.detected_type), ...object } : undefined;
+/** What an owner (a logo, a diagram, a provider artefact) shows of its file that readyFile reads. */
+type ShownFile = { file_status: FileOwner['file_status'] | null; s3_key: string | null; detected_type: string | null };
+
+/** An owner's file, streamed, only once released (ready, which the scan sets with the detected type); undefined otherwise. */
+export async function readyFile(owner: ShownFile | undefined): Promise<{ contentType: string; stream: Readable; length: number } | undefined> {
+  if (owner?.file_status !== 'ready' || owner.s3_key === null || owner.detected_type === null) return undefined;
+  const object = await streamObject(owner.s3_key);
+  return object ? { contentType: owner.detected_type, ...object } : undefined;
 }

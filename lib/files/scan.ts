@@ -7,14 +7,14 @@ import { sendJob } from '../queues/sqs.js';
 import { deleteAll } from '../store/batch.js';
 import { attributeEquals, setFields } from '../store/conditions.js';
 import { uploadNotRecorded } from '../store/guards.js';
-import { gsi1, keys, type Key } from '../store/keys.js';
-import { getMany, getOne, keyString, queryAll } from '../store/read.js';
+import { keys, type Key } from '../store/keys.js';
+import { getMany, getOne, keyString } from '../store/read.js';
 import { commit, UnmappedConditionError, type WriteItem } from '../store/transact.js';
 import { updateIf, updateReturning } from '../store/update.js';
 import { inspect, looksMalicious, type Inspection } from './inspect.js';
 import { PROFILES } from './profiles.js';
 import { AREAS, copyObjectIfPresent, deleteObject, getObject, sha256 } from './storage.js';
-import { scanWatchIndex, toUpload, uploadsWithHash, type UploadError, type UploadRecord, type UploadStatus } from './uploads.js';
+import { scanWatchesBefore, scanWatchIndex, toUpload, uploadsWithHash, type UploadError, type UploadRecord, type UploadStatus } from './uploads.js';
 
 /**
  * The scan pipeline. The worker validates an upload (detected type, size, image dimensions) and,
@@ -241,15 +241,10 @@ async function applyVerdictOnce(s3Key: string, verdict: MalwareVerdict, now: Dat
  */
 export async function sweepStalledScans(now: Date): Promise<{ requeued: number; ended: number }> {
   const cutoff = new Date(now.getTime() - LEASE_SECONDS * 1000).toISOString();
-  const watches = await queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :cutoff',
-    ExpressionAttributeValues: { ':pk': gsi1.pendingScans, ':cutoff': cutoff },
-  });
   const counts = { requeued: 0, ended: 0 };
-  for (const watch of watches) {
-    const uploadId = String(watch.upload_id);
-    const asRead = attributeEquals('GSI1SK', String(watch.GSI1SK));
+  for (const watch of await scanWatchesBefore(cutoff)) {
+    const uploadId = watch.upload_id;
+    const asRead = attributeEquals('GSI1SK', watch.position);
     try {
       const item = await getOne(keys.upload(uploadId));
       const upload = item ? toUpload(item) : undefined;

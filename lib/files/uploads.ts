@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { once } from '../domain/validation.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
-import { parseStored, storedSchema } from '../store/entity.js';
+import { parseStored, storedSchema, sweptFields } from '../store/entity.js';
 import type { AccessScope } from '../store/identity.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { queryAll, type Item } from '../store/read.js';
@@ -135,6 +135,20 @@ export function scanWatchPut(u: Pick<UploadRecord, 'id' | 'created_at'>): WriteI
 }
 
 export const scanWatchIndex = (uploadId: string, since: string) => ({ GSI1PK: gsi1.pendingScans, GSI1SK: `${since}#${uploadId}` });
+
+/** A watch as the sweep reads it from the index: `position`, its index sort key, is what the sweep's move of it is conditional on. */
+const scanWatchSchema = once(() => z.looseObject({ upload_id: z.string(), position: z.string(), ...sweptFields() }));
+export type ScanWatch = z.output<ReturnType<typeof scanWatchSchema>>;
+
+/** The watches of uploads whose scan was queued (or last re-queued) before `cutoff`. */
+export async function scanWatchesBefore(cutoff: string): Promise<ScanWatch[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :cutoff',
+    ExpressionAttributeValues: { ':pk': gsi1.pendingScans, ':cutoff': cutoff },
+  });
+  return items.map((item) => parseStored(scanWatchSchema(), { ...item, position: item.GSI1SK }));
+}
 
 /**
  * Stops an upload still in quarantine, as its owner asked: the scan then finds it settled and

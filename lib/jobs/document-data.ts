@@ -28,6 +28,7 @@ import { releaseCatalogue } from '../store/catalogue-entries.js';
 import { toControl } from '../store/control-entity.js';
 import { joinControls } from '../store/control-text.js';
 import { toEvidence } from '../store/evidence.js';
+import { asFileOwner } from '../store/file-owners.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
 import { controlSummaryRowCount } from '../store/control-summary.js';
@@ -39,13 +40,14 @@ const CONTROL_CAP = 5_000;
 const EVIDENCE_CAP = 5_000 * 51;
 
 /** An image the scan pipeline released (ready), by its owner record: the only assets a PDF embeds. */
-async function imageOf(owner: Item | undefined): Promise<DocumentImage | null> {
-  if (owner?.file_status !== 'ready' || typeof owner.s3_key !== 'string') return null;
+async function imageOf(item: Item | undefined): Promise<DocumentImage | null> {
+  const owner = asFileOwner(item);
+  if (owner?.file_status !== 'ready') return null;
   const type = owner.detected_type;
   if (type !== 'image/png' && type !== 'image/jpeg') return null;
   const bytes = await getObject(owner.s3_key);
   if (!bytes) return null;
-  return { media_type: type, bytes, width: Number(owner.width) || null, height: Number(owner.height) || null };
+  return { media_type: type, bytes, width: owner.width || null, height: owner.height || null };
 }
 
 /**

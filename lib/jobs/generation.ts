@@ -8,11 +8,11 @@ import { AREAS, deleteObject } from '../files/storage.js';
 import { streamToObject } from './stream-upload.js';
 import { logger } from '../log.js';
 import { rendererFor } from '../render/index.js';
-import { countsBy, SUMMARY_PREFIX } from '../store/controls.js';
+import { asProjectSummary, countsBy, type StoredSummary, SUMMARY_PREFIX } from '../store/controls.js';
 import { asGenerationLease, GenerationMovedOn, generationUpdate, leaseIsMine, releaseLease, toDocument } from '../store/documents.js';
 import { keys } from '../store/keys.js';
 import { toProject } from '../store/projects.js';
-import { getMany, keyString, type Item } from '../store/read.js';
+import { getMany, keyString } from '../store/read.js';
 import { commit, type WriteItem } from '../store/transact.js';
 import { gatherModel } from './document-data.js';
 import { LEASE_SECONDS, leaseUntil } from '../queues/recovery.js';
@@ -62,7 +62,7 @@ async function generateOnce(message: GenerationMessage, now: Date): Promise<void
     if (error instanceof GenerationMovedOn) return;
     throw error;
   }
-  await run(project, document, summary, now);
+  await run(project, document, asProjectSummary(summary), now);
 }
 
 /**
@@ -90,7 +90,7 @@ function renewLease(projectId: string, generationId: string, now: Date): WriteIt
   };
 }
 
-async function run(project: StoredProject, document: StoredDocument, summary: Item | undefined, now: Date): Promise<void> {
+async function run(project: StoredProject, document: StoredDocument, summary: StoredSummary | undefined, now: Date): Promise<void> {
   const g = document.generation;
   const attribution: Attribution = {
     tokenId: g.token_id,

@@ -1,4 +1,5 @@
 import { absentOrBefore, and, leaseFree, type Condition } from '../store/conditions.js';
+import type { Swept } from '../store/entity.js';
 
 /**
  * How work whose worker died comes back (docs/architecture.md, Jobs). A worker holds a lease on
@@ -24,28 +25,18 @@ export const MAX_REQUEUES = 3;
 
 export const leaseUntil = (now: Date, seconds = LEASE_SECONDS): string => new Date(now.getTime() + seconds * 1000).toISOString();
 
-/** A job's record as the sweep reads it: `lease_until`, `requeued_at` and `requeues` are what it judges. */
-type Watched = object;
-
-const field = (record: Watched, name: string): unknown => (record as Record<string, unknown>)[name];
-
 /**
  * No worker has held the record's lease since it ran out, and the sweep's last re-queue has had
  * a lease's length to be picked up. `since` is when the work was asked for (or last re-queued by
  * another path): a record no worker has leased yet is given a lease's length from then.
  */
-export function stalled(record: Watched, since: string, now: Date): boolean {
+export function stalled(record: Swept, since: string, now: Date): boolean {
   const cutoff = new Date(now.getTime() - LEASE_SECONDS * 1000).toISOString();
-  const lease = field(record, 'lease_until');
-  const requeued = field(record, 'requeued_at');
-  if (typeof lease === 'string' ? lease >= now.toISOString() : since >= cutoff) return false;
-  return typeof requeued !== 'string' || requeued < cutoff;
+  if (record.lease_until !== undefined ? record.lease_until >= now.toISOString() : since >= cutoff) return false;
+  return record.requeued_at === undefined || record.requeued_at < cutoff;
 }
 
-export const requeuesOf = (record: Watched): number => {
-  const requeues = field(record, 'requeues');
-  return typeof requeues === 'number' ? requeues : 0;
-};
+export const requeuesOf = (record: Swept): number => record.requeues ?? 0;
 
 /**
  * The sweep's write stays valid only while the record is as stalled as it read it: a delivery
@@ -56,7 +47,7 @@ export function stillStalled(now: Date): Condition {
 }
 
 /** The fields the sweep sets when it queues the work again. */
-export const requeueFields = (record: Watched, now: Date) => ({ requeued_at: now.toISOString(), requeues: requeuesOf(record) + 1 });
+export const requeueFields = (record: Swept, now: Date) => ({ requeued_at: now.toISOString(), requeues: requeuesOf(record) + 1 });
 
 /** Longest time from a worker's death to its work being queued again: the lease running out, then the next tick. */
 export const DETECTION_SECONDS = LEASE_SECONDS + SWEEP_INTERVAL_SECONDS;

@@ -4,7 +4,7 @@ import { ALL_STATUSES, OUTCOMES } from '../domain/controls.js';
 import type { StoredRegisterRow } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS } from '../domain/registers.js';
 import { stateIds } from '../domain/workflow.js';
-import { NOT_SET, SUMMARY_PREFIX } from './controls.js';
+import { asProjectSummary, NOT_SET, SUMMARY_PREFIX, summaryCount } from './controls.js';
 import type { Item } from './read.js';
 
 /**
@@ -43,10 +43,11 @@ export const controlSummaryRowCount = (): number => dimensions().reduce((n, [, v
  */
 export function controlSummaryRows(
   project: { id: string; organisation_id: string; system_id: string; created_at: string },
-  summary: Item | undefined,
+  item: Item | undefined,
 ): StoredRegisterRow[] {
-  const at = typeof summary?.calculated_at === 'string' ? summary.calculated_at : project.created_at;
-  const version = Number(summary?.revision ?? 0) + 1;
+  const summary = asProjectSummary(item);
+  const at = summary?.calculated_at ?? project.created_at;
+  const version = (summary?.revision ?? 0) + 1;
   return dimensions().flatMap(([dimension, values, counter]) =>
     values.map((value) => ({
       id: summaryRowId(dimension, value),
@@ -55,7 +56,7 @@ export function controlSummaryRows(
       organisation_id: project.organisation_id,
       system_id: project.system_id,
       project_id: project.id,
-      data: { dimension, value, controls: Number(summary?.[counter(value)] ?? 0) },
+      data: { dimension, value, controls: summaryCount(summary, counter(value)) },
       created_at: at,
       updated_at: at,
       version,

@@ -7,6 +7,9 @@ import { type ProviderEffect, withProviderEffect } from '../domain/provider-effe
 import { attributeEquals, itemAbsent, versionIs } from './conditions.js';
 import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlIndex } from './control-filters.js';
 import { updateIf } from './update.js';
+import * as z from 'zod';
+import { once } from '../domain/validation.js';
+import { parseFound } from './entity.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { getMany, getOne, keyString, queryAll, type Item } from './read.js';
 import { type Backoff, retryUntil } from './retry.js';
@@ -123,12 +126,23 @@ export function summarise(controls: readonly Counted[]): ProjectSummary {
   return out;
 }
 
+/**
+ * A project's summary as stored under keys.projectSummary: its counters, the revision every
+ * counted write moves, and when it was last counted in full.
+ */
+const projectSummarySchema = once(() => z.object({ revision: z.number().optional(), calculated_at: z.string().optional() }).catchall(z.number()));
+export type StoredSummary = z.output<ReturnType<typeof projectSummarySchema>>;
+
+/** The summary; undefined before population wrote one. */
+export const asProjectSummary = (item: Item | undefined): StoredSummary | undefined => parseFound(projectSummarySchema(), item);
+
+/** One counter of the summary: 0 before population, or before a control first moved it. */
+export const summaryCount = (summary: StoredSummary | undefined, name: string): number => summary?.[name] ?? 0;
+
 /** Counters by prefix (`state_`: controls by workflow state), from a stored summary. */
-export function countsBy(summary: Item | undefined, prefix: string): Record<string, number> {
+export function countsBy(summary: StoredSummary | undefined, prefix: string): Record<string, number> {
   return Object.fromEntries(
-    Object.entries(summary ?? {})
-      .filter(([k, v]) => k.startsWith(prefix) && Number(v) > 0)
-      .map(([k, v]) => [k.slice(prefix.length), Number(v)]),
+    Object.entries(summary ?? {}).flatMap(([k, v]) => (k.startsWith(prefix) && typeof v === 'number' && v > 0 ? [[k.slice(prefix.length), v] as const] : [])),
   );
 }
 

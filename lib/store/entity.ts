@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { withoutKeys } from './keys.js';
 import { keyString, type Item } from './read.js';
 
@@ -20,6 +21,18 @@ export function parseStored<S extends z.ZodType>(schema: S, item: Item): z.infer
   if (!parsed.success) throw new StoredItemInvalid(`stored item ${keyString(item)} does not match its schema: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
+
+/**
+ * What the sweep judges on a job's record (lib/queues/recovery.ts): the lease its worker renews
+ * and the sweep's re-queues, absent until a worker or the sweep first writes them. The schema of
+ * each record the sweep reads names them, so that one it cannot judge is refused with its key.
+ */
+export interface Swept {
+  lease_until?: string;
+  requeued_at?: string;
+  requeues?: number;
+}
+export const sweptFields = once(() => ({ lease_until: z.string().optional(), requeued_at: z.string().optional(), requeues: z.number().optional() }));
 
 /** parseStored of what a read may not have found. */
 export const parseFound = <S extends z.ZodType>(schema: S, item: Item | undefined): z.infer<S> | undefined => (item ? parseStored(schema, item) : undefined);

@@ -12,7 +12,7 @@ import {
 } from '../domain/evidence.js';
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
-import { parseStored, storedSchema } from './entity.js';
+import { parseFound, parseStored, storedSchema } from './entity.js';
 import { gsi1, keys, type Key } from './keys.js';
 import { keyString, queryUpTo, type Collection, type Item } from './read.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
@@ -73,6 +73,9 @@ export const evidenceSchema = once(() =>
 );
 
 export const toEvidence = (item: Item): StoredEvidence => parseStored(evidenceSchema(), item);
+
+/** An upload in the project's file index: ready, so its file facts are all there. */
+const readyFileSchema = once(() => evidenceSchema().extend({ upload_id: z.string(), file_name: z.string(), size: z.number() }));
 
 export interface ControlEvidence {
   /** Moves with every change of the control's evidence, scan results included: part of the control's ETag. */
@@ -138,6 +141,10 @@ export function evidenceReplaceWrites(next: StoredEvidence, expectedVersion: num
  */
 export const linkClaimKey = (projectId: string, controlId: string, source: EvidenceSource) =>
   keys.evidenceLinkClaim(projectId, controlId, createHash('sha256').update(sourceIdentity(source)).digest('hex'));
+
+/** A claim as stored: the link that holds it. */
+const linkClaimSchema = once(() => z.looseObject({ evidence_id: z.string() }));
+export const asLinkClaim = (item: Item | undefined): { evidence_id: string } | undefined => parseFound(linkClaimSchema(), item);
 
 /** A new link and its claim, first, so that a claim taken meanwhile is the failure reported. */
 export function evidenceLinkCreateWrites(e: StoredEvidence & { source: EvidenceSource }, onClaimTaken: OnConditionFailed): WriteItem[] {
@@ -219,5 +226,5 @@ export async function readyFilesPage(projectId: string, exceptControlId: string,
     },
     skip + page.size + 1,
   );
-  return { items: found.slice(skip, skip + page.size).map(toEvidence), hasMore: found.length > skip + page.size };
+  return { items: found.slice(skip, skip + page.size).map((item) => parseStored(readyFileSchema(), item)), hasMore: found.length > skip + page.size };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { IMPORT_KINDS, type ImportRun } from '../domain/imports/run.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, type Condition } from './conditions.js';
-import { parseFound, parseStored, storedSchema } from './entity.js';
+import { parseFound, parseStored, storedSchema, type Swept, sweptFields } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { getOne, type Item, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -17,9 +17,9 @@ export class RunMovedOn extends Error {
 }
 
 /**
- * An import run as stored under keys.artefactImport. Its lease and re-queue bookkeeping
- * (lease_until, requeued_at, requeues) is the sweep's and passes through unnamed. Runs written
- * before runs kept a revision gained one in the revise-import-runs migration.
+ * An import run as stored under keys.artefactImport, with the lease and re-queue bookkeeping
+ * (lease_until, requeued_at, requeues) the sweep judges. Runs written before runs kept a revision
+ * gained one in the revise-import-runs migration.
  */
 export const importRunSchema = once(() =>
   storedSchema<ImportRun>()(
@@ -41,6 +41,7 @@ export const importRunSchema = once(() =>
       error_count: z.number(),
       error_code: z.string().nullable(),
       error_detail: z.string().nullable(),
+      ...sweptFields(),
     }),
   ),
 );
@@ -154,7 +155,7 @@ export function runAsRead(
 }
 
 /** Running runs that started before `beforeIso` (every run started later is too young to have stalled), oldest first, with what the sweep judges. */
-export async function runningImportsStartedBefore(beforeIso: string): Promise<ImportRun[]> {
+export async function runningImportsStartedBefore(beforeIso: string): Promise<(ImportRun & Swept)[]> {
   const items = await queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',

@@ -1,8 +1,13 @@
+import * as z from 'zod';
+import { once } from '../domain/validation.js';
 import { attributeEquals, itemAbsent, itemPresent, memberEquals } from './conditions.js';
+import { parseStored } from './entity.js';
 import { keys, prefixes } from './keys.js';
+import { toProject } from './projects.js';
 import { getMany, getOne, keyString, queryAll, queryPage, type Item } from './read.js';
 import { type Backoff, retryUntil } from './retry.js';
 import { commit, TransactionConflictError, type WriteItem } from './transact.js';
+import { type AccessRecord, asUser, userAccess } from './users.js';
 import { addToCounter } from './versioned.js';
 
 /**
@@ -14,7 +19,7 @@ import { addToCounter } from './versioned.js';
  * and the user record, so a disabled or deleted user leaves every list and total at once.
  */
 const COUNTER = 'members';
-/** On the user record: moved by every grant, so that a sync's writes can require the access items it read to be the latest. */
+/** On the user record (UserRecord.access_version): moved by every grant. */
 const ACCESS_VERSION = 'access_version';
 
 class MembershipChanged extends Error {
@@ -22,32 +27,26 @@ class MembershipChanged extends Error {
 }
 
 /** The organisation an access item grants in: its own, or its project's (access items from before organisation_id was written name only the project). */
-async function organisationsOf(access: readonly Item[]): Promise<Set<string>> {
+async function organisationsOf(access: readonly AccessRecord[]): Promise<Set<string>> {
   const found = new Set<string>();
   const projects: string[] = [];
   for (const item of access) {
-    if (typeof item.organisation_id === 'string') found.add(item.organisation_id);
-    else if (typeof item.project_id === 'string') projects.push(item.project_id);
+    if (item.scope === 'organisation') found.add(item.organisation_id);
+    else if (item.scope === 'project') {
+      if (item.organisation_id !== undefined) found.add(item.organisation_id);
+      else projects.push(item.project_id);
+    }
   }
   if (projects.length) {
-    for (const project of (await getMany(projects.map(keys.project))).values()) {
-      if (typeof project.organisation_id === 'string') found.add(project.organisation_id);
-    }
+    for (const project of (await getMany(projects.map(keys.project))).values()) found.add(toProject(project).organisation_id);
   }
   return found;
 }
 
-const userAccess = (userId: string) =>
-  queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':sk': prefixes.access },
-    ConsistentRead: true,
-  });
-
 /** The organisation a project-scope grant is in, for writing it on the access item. */
 export async function projectOrganisation(projectId: string): Promise<string | undefined> {
   const project = await getOne(keys.project(projectId));
-  return typeof project?.organisation_id === 'string' ? project.organisation_id : undefined;
+  return project ? toProject(project).organisation_id : undefined;
 }
 
 const MEMBERSHIP_RACES: Backoff = { attempts: 5, baseMs: 10, capMs: 100 };
@@ -96,7 +95,7 @@ export async function commitGrant(grant: WriteItem, userId: string, organisation
   await retried(async () => {
     const member = keys.organisationMember(organisationId, userId);
     const found = await getMany([member, keys.user(userId)]);
-    const user = found.get(keyString(keys.user(userId)));
+    const user = asUser(found.get(keyString(keys.user(userId))));
     const changed = () => new MembershipChanged();
     const writes: WriteItem[] = [grant];
     if (user) {
@@ -106,7 +105,7 @@ export async function commitGrant(grant: WriteItem, userId: string, organisation
         update: 'ADD #av :one',
         names: { '#av': ACCESS_VERSION },
         values: { ':one': 1 },
-        condition: attributeEquals('status', String(user.status)),
+        condition: attributeEquals('status', user.status),
         onConditionFailed: changed,
       });
     }
@@ -157,17 +156,17 @@ export async function recountMembers(organisationId: string): Promise<boolean> {
 }
 
 async function syncOnce(userId: string, now: Date, formerly: readonly string[]): Promise<void> {
-  const user = await getOne(keys.user(userId));
+  const user = asUser(await getOne(keys.user(userId)));
   const holding = await organisationsOf(await userAccess(userId));
   const candidates = [...new Set([...holding, ...formerly])];
   if (!candidates.length) return;
   const present = await getMany(candidates.map((org) => keys.organisationMember(org, userId)));
   const changed = () => new MembershipChanged();
-  const version = user?.[ACCESS_VERSION];
+  const version = user?.access_version;
   const accessAsRead: WriteItem = {
     kind: 'check',
     key: keys.user(userId),
-    condition: memberEquals([ACCESS_VERSION], Number(version ?? 0), version === undefined),
+    condition: memberEquals([ACCESS_VERSION], version ?? 0, version === undefined),
     onConditionFailed: changed,
   };
   for (const org of candidates) {
@@ -193,22 +192,26 @@ async function syncOnce(userId: string, now: Date, formerly: readonly string[]):
 /** The organisation's member count, from its counters item. */
 export const memberCount = (counters: Item | undefined) => Number(counters?.[COUNTER] ?? 0);
 
+/** A member item as its page's projection reads it: the user it names. */
+const memberRefSchema = once(() => z.looseObject({ user_id: z.string() }));
+
 /** One page of the organisation's members in user-id order, with their names from the user records. */
 export async function membersPage(organisationId: string, page: { number: number; size: number }): Promise<{ id: string; name: string }[]> {
   const refs = await queryPage(
     {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
       ExpressionAttributeValues: { ':pk': keys.organisation(organisationId).PK, ':sk': prefixes.organisationMember },
-      ProjectionExpression: 'user_id',
+      // With the member item's key, so that one without its user is refused by name.
+      ProjectionExpression: 'PK, SK, user_id',
       ConsistentRead: true,
     },
     page,
   );
-  const wanted = refs.map((r) => keys.user(String(r.user_id)));
+  const wanted = refs.map((r) => keys.user(parseStored(memberRefSchema(), r).user_id));
   const users = wanted.length ? await getMany(wanted) : new Map<string, Item>();
   return wanted.flatMap((k) => {
-    const user = users.get(keyString(k));
-    return user ? [{ id: String(user.id), name: String(user.name) }] : [];
+    const user = asUser(users.get(keyString(k)));
+    return user ? [{ id: user.id, name: user.name }] : [];
   });
 }
 
@@ -216,5 +219,5 @@ export async function membersPage(organisationId: string, page: { number: number
 export async function isActiveMember(organisationId: string, userId: string): Promise<boolean> {
   const member = keys.organisationMember(organisationId, userId);
   const found = await getMany([member, keys.user(userId)]);
-  return found.has(keyString(member)) && found.get(keyString(keys.user(userId)))?.status === 'active';
+  return found.has(keyString(member)) && asUser(found.get(keyString(keys.user(userId))))?.status === 'active';
 }

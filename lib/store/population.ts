@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
 import { once } from '../domain/validation.js';
-import { parseFound, parseStored } from './entity.js';
+import { parseFound, parseStored, sweptFields } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { projectItem } from './projects.js';
 import { type Item, queryAll } from './read.js';
@@ -28,8 +28,8 @@ export const runSummarySchema = once(() =>
 export const runProgressSchema = once(() => z.object({ planned: z.number().int(), existing: z.number().int(), created: z.number().int() }));
 
 /**
- * A project's population record: its current run, with the runs before it. Loose, so that the
- * worker's lease and requeue bookkeeping pass through; what a run had not written yet reads as null.
+ * A project's population record: its current run, with the runs before it and the sweep's lease
+ * and requeue bookkeeping; what a run had not written yet reads as null.
  */
 export const populationRunSchema = once(() =>
   z.looseObject({
@@ -43,6 +43,7 @@ export const populationRunSchema = once(() =>
     progress: runProgressSchema().nullable().default(null),
     previous_runs: z.array(runSummarySchema()).default([]),
     version: z.number().int().optional(),
+    ...sweptFields(),
   }),
 );
 export type PopulationRun = z.output<ReturnType<typeof populationRunSchema>>;

@@ -53,12 +53,15 @@ export function createProjectWrites(p: StoredProject): WriteItem[] {
 const systemProjects = (systemId: string) => ({
   KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
   ExpressionAttributeValues: { ':pk': keys.systemCounters(systemId).PK, ':sk': prefixes.systemProject },
-  ProjectionExpression: 'project_id',
+  // With the entry's key, so that an entry without its project is refused by name.
+  ProjectionExpression: 'PK, SK, project_id',
 });
+
+const projectRefSchema = once(() => z.looseObject({ project_id: z.string() }));
 
 /** The projects the system-range entries name, in their order. */
 async function projectsOf(refs: readonly Item[]): Promise<StoredProject[]> {
-  const wanted = refs.map((r) => keys.project(String(r.project_id)));
+  const wanted = refs.map((r) => keys.project(parseStored(projectRefSchema(), r).project_id));
   const found = wanted.length ? await getMany(wanted) : new Map<string, Item>();
   return wanted.flatMap((k) => {
     const item = found.get(keyString(k));

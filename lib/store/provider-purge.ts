@@ -4,7 +4,7 @@ import { once } from '../domain/validation.js';
 import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
 import { and, type Condition, itemPresent } from './conditions.js';
-import { parseStored } from './entity.js';
+import { parseStored, sweptFields } from './entity.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { type Item, getOne, queryAll, queryPages } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -50,9 +50,9 @@ export async function removePurgeMarker(subject: PurgeSubject): Promise<void> {
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.providerPurge(subject.provider_id, subject.release_id) }));
 }
 
-/** A marker as stored; the worker's lease and the sweep's re-queue fields pass through for the sweep to judge. */
+/** A marker as stored, with the worker's lease and the sweep's re-queue fields for the sweep to judge. */
 const purgeMarkerSchema = once(() =>
-  z.looseObject({ provider_id: z.string(), release_id: z.string().nullable(), requested_at: z.string(), requested_by: z.string() }),
+  z.looseObject({ provider_id: z.string(), release_id: z.string().nullable(), requested_at: z.string(), requested_by: z.string(), ...sweptFields() }),
 );
 export type PurgeMarker = z.output<ReturnType<typeof purgeMarkerSchema>>;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Permission } from '../domain/permissions.js';
 import { once } from '../domain/validation.js';
-import { parseStored } from './entity.js';
+import { parseStored, sweptFields } from './entity.js';
 import { accessScopeSchema, type AccessScope } from './identity.js';
 import { gsi1, keys, type Key } from './keys.js';
 import { getOne, type Item, queryAll } from './read.js';
@@ -75,7 +75,7 @@ const subjectSchema = once(() =>
 /**
  * A marker as stored. Markers written before subjects were stored are named by their key alone,
  * and before the sweep kept the latest request by their first; the worker's lease and the sweep's
- * re-queue fields pass through for the sweep to judge. The authority's permissions are read as
+ * re-queue fields are there for the sweep to judge. The authority's permissions are read as
  * names: one retired since the request is one no grant holds any more.
  */
 const markerSchema = once(() =>
@@ -88,6 +88,7 @@ const markerSchema = once(() =>
     authority: z.object({ scope: accessScopeSchema(), permissions: z.array(z.string()) }),
     generation: z.number(),
     stopped: z.string().optional(),
+    ...sweptFields(),
   }),
 );
 /** With its key, which the sweep writes to and which names the subject of a marker from before subjects were stored. */

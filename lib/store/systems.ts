@@ -57,14 +57,17 @@ export function updateSystemWrites(before: StoredSystem, after: StoredSystem, on
   return writes;
 }
 
+const systemIdSchema = once(() => z.looseObject({ id: z.string() }));
+
 /** The ids of every system of an organisation. */
 export async function systemIdsOf(organisationId: string): Promise<string[]> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
     ExpressionAttributeValues: { ':pk': keys.organisation(organisationId).PK, ':sk': prefixes.system },
-    ProjectionExpression: 'id',
+    // With the system's key, so that a system without its id is refused by name.
+    ProjectionExpression: 'PK, SK, id',
   });
-  return items.map((s) => String(s.id));
+  return items.map((s) => parseStored(systemIdSchema(), s).id);
 }
 
 /** One page of an organisation's systems, oldest first. */

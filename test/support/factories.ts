@@ -25,6 +25,7 @@ import type { ConsoleSession } from '../../lib/store/console.js';
 import { type AccessRecord, type AccessScope, accessKey, createUser as createStoredUser, type TokenRecord, type UserRecord } from '../../lib/store/identity.js';
 import type { PasskeyRecord } from '../../lib/store/passkeys.js';
 import { evidenceCreateWrites } from '../../lib/store/evidence.js';
+import type { FileOwner } from '../../lib/store/file-owners.js';
 import { createOrganisationWrites, newOrganisation, type StoredOrganisation } from '../../lib/store/organisations.js';
 import { createProjectWrites } from '../../lib/store/projects.js';
 import type { RecalculationMarker } from '../../lib/store/recalculations.js';
@@ -486,6 +487,26 @@ export function buildUpload(over: Partial<UploadRecord> = {}): UploadRecord {
     reused_from: null,
     created_at: BUILT_AT,
     scanned_at: BUILT_AT,
+    ...over,
+  };
+}
+
+/** A ready network diagram's owner item, as ownerShows writes it and the scan mirrors its release into it. */
+export function buildFileOwner(over: Partial<FileOwner> = {}): FileOwner {
+  const uploadId = over.upload_id ?? ulid();
+  return {
+    upload_id: uploadId,
+    file_status: 'ready',
+    error_code: null,
+    file_name: 'diagram.png',
+    size: 2048,
+    detected_type: 'image/png',
+    width: 640,
+    height: 480,
+    s3_key: `files/${uploadId}`,
+    uploaded_at: BUILT_AT,
+    uploaded_by: ulid(),
+    version: 1,
     ...over,
   };
 }

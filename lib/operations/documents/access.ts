@@ -13,13 +13,14 @@ import {
 } from '../../domain/documents.js';
 import { notFound } from '../../errors.js';
 import type { TokenClaims } from '../../auth/tokens.js';
-import { countsBy, SUMMARY_PREFIX } from '../../store/controls.js';
+import { asProjectSummary, countsBy, SUMMARY_PREFIX } from '../../store/controls.js';
 import { asGenerationLease, toDocument } from '../../store/documents.js';
 import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { Ulid } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
-import { boundProjectOf, ProjectParams } from '../projects/access.js';
+import { boundProjectOf, diagramOf, ProjectParams } from '../projects/access.js';
+import { asFileOwner } from '../../store/file-owners.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { apiUrl } from '../../domain/api-paths.js';
 
@@ -122,13 +123,13 @@ export function generationView(g: StoredGeneration): z.infer<ReturnType<typeof G
 
 /** The dependency evaluation of a catalogue entry for this project, from the prefetched items. */
 export function dependenciesOf(ctx: OperationContext, project: StoredProject, key: DocumentKey) {
-  const assessed = countsBy(ctx.prefetched(keys.projectSummary(project.id)), SUMMARY_PREFIX.workflowState).assessed ?? 0;
+  const assessed = countsBy(asProjectSummary(ctx.prefetched(keys.projectSummary(project.id))), SUMMARY_PREFIX.workflowState).assessed ?? 0;
   return evaluateDependencies(key, {
     populationStatus: project.population_status,
     essentialEightTarget: project.essential_eight_target,
     assessedControls: assessed,
-    diagramReady: ctx.prefetched(keys.projectDiagram(project.id))?.file_status === 'ready',
-    logoReady: ctx.prefetched(keys.organisationLogo(project.organisation_id))?.file_status === 'ready',
+    diagramReady: diagramOf(ctx, project.id)?.file_status === 'ready',
+    logoReady: asFileOwner(ctx.prefetched(keys.organisationLogo(project.organisation_id)))?.file_status === 'ready',
   });
 }
 

@@ -73,7 +73,7 @@ export const replaceEvidence = operation({
     return {
       ...evidenceResult(item),
       location: evidenceUrl(item),
-      auditTarget: { ...params, replacement: item.id, upload: String(item.upload_id) },
+      auditTarget: { ...params, replacement: item.id, upload: item.upload_id },
       writes: [...writes, ...evidenceSwapWrites(old, old.version, item), ...evidenceStillEditable(found)],
     };
   },

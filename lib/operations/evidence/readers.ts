@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { evidenceLinks, MAX_CONTENT_BYTES, type EvidenceKind, type StoredEvidence } from '../../domain/evidence.js';
+import { evidenceLinks, fileOf, MAX_CONTENT_BYTES, type EvidenceKind, type StoredEvidence } from '../../domain/evidence.js';
 import { contentDisposition } from '../../domain/evidence-files.js';
 import { libraryDefinitionById } from '../../domain/library-definitions.js';
 import type { Permission } from '../../domain/permissions.js';
@@ -36,10 +36,12 @@ const withCharset = (type: string) => ((TEXT_TYPES as readonly string[]).include
 const fileReader =
   (disposition: 'inline' | 'attachment'): EvidenceReader =>
   async (_ctx, { item }) => {
+    // Reached for a ready file only (readRefusal), which its scan released with its detected type.
+    const file = fileOf(item);
     // A condemned file's bytes are gone even where an item still names them.
-    const object = await streamObject(String(item.s3_key));
-    if (!object) throw notFound('The file is not available.');
-    return { contentType: withCharset(String(item.detected_type)), disposition: contentDisposition(disposition, String(item.file_name)), ...object };
+    const object = file?.detected_type ? await streamObject(file.s3_key) : undefined;
+    if (!file?.detected_type || !object) throw notFound('The file is not available.');
+    return { contentType: withCharset(file.detected_type), disposition: contentDisposition(disposition, file.file_name), ...object };
   };
 
 /** A register's rows as the project sees them, redacted as its row reads are, as one JSON document. */

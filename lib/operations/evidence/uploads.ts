@@ -48,7 +48,7 @@ export async function evidenceUpload(
   form: { file?: IncomingFile; upload_session?: string },
   metadata: Partial<EvidenceMetadata>,
   rest: Partial<StoredEvidence> = {},
-): Promise<{ item: StoredEvidence; writes: WriteItem[] }> {
+): Promise<{ item: StoredEvidence & { upload_id: string }; writes: WriteItem[] }> {
   const scope = { organisationId: project.organisation_id, projectId: project.id };
   const { file, session } = await formFile(ctx, form, 'evidence', scope);
   const params = { project: project.id, control: control.id };
@@ -65,7 +65,7 @@ export async function evidenceUpload(
     ...(session ? { session } : {}),
     now: ctx.now,
   });
-  const withFile: StoredEvidence = {
+  const withFile = {
     ...item,
     upload_id: upload.id,
     file_status: upload.status,
@@ -107,7 +107,7 @@ export const uploadEvidence = operation({
     return {
       ...evidenceResult(item),
       location: evidenceUrl(item),
-      auditTarget: { ...params, evidence: item.id, upload: String(item.upload_id) },
+      auditTarget: { ...params, evidence: item.id, upload: item.upload_id },
       writes: [...writes, ...evidenceCreateWrites(item), ...evidenceStillEditable(found)],
     };
   },

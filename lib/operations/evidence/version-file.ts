@@ -32,11 +32,12 @@ export const downloadEvidenceVersion = operation({
     const stored = pinnedOf(ctx, params);
     const file = fileOf(stored);
     if (!file) throw conflict('unsupported_content_representation', 'Only files are pinned with their bytes; read this version as metadata.', { links: {} });
-    const object = await streamObject(file.s3_key);
-    if (!object) throw notFound('The file is no longer available.');
+    // A capture pins ready files only, which their scan released with their detected type.
+    const object = file.detected_type ? await streamObject(file.s3_key) : undefined;
+    if (!object || !file.detected_type) throw notFound('The file is no longer available.');
     return {
       data: undefined as never,
-      file: { contentType: String(file.detected_type), disposition: contentDisposition('attachment', file.file_name), ...object },
+      file: { contentType: file.detected_type, disposition: contentDisposition('attachment', file.file_name), ...object },
     };
   },
 });

@@ -14,7 +14,7 @@ import { notFound } from '../../errors.js';
 import type { Key } from '../../store/keys.js';
 import { recalculationMarker, type RecalculationSubject } from '../../store/recalculations.js';
 import type { WriteItem } from '../../store/transact.js';
-import { replaceVersioned } from '../../store/versioned.js';
+import { replaceVersioned, storedVersion } from '../../store/versioned.js';
 import { NoQuery } from './common.js';
 import { declarationsOf, type Deferred, type Group, type OperationContext } from './operation.js';
 import { once } from '../../domain/validation.js';
@@ -44,7 +44,7 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
   const read = (ctx: OperationContext, params: z.output<P>) => {
     if (!ctx.prefetched(t.ownerKey(params))) throw notFound();
     const item = ctx.prefetched(t.contextKey(params));
-    const version = Number(item?.version ?? 0);
+    const version = storedVersion(item);
     return { item, version, data: completeData(t.definition, item?.data as ContextData | undefined) };
   };
   const ownerId = (params: z.output<P>) => t.contextKey(params).PK.split('#')[1]!;

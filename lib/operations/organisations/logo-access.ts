@@ -1,4 +1,5 @@
 import { notFound } from '../../errors.js';
+import { asFileOwner } from '../../store/file-owners.js';
 import { keys } from '../../store/keys.js';
 import type { OperationContext } from '../kernel/operation.js';
 
@@ -12,8 +13,8 @@ export const LOGO_FILE_PATH = `${LOGO_PATH}/file`;
 
 export function currentLogo(ctx: OperationContext, organisation: string) {
   if (!ctx.prefetched(keys.organisation(organisation))) throw notFound();
-  const item = ctx.prefetched(keys.organisationLogo(organisation));
-  return { item, version: Number(item?.version ?? 0) };
+  const item = asFileOwner(ctx.prefetched(keys.organisationLogo(organisation)));
+  return { item, version: item?.version ?? 0 };
 }
 
 export const prefetch = ({ organisation }: { organisation: string }) => [keys.organisation(organisation), keys.organisationLogo(organisation)];

@@ -4,7 +4,7 @@ import { consumeSessionWrite } from '../../files/sessions.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import type { Item } from '../../store/read.js';
+import type { FileOwner } from '../../store/file-owners.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery, OrganisationParams } from '../kernel/common.js';
 import { formFile, uploadBody, uploadDescription, uploadSessionOperation } from '../kernel/upload-form.js';
@@ -32,18 +32,17 @@ export const Logo = once(() =>
     .meta({ id: 'OrganisationLogo' }),
 );
 
-function logoView(organisation: string, item: Item | undefined): z.infer<ReturnType<typeof Logo>> {
-  const status = (item?.file_status as 'quarantine' | 'ready' | 'error' | undefined) ?? null;
-  const value = <T>(name: string) => (item?.[name] as T | undefined) ?? null;
+function logoView(organisation: string, item: FileOwner | undefined): z.infer<ReturnType<typeof Logo>> {
+  const status = item?.file_status ?? null;
   return {
     status,
-    error_code: value<string>('error_code'),
-    file_name: value<string>('file_name'),
-    content_type: value<string>('detected_type'),
-    size: value<number>('size'),
-    width: value<number>('width'),
-    height: value<number>('height'),
-    uploaded_at: value<string>('uploaded_at'),
+    error_code: item?.error_code ?? null,
+    file_name: item?.file_name ?? null,
+    content_type: item?.detected_type ?? null,
+    size: item?.size ?? null,
+    width: item?.width ?? null,
+    height: item?.height ?? null,
+    uploaded_at: item?.uploaded_at ?? null,
     file_url: status === 'ready' ? apiUrl(LOGO_FILE_PATH, { organisation }) : null,
   };
 }
@@ -104,17 +103,17 @@ export const uploadOrganisationLogo = operation({
       ...(session ? { session } : {}),
       now: ctx.now,
     });
-    const logo = {
-      ...keys.organisationLogo(params.organisation),
-      entity: 'organisation-logo',
-      ...ownerShows(upload, ctx.caller.userId, ctx.now),
-    };
+    const logo = { ...ownerShows(upload, ctx.caller.userId, ctx.now), version: version + 1 };
     return {
       data: logoView(params.organisation, logo),
       etag: etagFor(ETAG_KIND, params.organisation, version + 1),
       location: urlOf(getOrganisationLogo, params),
       auditTarget: { organisation: params.organisation, upload: upload.id },
-      writes: [...writes, replaceVersioned(logo, version), ...(session ? [consumeSessionWrite(session.id)] : [])],
+      writes: [
+        ...writes,
+        replaceVersioned({ ...keys.organisationLogo(params.organisation), entity: 'organisation-logo', ...logo }, version),
+        ...(session ? [consumeSessionWrite(session.id)] : []),
+      ],
     };
   },
 });

@@ -6,7 +6,7 @@ import { itemUnchanged, projectNotArchived } from '../../store/guards.js';
 import type { WriteItem } from '../../store/transact.js';
 import { toProject } from '../../store/projects.js';
 import { keys, type Key } from '../../store/keys.js';
-import type { Item } from '../../store/read.js';
+import { asFileOwner, type FileOwner } from '../../store/file-owners.js';
 import { Ulid } from '../kernel/common.js';
 import { recalculationMarker } from '../../store/recalculations.js';
 import type { OperationContext } from '../kernel/operation.js';
@@ -46,12 +46,15 @@ export const setupPrefetch = (p: SetupProjectParams, ...more: Key[]) => [
  * The setup ETag covers the project's setup record and its network diagram (the artefacts view
  * shows the diagram's status). Both versions only grow, so their sum names each state once.
  */
-export function setupVersion(project: StoredProject, diagram: Item | undefined): number {
-  return project.version + Number(diagram?.version ?? 0);
+export function setupVersion(project: StoredProject, diagram: FileOwner | undefined): number {
+  return project.version + (diagram?.version ?? 0);
 }
 
+/** The project's network diagram, from the prefetched items (setupPrefetch, healthKeys). */
+export const diagramOf = (ctx: OperationContext, projectId: string): FileOwner | undefined => asFileOwner(ctx.prefetched(keys.projectDiagram(projectId)));
+
 export const SETUP_ETAG_KIND = 'project-setup';
-export const setupEtag = (project: StoredProject, diagram: Item | undefined, full = true) =>
+export const setupEtag = (project: StoredProject, diagram: FileOwner | undefined, full = true) =>
   etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram), full ? '' : 'identity');
 
 /**

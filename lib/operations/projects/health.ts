@@ -1,10 +1,11 @@
 import { projectHealth } from '../../domain/health.js';
 import type { StoredProject } from '../../domain/projects.js';
-import { countsBy } from '../../store/controls.js';
+import { asProjectSummary, countsBy, summaryCount } from '../../store/controls.js';
 import { keys, type Key } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
 import { asRecalculationMarker } from '../../store/recalculations.js';
 import type { OperationContext } from '../kernel/operation.js';
+import { diagramOf } from './access.js';
 
 /**
  * Project health as the setup-projects and projects functions both answer it. It declares no
@@ -20,12 +21,12 @@ const markerOf = (item: Item | undefined) => {
 export function healthOf(ctx: OperationContext, project: StoredProject, wider: (Item | undefined)[]) {
   // Seed: applicability counts need view-controls; organisation credentials see no control-level health.
   const controlLevel = ctx.caller.type === 'project' && ctx.caller.permissions.has('view-controls');
-  const summary = ctx.prefetched(keys.projectSummary(project.id));
-  const counts = (name: string) => Number(summary?.[name] ?? 0);
+  const summary = asProjectSummary(ctx.prefetched(keys.projectSummary(project.id)));
+  const counts = (name: string) => summaryCount(summary, name);
   return projectHealth({
     project,
     markers: [...wider, ctx.prefetched(keys.projectRecalculation(project.id))].flatMap(markerOf),
-    diagramStatus: ctx.prefetched(keys.projectDiagram(project.id))?.file_status as string | undefined,
+    diagramStatus: diagramOf(ctx, project.id)?.file_status,
     ...(controlLevel
       ? {
           summary: {

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { ProviderSelection, Scope } from '../../domain/projects.js';
 import { keys } from '../../store/keys.js';
 import type { Item } from '../../store/read.js';
+import { storedVersion } from '../../store/versioned.js';
 import type { OperationContext } from '../kernel/operation.js';
 
 /**
@@ -29,7 +30,7 @@ export const engagementOf = (ctx: OperationContext, projectId: string) => {
   const item = ctx.prefetched(keys.projectEngagement(projectId));
   return {
     item,
-    version: Number(item?.version ?? 0),
+    version: storedVersion(item),
     data: item?.data as Record<string, unknown> | undefined,
     updatedAt: (item?.updated_at as string | undefined) ?? null,
   };

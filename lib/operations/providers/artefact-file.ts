@@ -27,8 +27,7 @@ export const downloadProviderArtefact = operation({
   prefetch: artefactPrefetch,
   handle: async (ctx, { params }) => {
     const artefact = artefactOf(ctx, params);
-    // readyFile reads any owner's file fields by name; a copy of the artefact is such a record.
-    const file = await readyFile({ ...artefact });
+    const file = await readyFile(artefact);
     if (!file) throw notFound('The artefact has no ready file.');
     return { data: undefined as never, file: { ...file, disposition: contentDisposition('attachment', artefact.file_name ?? artefact.id) } };
   },

@@ -7,7 +7,7 @@ import { NoQuery } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation as projectsOperation } from '../projects/declare.js';
 import { operation as setupProjectsOperation } from './declare.js';
-import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, setupPrefetch, setupProjectOf } from '../projects/access.js';
+import { ProjectParams, SETUP_PROJECT_PATH, SetupProjectParams, boundProjectOf, diagramOf, setupPrefetch, setupProjectOf } from '../projects/access.js';
 
 /** The network diagram's downloads, for both credential types: served by the downloads function. */
 
@@ -15,7 +15,7 @@ const PROFILE = PROFILES['network-diagram'];
 
 /** Only a ready diagram is served (seed: 404 while pending, failed or missing). */
 async function diagramFile(ctx: OperationContext, projectId: string) {
-  const file = await readyFile(ctx.prefetched(keys.projectDiagram(projectId)));
+  const file = await readyFile(diagramOf(ctx, projectId));
   if (!file) throw notFound('The network diagram is not ready.');
   return { data: undefined as never, file };
 }

@@ -3,7 +3,7 @@ import { acceptUpload, ownerShows } from '../../files/accept.js';
 import { consumeSessionWrite } from '../../files/sessions.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { keys } from '../../store/keys.js';
-import type { Item } from '../../store/read.js';
+import type { FileOwner } from '../../store/file-owners.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
@@ -11,6 +11,7 @@ import {
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
   SetupProjectParams,
+  diagramOf,
   requireEditable,
   setupEtag,
   setupPrefetch,
@@ -52,21 +53,21 @@ export const Artefacts = once(() =>
     .meta({ id: 'ProjectArtefacts' }),
 );
 
-function artefactsView(params: SetupProjectParams, item: Item | undefined): z.infer<ReturnType<typeof Artefacts>> {
-  const status = item ? STATUS[item.file_status as keyof typeof STATUS] : null;
+function artefactsView(params: SetupProjectParams, item: FileOwner | undefined): z.infer<ReturnType<typeof Artefacts>> {
+  const status = item ? STATUS[item.file_status] : null;
   return {
     assessment_scope: {
-      network_diagram: { status, processing: status === 'pending', error: status === 'failed' ? String(item?.error_code ?? 'scan_failed') : null },
+      network_diagram: { status, processing: status === 'pending', error: status === 'failed' ? (item?.error_code ?? 'scan_failed') : null },
     },
     assessment_scope_artefacts: {
       network_diagram: item
         ? {
-            file_name: String(item.file_name),
-            content_type: (item.detected_type as string | null | undefined) ?? null,
-            size: Number(item.size),
-            width: (item.width as number | null | undefined) ?? null,
-            height: (item.height as number | null | undefined) ?? null,
-            uploaded_at: String(item.uploaded_at),
+            file_name: item.file_name,
+            content_type: item.detected_type,
+            size: item.size,
+            width: item.width,
+            height: item.height,
+            uploaded_at: item.uploaded_at,
             url: status === 'ready' ? `${setupProjectUrl(params)}/artefacts/network-diagram/file` : null,
           }
         : null,
@@ -94,7 +95,7 @@ export const getSetupProjectArtefacts = operation({
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    const diagram = ctx.prefetched(keys.projectDiagram(project.id));
+    const diagram = diagramOf(ctx, project.id);
     return { data: artefactsView(params, diagram), etag: setupEtag(project, diagram) };
   },
 });
@@ -119,7 +120,7 @@ export const uploadNetworkDiagram = operation({
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
-    const current = ctx.prefetched(keys.projectDiagram(project.id));
+    const current = diagramOf(ctx, project.id);
     requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, current)));
     requireEditable(project);
     const { file, session } = await formFile(ctx, body, 'network-diagram', { organisationId: params.organisation });
@@ -135,13 +136,8 @@ export const uploadNetworkDiagram = operation({
       ...(session ? { session } : {}),
       now: ctx.now,
     });
-    const version = Number(current?.version ?? 0);
-    const diagram = {
-      ...keys.projectDiagram(project.id),
-      entity: 'project-diagram',
-      ...ownerShows(upload, ctx.caller.userId, ctx.now),
-      version: version + 1,
-    };
+    const version = current?.version ?? 0;
+    const diagram = { ...ownerShows(upload, ctx.caller.userId, ctx.now), version: version + 1 };
     return {
       data: artefactsView(params, diagram),
       etag: setupEtag(project, diagram),
@@ -149,7 +145,7 @@ export const uploadNetworkDiagram = operation({
       auditTarget: { ...params, upload: upload.id },
       writes: [
         ...writes,
-        replaceVersioned(diagram, version),
+        replaceVersioned({ ...keys.projectDiagram(project.id), entity: 'project-diagram', ...diagram }, version),
         unchanged(keys.project(project.id), project.version),
         ...(session ? [consumeSessionWrite(session.id)] : []),
       ],

@@ -11,6 +11,7 @@ import {
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
   SetupProjectParams,
+  diagramOf,
   requireEditable,
   setupEtag,
   setupPrefetch,
@@ -99,7 +100,7 @@ export const startPopulation = operation({
   prefetch,
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    const diagram = ctx.prefetched(keys.projectDiagram(project.id));
+    const diagram = diagramOf(ctx, project.id);
     requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram)));
     requireEditable(project);
     const current = asPopulationRun(ctx.prefetched(keys.projectPopulation(project.id)));
@@ -118,7 +119,7 @@ export const startPopulation = operation({
       etag: setupEtag(next, diagram),
       location: `${setupProjectUrl(params)}/population`,
       auditTarget: { ...params, run: runId },
-      writes: [...writes, unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))],
+      writes: [...writes, unchanged(keys.projectDiagram(project.id), diagram?.version ?? 0)],
     };
   },
 });

@@ -15,7 +15,7 @@ import { selectionDeltas } from '../../domain/providers.js';
 import { selectionWrites as providerSelectionWrites } from '../../store/providers.js';
 import { getMany, keyString } from '../../store/read.js';
 import type { WriteItem } from '../../store/transact.js';
-import { replaceVersioned } from '../../store/versioned.js';
+import { replaceVersioned, storedVersion } from '../../store/versioned.js';
 import { NoQuery } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
@@ -62,7 +62,7 @@ const technologiesChanged = (before: Record<string, unknown>, after: Record<stri
   SCOPE_TECHNOLOGIES.some((t) => (before[t] ?? null) !== (after[t] ?? null));
 
 const scopePrefetch = (p: SetupProjectParams) => [keys.project(p.project), keys.projectScope(p.project)];
-const scopeVersion = (ctx: OperationContext, project: StoredProject) => Number(ctx.prefetched(keys.projectScope(project.id))?.version ?? 0);
+const scopeVersion = (ctx: OperationContext, project: StoredProject) => storedVersion(ctx.prefetched(keys.projectScope(project.id)));
 
 export const getSetupProjectScope = operation({
   id: 'getSetupProjectScope',

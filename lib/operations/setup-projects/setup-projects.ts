@@ -14,6 +14,7 @@ import {
   SETUP_ETAG_KIND,
   SETUP_PROJECT_PATH,
   SetupProjectParams,
+  diagramOf,
   projectRecalculation,
   requireEditable,
   setupEtag,
@@ -128,7 +129,7 @@ export const getSetupProject = operation({
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
     const full = ctx.caller.permissions.has('manage-projects');
-    return { data: setupProjectView(project, full), etag: setupEtag(project, ctx.prefetched(keys.projectDiagram(project.id)), full) };
+    return { data: setupProjectView(project, full), etag: setupEtag(project, diagramOf(ctx, project.id), full) };
   },
 });
 
@@ -156,7 +157,7 @@ export const updateSetupProject = operation({
   prefetch: (p) => setupPrefetch(p),
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
-    const diagram = ctx.prefetched(keys.projectDiagram(project.id));
+    const diagram = diagramOf(ctx, project.id);
     requireIfMatch(ctx.ifMatch, etagFor(SETUP_ETAG_KIND, project.id, setupVersion(project, diagram)));
     requireEditable(project);
     const { project_edit_reason: reason, ...changes } = body;
@@ -173,7 +174,7 @@ export const updateSetupProject = operation({
       updated_at: ctx.now.toISOString(),
       version: project.version + 1,
     };
-    const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), Number(diagram?.version ?? 0))];
+    const writes = [replaceVersioned(projectItem(next), project.version), unchanged(keys.projectDiagram(project.id), diagram?.version ?? 0)];
     // Before population the run reads the target itself; afterwards the recalculation fills and re-recommends.
     const recalculation = targetChanged && project.lifecycle_state !== 'setup' ? projectRecalculation(ctx, project) : undefined;
     if (recalculation) writes.push(recalculation);

@@ -9,6 +9,7 @@ import { resetS3Client } from '../../../lib/files/s3.js';
 import { sha256 } from '../../../lib/files/storage.js';
 import { scanWatchItem, uploadPut } from '../../../lib/files/uploads.js';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
+import type { FileOwner } from '../../../lib/store/file-owners.js';
 import { keys } from '../../../lib/store/keys.js';
 import { buildUpload, storedUpload } from '../../support/factories.js';
 import { PDF, png } from '../../support/files.js';
@@ -224,7 +225,7 @@ describe('ownerShows', () => {
 });
 
 describe('readyFile', () => {
-  const owner = (over: Record<string, unknown> = {}) => ({ ...ownerShows(buildUpload(), 'U1', now), ...over });
+  const owner = (over: Partial<FileOwner> = {}): FileOwner => ({ ...ownerShows(buildUpload(), 'U1', now), version: 1, ...over });
 
   it('streams a released file as its detected type', async () => {
     const shown = owner();
@@ -237,7 +238,8 @@ describe('readyFile', () => {
     ['no owner', undefined],
     ['a file in quarantine', { file_status: 'quarantine' }],
     ['a refused file', { file_status: 'error' }],
-  ])('answers nothing for %s, reading no object', async (_label, over) => {
+    ['a released file without a detected type', { detected_type: null }],
+  ] as const)('answers nothing for %s, reading no object', async (_label, over) => {
     expect(await readyFile(over && owner(over))).toBeUndefined();
     expect(calls(s3)).toEqual([]);
   });

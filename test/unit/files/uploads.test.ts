@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { reusableRelease, toUpload, type UploadRecord } from '../../../lib/files/uploads.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { reusableRelease, scanWatchesBefore, scanWatchItem, toUpload, type UploadRecord } from '../../../lib/files/uploads.js';
+import { resetDdbClient } from '../../../lib/store/client.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { keyString } from '../../../lib/store/read.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
@@ -79,5 +83,26 @@ describe('reusableRelease', () => {
     expect(reusableRelease([released({ project_id: 'q' })], next)).toBeUndefined();
     expect(reusableRelease([released({ uploaded_by: 'v' })], next)).toBeUndefined();
     expect(reusableRelease([released({ status: 'error' })], next)).toBeUndefined();
+  });
+});
+
+describe('scanWatchesBefore', () => {
+  const ddb = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    ddb.reset();
+    resetDdbClient();
+  });
+  const watch = { ...scanWatchItem({ id: 'U1', created_at: '2026-11-22T10:00:00.000Z' }), requeues: 1 };
+
+  it('reads each watch with its index position, which the sweep moves it from', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [watch] });
+    expect(await scanWatchesBefore('2026-11-22T11:00:00.000Z')).toEqual([{ upload_id: 'U1', position: '2026-11-22T10:00:00.000Z#U1', requeues: 1 }]);
+  });
+
+  it('refuses a watch without its upload, naming its key', async () => {
+    const { upload_id: _u, ...unnamed } = watch;
+    ddb.on(QueryCommand).resolves({ Items: [unnamed] });
+    await expect(scanWatchesBefore('2026-11-22T11:00:00.000Z')).rejects.toThrow(StoredItemInvalid);
+    await expect(scanWatchesBefore('2026-11-22T11:00:00.000Z')).rejects.toThrow(keyString(keys.uploadScan('U1')));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValid as isUlid } from 'ulid';
 import { controlSummaryRows, summaryRowId } from '../../../lib/store/control-summary.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { keys } from '../../../lib/store/keys.js';
 
 const project = { id: 'P', organisation_id: 'O', system_id: 'S', created_at: '2026-01-01T00:00:00.000Z' };
@@ -35,5 +36,10 @@ describe('control summary rows', () => {
   it('versions every row by the summary revision, so that any counted write moves its ETag', () => {
     expect(new Set(controlSummaryRows(project, summary).map((r) => r.version))).toEqual(new Set([5]));
     expect(controlSummaryRows(project, undefined)[0]).toMatchObject({ version: 1, created_at: project.created_at });
+  });
+
+  it('refuses a summary whose counter is not a number, naming its key', () => {
+    expect(() => controlSummaryRows(project, { ...summary, applicable: '3' })).toThrow(StoredItemInvalid);
+    expect(() => controlSummaryRows(project, { ...summary, applicable: '3' })).toThrow('PROJECT#P|SUMMARY');
   });
 });

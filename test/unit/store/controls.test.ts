@@ -11,7 +11,9 @@ import {
   controlList,
   controlsAt,
   controlsPage,
+  asProjectSummary,
   countsBy,
+  summaryCount,
   newControlItem,
   projectApplicability,
   stripCopiedText,
@@ -166,12 +168,36 @@ describe('projectApplicability', () => {
 describe('countsBy', () => {
   it('reads the counters of one prefix, without the prefix, leaving out those at zero', () => {
     expect(
-      countsBy({ ...keys.projectSummary(PROJECT), controls: 3, state_editing: 2, state_review: 1, state_approved: 0, impl_implemented: 1 }, 'state_'),
+      countsBy(
+        asProjectSummary({ ...keys.projectSummary(PROJECT), controls: 3, state_editing: 2, state_review: 1, state_approved: 0, impl_implemented: 1 }),
+        'state_',
+      ),
     ).toEqual({ editing: 2, review: 1 });
   });
 
   it('is empty without a stored summary', () => {
     expect(countsBy(undefined, 'state_')).toEqual({});
+  });
+});
+
+describe('a stored project summary', () => {
+  const summary = summaryItem(PROJECT, [controlAt(0)], '2026-11-22T10:00:00.000Z', 4);
+
+  it('reads its counters, revision and count time, without its keys', () => {
+    const { PK: _pk, SK: _sk, entity: _e, ...value } = summary;
+    expect(asProjectSummary(summary)).toEqual(value);
+  });
+
+  it('reads a counter no control moved yet, and every counter before population, as 0', () => {
+    expect([
+      summaryCount(asProjectSummary(summary), 'conflicts'),
+      summaryCount(asProjectSummary(summary), 'state_review'),
+      summaryCount(undefined, 'controls'),
+    ]).toEqual([0, 0, 0]);
+  });
+
+  it('refuses a counter that is not a number, naming its key', () => {
+    expect(() => asProjectSummary({ ...summary, applicable: '3' })).toThrow(`${summary.PK}|${summary.SK}`);
   });
 });
 

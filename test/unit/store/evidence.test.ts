@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { metadataOf } from '../../../lib/domain/evidence.js';
-import { evidenceItem, toEvidence } from '../../../lib/store/evidence.js';
+import { resetDdbClient } from '../../../lib/store/client.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { asLinkClaim, evidenceItem, evidenceLinkCreateWrites, readyFilesPage, toEvidence } from '../../../lib/store/evidence.js';
+import { keys } from '../../../lib/store/keys.js';
+import { keyString } from '../../../lib/store/read.js';
 import { buildEvidence, buildUploadEvidence } from '../../support/factories.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
 
@@ -18,5 +24,42 @@ describe('a stored evidence item', () => {
   it('reads an upload with the file fields the scan pipeline mirrors', () => {
     const upload = buildUploadEvidence();
     expect(toEvidence(evidenceItem(upload))).toMatchObject(upload);
+  });
+});
+
+describe('asLinkClaim', () => {
+  const link = buildEvidence({ kind: 'register_link', source: { kind: 'register', definition_id: '01M84T2AZS9C8TZ6EGZG2RXYH8' } });
+  const [write] = evidenceLinkCreateWrites({ ...link, source: { kind: 'register', definition_id: '01M84T2AZS9C8TZ6EGZG2RXYH8' } }, () => new Error('taken'));
+  const claim = write?.kind === 'put' ? write.item : {};
+
+  it('reads the link a claim names, as evidenceLinkCreateWrites writes it', () => {
+    expect(asLinkClaim({ ...keys.evidenceLinkClaim(link.project_id, link.control_id, 'd'), ...claim })).toEqual({ evidence_id: link.id });
+  });
+
+  it('refuses a claim without its link, naming its key', () => {
+    const key = keys.evidenceLinkClaim(link.project_id, link.control_id, 'd');
+    expect(() => asLinkClaim({ ...key, entity: 'evidence-link-claim' })).toThrow(`${key.PK}|${key.SK}`);
+  });
+});
+
+describe('readyFilesPage', () => {
+  const ddb = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    ddb.reset();
+    resetDdbClient();
+  });
+  const upload = buildUploadEvidence();
+
+  it("reads the index's ready uploads as evidence items with their file facts", async () => {
+    ddb.on(QueryCommand).resolves({ Items: [evidenceItem(upload)] });
+    expect(await readyFilesPage(upload.project_id, 'other', { number: 1, size: 10 })).toEqual({ items: [toEvidence(evidenceItem(upload))], hasMore: false });
+  });
+
+  it('refuses an indexed upload without its file name, naming its key', async () => {
+    const { file_name: _f, ...unnamed } = evidenceItem(upload);
+    ddb.on(QueryCommand).resolves({ Items: [unnamed] });
+    const read = () => readyFilesPage(upload.project_id, 'other', { number: 1, size: 10 });
+    await expect(read()).rejects.toThrow(StoredItemInvalid);
+    await expect(read()).rejects.toThrow(keyString(keys.evidence(upload.project_id, upload.control_id, upload.id)));
   });
 });

@@ -1,4 +1,4 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importRunSchema } from '../../../lib/store/imports.js';
 import { parseStored } from '../../../lib/store/entity.js';
 import type { Item } from '../../../lib/store/read.js';
@@ -32,4 +32,8 @@ const stored = {
 
 describe('a stored import run', () => {
   readsStoredEntity((item: Item) => parseStored(importRunSchema(), item), stored, { revision: undefined });
+
+  it('refuses a run whose sweep bookkeeping the sweep could not judge, naming its key', () => {
+    expect(() => parseStored(importRunSchema(), { ...stored, requeues: '2' })).toThrow(`${stored.PK}|${stored.SK}`);
+  });
 });

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { belowLimit, itemAbsent, versionIs } from '../../../lib/store/conditions.js';
 import { keys } from '../../../lib/store/keys.js';
-import { addToCounter, replaceVersioned, staleOrMissing } from '../../../lib/store/versioned.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { addToCounter, replaceVersioned, staleOrMissing, storedVersion } from '../../../lib/store/versioned.js';
 
 const item = { ...keys.system('O', 'S'), name: 'Payroll', version: 3 };
+
+describe('storedVersion', () => {
+  it('is the version replaceVersioned wrote, and 0 for an item never written', () => {
+    expect([storedVersion(item), storedVersion(undefined)]).toEqual([3, 0]);
+  });
+
+  it('refuses an item without a numeric version, naming its key', () => {
+    const read = () => storedVersion({ ...item, version: '3' });
+    expect(read).toThrow(StoredItemInvalid);
+    expect(read).toThrow('ORG#O|SYSTEM#S');
+  });
+});
 
 describe('replaceVersioned', () => {
   it('puts the item at the next version, on condition that the stored version is the one named', () => {
