@@ -29,6 +29,16 @@ export function get(url: string, headers: Record<string, string>, signal: AbortS
   // A socket connects to an address literal without a lookup, so the literal is checked here.
   const refusal = isIP(literal) ? addressRefusal(literal) : undefined;
   if (refusal) return Promise.reject(new RepositoryAddressRefusedError(`the repository host ${refusal}`));
+  return send(target, headers, signal);
+}
+
+/**
+ * A server closes a connection that sat idle in the pool when its own keep-alive runs out, and a
+ * request sent on it just then is hung up on before any answer. A GET is safe to send again, so one
+ * that failed so on a reused connection goes again; each try takes the pooled connection out, so the
+ * tries end on a new connection, whose failure is the answer.
+ */
+function send(target: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Answer> {
   const secure = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const request = (secure ? https : http).request(target, { agent: secure ? AGENTS.https : AGENTS.http, headers, signal }, (response) =>
@@ -41,7 +51,10 @@ export function get(url: string, headers: Record<string, string>, signal: AbortS
         body: response,
       }),
     );
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (request.reusedSocket && error.code === 'ECONNRESET') resolve(send(target, headers, signal));
+      else reject(error);
+    });
     request.end();
   });
 }
