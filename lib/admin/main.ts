@@ -38,7 +38,7 @@ Every command runs against the local data (DATA_DIR), or with --aws against a de
  * The commands by their first word. A process runs one command, so it imports only that command's
  * module: a process per command spent most of its time loading what other commands need.
  */
-const GROUPS: ReadonlyMap<string, () => Promise<CommandGroup>> = new Map<string, () => Promise<CommandGroup>>([
+const GROUPS = new Map<string, () => Promise<CommandGroup>>([
   ['user', () => import('./commands/user.js')],
   ['access', () => import('./commands/access.js')],
   ['token', () => import('./commands/token.js')],
