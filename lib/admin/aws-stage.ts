@@ -2,9 +2,10 @@ import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sd
 import { resetSettings, SETTINGS } from '../config.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../queues/queues.js';
 import { DATA_STACK_SETTINGS, isStageName, notAStageName, outputKeyOf, stackName, type StackPart } from '../stages.js';
+import { UsageError } from './options.js';
 
 /** A stage the CLI cannot use as asked (malformed, not deployed, an older version): the operator's to fix, exit code 2. */
-export class AwsStageError extends Error {
+export class AwsStageError extends UsageError {
   override readonly name = 'AwsStageError';
 }
 

@@ -1,45 +1,14 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { settings } from '../config.js';
-import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../catalogue/files.js';
-import { CatalogueError } from '../domain/oscal.js';
-import { importRelease } from '../catalogue/store.js';
-import { ulid } from 'ulid';
-import {
-  createUserAs,
-  grantAccessAs,
-  reEnrolAs,
-  revokeAccessAs,
-  revokeTokenAs,
-  setStatusAs,
-  type AuditContext,
-  type IssuedEnrolment,
-} from '../auth/administration.js';
-import { AdministrationRefusedError, type Administrator } from '../auth/administrator.js';
-import { issueTokenAs } from '../auth/issue.js';
-import { IssuanceError } from '../auth/issuance.js';
-import { consoleConfig, enrolmentUrl } from '../console/config.js';
-import type { AccessScope } from '../store/identity.js';
-import { asProjectSummary, recountProject, summaryCount } from '../store/controls.js';
-import { createManualTask, TaskRefusedError } from './task-create.js';
-import { connectionView, connectRepository, listConnections, removeConnection, RepositoryRefusedError } from './repository.js';
-import { keys } from '../store/keys.js';
-import { runMigrations } from '../migrations/index.js';
-import { getOne } from '../store/read.js';
-import { ensureTable } from '../store/schema.js';
-import { startDynamoDbLocal, type Emulator } from '../local/emulators.js';
-import { localTokenSecret, readRuntimeInfo, useLocalServices } from '../local/environment.js';
+import type { Emulator } from '../local/emulators.js';
 import { DEFAULT_STAGE } from '../stages.js';
-import { AwsStageError, useAwsStage } from './aws-stage.js';
+import { OPTIONS, UsageError, type CommandGroup, type Values } from './options.js';
 
 /**
  * The operator CLI: the stand-in for the web interface's user, access and token administration.
  * JSON on stdout; a one-line error on stderr and exit code 2 on bad input.
  */
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
 const USAGE = `usage:
   admin user create --email E --name N [--super-user]   (prints a one-time console enrolment link)
   admin user enrol --user ID            (re-enrolment: removes the user's passkeys, ends their console sessions, prints a new link)
@@ -65,172 +34,20 @@ Every command runs against the local data (DATA_DIR), or with --aws against a de
                                         profile's region), found by its CloudFormation stacks' outputs, with the default
                                         AWS credentials`;
 
-const OPTIONS = {
-  email: { type: 'string' },
-  name: { type: 'string' },
-  'super-user': { type: 'boolean' },
-  user: { type: 'string' },
-  installation: { type: 'boolean' },
-  organisation: { type: 'string' },
-  project: { type: 'string' },
-  permissions: { type: 'string' },
-  type: { type: 'string' },
-  abilities: { type: 'string' },
-  'read-only': { type: 'string' },
-  'expires-at': { type: 'string' },
-  id: { type: 'string' },
-  path: { type: 'string' },
-  title: { type: 'string' },
-  control: { type: 'string' },
-  assignee: { type: 'string' },
-  provider: { type: 'string' },
-  url: { type: 'string' },
-  'token-file': { type: 'string' },
-  aws: { type: 'boolean' },
-  stage: { type: 'string' },
-  region: { type: 'string' },
-  help: { type: 'boolean' },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-function required(values: Values, name: keyof Values): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required`);
-  return v;
-}
-
-const list = (csv: string) =>
-  csv
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-function scopeOf(values: Values): AccessScope {
-  const chosen = [values.installation ? 'i' : '', values.organisation ? 'o' : '', values.project ? 'p' : ''].filter(Boolean);
-  if (chosen.length !== 1) throw new UsageError('give exactly one of --installation, --organisation ID, --project ID');
-  if (values.installation) return { kind: 'installation' };
-  return values.organisation ? { kind: 'organisation', id: values.organisation } : { kind: 'project', id: values.project! };
-}
-
-const OPERATOR: Administrator = { kind: 'operator' };
-
-/** The audit context of a CLI change: the command stands where a route would. */
-const cliAudit = (command: string): AuditContext => ({ request_id: `cli-${ulid()}`, method: 'CLI', route: `admin ${command}` });
-
-/** The link a new or recovering user opens in the console; the CLI prints it once. */
-const enrolmentOutput = (enrolment: IssuedEnrolment) => ({
-  enrolment_url: enrolmentUrl(consoleConfig(), enrolment.secret),
-  enrolment_expires_at: enrolment.expires_at,
-});
-
-async function run(command: string, values: Values, now: Date): Promise<unknown> {
-  switch (command) {
-    case 'user create': {
-      const { user, enrolment } = await createUserAs(
-        OPERATOR,
-        { email: required(values, 'email'), name: required(values, 'name'), superUser: values['super-user'] === true },
-        cliAudit(command),
-        now,
-      );
-      return { id: user.id, ...enrolmentOutput(enrolment) };
-    }
-    case 'user enrol': {
-      const enrolment = await reEnrolAs(OPERATOR, required(values, 'user'), cliAudit(command), now);
-      return { id: values.user, ...enrolmentOutput(enrolment) };
-    }
-    case 'user enable':
-    case 'user disable':
-    case 'user delete': {
-      const status = ({ 'user enable': 'active', 'user disable': 'disabled', 'user delete': 'deleted' } as const)[command];
-      const id = required(values, 'user');
-      await setStatusAs(OPERATOR, id, status, cliAudit(command), now);
-      return { id, status };
-    }
-    case 'access grant': {
-      const userId = required(values, 'user');
-      const scope = scopeOf(values);
-      const permissions = list(required(values, 'permissions'));
-      await grantAccessAs(OPERATOR, userId, scope, permissions, cliAudit(command), now);
-      return { user_id: userId, scope: scope.kind, ...(scope.kind !== 'installation' ? { id: scope.id } : {}), permissions };
-    }
-    case 'access revoke': {
-      const userId = required(values, 'user');
-      const scope = scopeOf(values);
-      return { user_id: userId, scope: scope.kind, revoked: await revokeAccessAs(OPERATOR, userId, scope, cliAudit(command), now) };
-    }
-    case 'token issue': {
-      const readOnly = required(values, 'read-only');
-      if (readOnly !== 'true' && readOnly !== 'false') throw new UsageError('--read-only must be true or false');
-      const issued = await issueTokenAs(
-        required(values, 'user'),
-        {
-          token_type: required(values, 'type'),
-          organisation_id: values.organisation,
-          project_id: values.project,
-          name: values.name ?? `CLI token ${now.toISOString()}`,
-          abilities: list(required(values, 'abilities')),
-          read_only: readOnly === 'true',
-          expires_at: values['expires-at'],
-        },
-        cliAudit(command),
-        now,
-      );
-      return { id: issued.id, token: issued.token, expires_at: issued.expires_at };
-    }
-    case 'token revoke': {
-      const id = required(values, 'id');
-      await revokeTokenAs(OPERATOR, id, cliAudit(command), now);
-      return { id, revoked: true };
-    }
-    case 'catalogue import': {
-      const dir = resolve(required(values, 'path'));
-      const release = await importRelease(readReleaseDirectory(dir), { sample: dir === resolve(SAMPLE_CATALOGUE_DIR) }, now);
-      return { release: release.version, controls: release.entries };
-    }
-    case 'project recount': {
-      const id = required(values, 'project');
-      const project = await getOne(keys.project(id));
-      if (!project) throw new UsageError(`no project ${id}`);
-      if (project.lifecycle_state !== 'active') throw new UsageError(`project ${id} is not populated yet`);
-      await recountProject(id, now);
-      return { project: id, controls: summaryCount(asProjectSummary(await getOne(keys.projectSummary(id))), 'controls') };
-    }
-    case 'task create': {
-      const task = await createManualTask(
-        { projectId: required(values, 'project'), title: required(values, 'title'), controlId: values.control, assigneeId: values.assignee },
-        now,
-      );
-      return { id: task.id, project_id: task.project_id, related_control_id: task.related_control_id, assignee_user_id: task.assignee_user_id };
-    }
-    case 'repository connect': {
-      const connection = await connectRepository(
-        {
-          organisationId: required(values, 'organisation'),
-          provider: required(values, 'provider'),
-          url: required(values, 'url'),
-          tokenFile: values['token-file'],
-          name: values.name,
-        },
-        now,
-      );
-      return connectionView(connection);
-    }
-    case 'repository list': {
-      const organisationId = required(values, 'organisation');
-      return { organisation_id: organisationId, connections: (await listConnections(organisationId)).map(connectionView) };
-    }
-    case 'repository remove': {
-      const id = required(values, 'id');
-      await removeConnection(required(values, 'organisation'), id, now);
-      return { id, removed: true };
-    }
-    case 'migrate':
-      return { steps: await runMigrations(now) };
-    default:
-      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
-  }
-}
+/**
+ * The commands by their first word. A process runs one command, so it imports only that command's
+ * module: a process per command spent most of its time loading what other commands need.
+ */
+const GROUPS = new Map<string, () => Promise<CommandGroup>>([
+  ['user', () => import('./commands/user.js')],
+  ['access', () => import('./commands/access.js')],
+  ['token', () => import('./commands/token.js')],
+  ['catalogue', () => import('./commands/catalogue.js')],
+  ['project', () => import('./commands/project.js')],
+  ['task', () => import('./commands/task.js')],
+  ['repository', () => import('./commands/repository.js')],
+  ['migrate', () => import('./commands/migrate.js')],
+]);
 
 /**
  * With --aws, the services of a deployed stage, as its functions have them (default credential
@@ -239,10 +56,12 @@ async function run(command: string, values: Values, now: Date): Promise<unknown>
  */
 async function connect(values: Values): Promise<Emulator | undefined> {
   if (values.aws) {
+    const { useAwsStage } = await import('./aws-stage.js');
     await useAwsStage(values.stage ?? DEFAULT_STAGE, values.region);
     return undefined;
   }
   if (values.stage !== undefined || values.region !== undefined) throw new UsageError('--stage and --region go with --aws');
+  const { localTokenSecret, readRuntimeInfo, useLocalServices } = await import('../local/environment.js');
   const dataDir = resolve(settings().DATA_DIR);
   if (process.env.DYNAMODB_ENDPOINT) {
     useLocalServices({ dynamodb: process.env.DYNAMODB_ENDPOINT, secret: process.env.TOKEN_HASH_SECRET ?? localTokenSecret(dataDir) });
@@ -255,6 +74,7 @@ async function connect(values: Values): Promise<Emulator | undefined> {
     useLocalServices({ dynamodb: running.dynamodb, secret: localTokenSecret(dataDir) });
     return undefined;
   }
+  const [{ startDynamoDbLocal }, { ensureTable }] = await Promise.all([import('../local/emulators.js'), import('../store/schema.js')]);
   const own = await startDynamoDbLocal({ dataDir: resolve(dataDir, 'dynamodb') });
   useLocalServices({ dynamodb: own.endpoint, secret: localTokenSecret(dataDir) });
   await ensureTable();
@@ -276,22 +96,18 @@ async function main(): Promise<number> {
     return parsed.values.help ? 0 : 2;
   }
   const command = parsed.positionals.slice(0, 2).join(' ');
+  let group: CommandGroup | undefined;
   let own: Emulator | undefined;
   try {
+    group = await GROUPS.get(parsed.positionals[0] ?? '')?.();
+    const run = group && Object.hasOwn(group.commands, command) ? group.commands[command] : undefined;
+    if (!run) throw new UsageError(`unknown command "${command}"\n${USAGE}`);
     own = await connect(parsed.values);
-    console.log(JSON.stringify(await run(command, parsed.values, new Date())));
+    console.log(JSON.stringify(await run(parsed.values, new Date(), command)));
     return 0;
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      error instanceof CatalogueError ||
-      error instanceof IssuanceError ||
-      error instanceof AdministrationRefusedError ||
-      error instanceof TaskRefusedError ||
-      error instanceof RepositoryRefusedError ||
-      error instanceof AwsStageError
-    ) {
-      console.error(error.message.split('\n')[0]);
+    if (error instanceof UsageError || group?.refusals.some((refusal) => error instanceof refusal)) {
+      console.error((error as Error).message.split('\n')[0]);
       return 2;
     }
     console.error(`admin: ${(error as Error).message}`);

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openToken } from '../../lib/repositories/credentials.js';
+import { openToken, sealToken } from '../../lib/repositories/credentials.js';
 import { resolveLocalFile } from '../../lib/repositories/local.js';
 import { resolveFile, useLocalRepositories } from '../../lib/repositories/resolve.js';
-import { getRepositoryConnection, listRepositoryConnections } from '../../lib/store/repositories.js';
+import { getRepositoryConnection, listRepositoryConnections, putRepositoryConnection } from '../../lib/store/repositories.js';
 import { fixtures } from '../support/api.js';
+import { buildRepositoryConnection } from '../support/factories.js';
 import { operatorCli, type CliResult } from '../support/cli.js';
 import { testRepository, type TestRepository } from '../support/git.js';
 
@@ -130,20 +131,16 @@ describe('operator CLI: repository connect', () => {
 });
 
 describe('operator CLI: repository list and remove', () => {
+  /** A connection as `repository connect` stores one (the tests above run the command). */
+  const stored = async (over: { organisation_id: string; url: string }, token?: string) => {
+    const connection = buildRepositoryConnection(over);
+    await putRepositoryConnection(token === undefined ? connection : { ...connection, token_sealed: await sealToken(token, connection) });
+    return connection.id;
+  };
+
   it('lists an organisation’s connections without their tokens', async () => {
     const other = await fixtures.organisation(await fixtures.user());
-    const id = admin(
-      'repository',
-      'connect',
-      '--organisation',
-      other,
-      '--provider',
-      'github',
-      '--url',
-      'https://github.com/acme/x',
-      '--token-file',
-      tokenFile,
-    ).json().id as string;
+    const id = await stored({ organisation_id: other, url: 'https://github.com/acme/x' }, TOKEN);
     const out = admin('repository', 'list', '--organisation', other);
     expect(out.code).toBe(0);
     expect(out.json()).toEqual({ organisation_id: other, connections: [expect.objectContaining({ id, url: 'https://github.com/acme/x', has_token: true })] });
@@ -151,7 +148,7 @@ describe('operator CLI: repository list and remove', () => {
   });
 
   it('removes a connection, and refuses to remove it twice', async () => {
-    const id = connect('--provider', 'github', '--url', 'https://github.com/acme/gone').json().id as string;
+    const id = await stored({ organisation_id: organisationId, url: 'https://github.com/acme/gone' });
     expect(admin('repository', 'remove', '--organisation', organisationId, '--id', id).json()).toEqual({ id, removed: true });
     expect(await getRepositoryConnection(organisationId, id)).toBeUndefined();
     const again = admin('repository', 'remove', '--organisation', organisationId, '--id', id);

@@ -11,11 +11,15 @@ import { readIndex } from '../../lib/store/control-filters.js';
 import { taskCount, taskKeys } from '../../lib/store/tasks.js';
 import { storedControl } from '../support/tasks.js';
 import { createControl } from '../support/factories.js';
+import { issueToken } from '../../lib/auth/issue.js';
 
 let admin: (...args: string[]) => CliResult;
+/** The organisation the tests grant access in and make their projects in: what they assert on does not depend on what else it holds. */
+let organisationId: string;
 
 beforeAll(async () => {
   admin = await operatorCli();
+  organisationId = await fixtures.organisation(await fixtures.user());
 });
 
 describe('operator CLI', () => {
@@ -23,7 +27,6 @@ describe('operator CLI', () => {
     const user = admin('user', 'create', '--email', `${ulid().toLowerCase()}@cli.test`, '--name', 'Cli User');
     expect(user.code).toBe(0);
     const userId = user.json().id as string;
-    const organisationId = await fixtures.organisation(userId);
     const grant = admin('access', 'grant', '--user', userId, '--organisation', organisationId, '--permissions', 'view-projects,manage-projects');
     expect(grant.json()).toMatchObject({ user_id: userId, scope: 'organisation', permissions: ['view-projects', 'manage-projects'] });
     const issued = admin(
@@ -60,7 +63,6 @@ describe('operator CLI', () => {
   it('grants the console permissions at installation scope only', async () => {
     const userId = await fixtures.user();
     expect(admin('access', 'grant', '--user', userId, '--installation', '--permissions', 'manage-users').code).toBe(0);
-    const organisationId = await fixtures.organisation(userId);
     const refused = admin('access', 'grant', '--user', userId, '--organisation', organisationId, '--permissions', 'manage-users');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('not organisation permissions: manage-users');
@@ -69,7 +71,11 @@ describe('operator CLI', () => {
   it('revokes a token', async () => {
     const userId = await fixtures.user();
     await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy']);
-    const issued = admin('token', 'issue', '--user', userId, '--type', 'administration', '--abilities', 'manage-org-hierarchy', '--read-only', 'false').json();
+    const issued = await issueToken(
+      userId,
+      { token_type: 'administration', name: 'revoked by the CLI', abilities: ['manage-org-hierarchy'], read_only: false },
+      new Date(),
+    );
     expect(admin('token', 'revoke', '--id', issued.id).json()).toEqual({ id: issued.id, revoked: true });
     expect(await getOne(keys.token(issued.id))).toBeUndefined();
   });
@@ -121,7 +127,7 @@ describe('operator CLI', () => {
   });
 
   it('recounts a populated project: its summary and its control index', async () => {
-    const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
+    const projectId = await fixtures.project(organisationId);
     for (const position of [3, 1]) {
       const id = controlId(projectId, position, `entry-${position}`);
       await createControl({ id, project_id: projectId, position, catalogue_id: `entry-${position}`, workflow_state: position === 1 ? 'editing' : 'assessing' });
@@ -136,7 +142,7 @@ describe('operator CLI', () => {
   });
 
   it('refuses to recount a project that is not populated', async () => {
-    const projectId = await fixtures.project(await fixtures.organisation(await fixtures.user()));
+    const projectId = await fixtures.project(organisationId);
     await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -152,10 +158,14 @@ describe('operator CLI', () => {
 });
 
 describe('operator CLI: task create', () => {
-  const newProject = async () => fixtures.project(await fixtures.organisation(await fixtures.user()));
+  /** The project of these tests: only the first creates a task in it, the others are refused. */
+  let projectId: string;
+
+  beforeAll(async () => {
+    projectId = await fixtures.project(organisationId);
+  });
 
   it('creates an open manual task related to a control of the project and assigned to a project member', async () => {
-    const projectId = await newProject();
     const controlId = await storedControl(projectId);
     const assignee = await fixtures.user();
     await fixtures.grant(assignee, { kind: 'project', id: projectId }, ['view-tasks']);
@@ -177,14 +187,10 @@ describe('operator CLI: task create', () => {
     [
       'a control of another project',
       /is not a control of project/,
-      async () => ['--project', await newProject(), '--title', 'T', '--control', await storedControl(await newProject())],
+      async () => ['--project', projectId, '--title', 'T', '--control', await storedControl(await fixtures.project(organisationId))],
     ],
-    [
-      'an assignee without access to the project',
-      /view-tasks/,
-      async () => ['--project', await newProject(), '--title', 'T', '--assignee', await fixtures.user()],
-    ],
-    ['a blank title', /--title/, async () => ['--project', await newProject(), '--title', ' ']],
+    ['an assignee without access to the project', /view-tasks/, async () => ['--project', projectId, '--title', 'T', '--assignee', await fixtures.user()]],
+    ['a blank title', /--title/, async () => ['--project', projectId, '--title', ' ']],
   ])('refuses %s with one line on stderr and exit code 2', async (_label, message, args) => {
     const out = admin('task', 'create', ...(await args()));
     expect(out.code).toBe(2);
