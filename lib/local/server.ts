@@ -16,13 +16,21 @@ import { passkeyCeremonies } from '../console/routes/ceremonies.js';
 import { consolePages } from '../console/routes/pages.js';
 import { localStreamingRuntime } from './streaming.js';
 import { API_PREFIX } from '../domain/api-paths.js';
+import { once } from '../domain/validation.js';
 import { createRouter } from '../operations/kernel/router.js';
 
 /** API Gateway's own payload limit (10 MB): larger bodies never reach a function. */
 const MAX_BODY = 10 * 1024 * 1024;
 
+/**
+ * The bundle gets the description at build time; here it is derived from the registry when a
+ * request first needs it, once per process: 0.15 to 0.3 s of CPU that a start serving no meta
+ * request, and each test file's server (test/support/api.ts), would otherwise spend again.
+ */
+const apiDescription = once(() => describeApi(OPERATIONS));
+
 /** The deployed functions, loaded by the names the registry gives: the same code as on AWS. */
-async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler | StreamingHandler>; meta: ApiHandler }> {
+async function loadHandlers(): Promise<Map<FunctionName, ApiHandler | StreamingHandler>> {
   // The downloads function finds the streaming runtime where Lambda puts it; other libraries
   // (Powertools' invoke store) may have put their own members on the same global.
   if (typeof runtimeGlobal.awslambda?.streamifyResponse !== 'function')
@@ -33,9 +41,7 @@ async function loadHandlers(): Promise<{ functions: Map<FunctionName, ApiHandler
     const mod = (await import(/* @vite-ignore */ entry)) as { handler: ApiHandler | StreamingHandler };
     functions.set(name, mod.handler);
   }
-  // The bundle gets the description at build time; here it is derived from the registry once.
-  const meta = createMetaHandler(describeApi(OPERATIONS));
-  return { functions, meta };
+  return functions;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -138,7 +144,8 @@ const isConsolePath = (path: string) => path === CONSOLE_PREFIX || path.startsWi
 export async function createLocalServer(): Promise<Server> {
   // Repositories on this machine's disk are readable here, and only here (lib/repositories/resolve.ts).
   useLocalRepositories(resolveLocalFile);
-  const { functions, meta } = await loadHandlers();
+  const functions = await loadHandlers();
+  let meta: ApiHandler | undefined;
   const router = createRouter(OPERATIONS);
   const consoleHandler = createConsoleHandler([consolePages, passkeyCeremonies], sourceAssets());
   const server = createServer(async (req, res) => {
@@ -164,6 +171,7 @@ export async function createLocalServer(): Promise<Server> {
         if (name === 'downloads') await (handler as StreamingHandler)(event, res, lambdaContext(name));
         else send(res, await (handler as ApiHandler)(event, lambdaContext(name)));
       } else {
+        meta ??= createMetaHandler(apiDescription());
         send(res, await meta(toEvent(req, method, body, path, null), lambdaContext('meta')));
       }
     } catch {

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/local/emulators.js';
+import { freePort, portAnswers } from '../../lib/local/emulators.js';
 import type { RuntimeInfo } from '../../lib/local/environment.js';
-import { groupMembers, killGroup, portAnswers, startRuntime, type Runtime } from '../support/runtime.js';
+import { groupMembers, killGroup, startRuntime, type Runtime } from '../support/runtime.js';
 
 const STOP_WITHIN_MS = 5_000;
 const STOPPED_LINE = 'Stopped the API, DynamoDB Local, the S3 emulator and the SQS emulator.';

@@ -1,5 +1,4 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
 
 export interface Runtime {
   child: ChildProcess;
@@ -39,17 +38,6 @@ export function groupMembers(pgid: number): { pid: number; command: string }[] {
     .map((line) => line.trim().split(/\s+/))
     .filter(([pid, group, stat]) => pid && Number(group) === pgid && !stat!.startsWith('Z'))
     .map(([pid, , , command]) => ({ pid: Number(pid), command: command ?? '' }));
-}
-
-export function portAnswers(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      res(true);
-    });
-    socket.once('error', () => res(false));
-  });
 }
 
 /** Leaves nothing behind when a test fails half-way. */
