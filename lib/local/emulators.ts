@@ -143,10 +143,13 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   };
 }
 
+const DYNAMODB_START_SECONDS = 90;
+
 async function waitForDynamo(endpoint: string, port: number, child: ChildProcess, stderr: () => string): Promise<void> {
   // Loaded here, not with this module: npm start checks Java and its port with this module before it loads the AWS SDK.
   const { endpointAnswers } = await import('../store/schema.js');
-  const deadline = Date.now() + 30_000;
+  // Its start takes a few seconds of CPU: tens of seconds on a laptop busy with a build or a test run.
+  const deadline = Date.now() + DYNAMODB_START_SECONDS * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`DynamoDB Local exited with ${child.signalCode ?? `code ${child.exitCode}`}: ${stderr().trim().split('\n').pop() ?? ''}`);
@@ -156,7 +159,7 @@ async function waitForDynamo(endpoint: string, port: number, child: ChildProcess
     if ((await portAnswers(port)) && (await endpointAnswers(endpoint))) return;
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error('DynamoDB Local did not answer within 30 seconds');
+  throw new Error(`DynamoDB Local did not answer within ${DYNAMODB_START_SECONDS} seconds`);
 }
 
 /** Whether something on this machine accepts connections on the port. */
