@@ -32,6 +32,7 @@ import { asFileOwner } from '../store/file-owners.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
 import { controlSummaryRowCount } from '../store/control-summary.js';
+import { collectionCounts } from '../store/counters.js';
 import { allRows, countersKey, rowCount } from '../store/registers.js';
 
 const ENGAGEMENT_FIELDS = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
@@ -110,7 +111,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     ),
     joinControls(project.ism_release_id, stored),
   ]);
-  const counters = { project: item(9), system: item(10), organisation: item(11) };
+  const counters = { project: collectionCounts(item(9)), system: collectionCounts(item(10)), organisation: collectionCounts(item(11)) };
   const registers: DocumentRegister[] = REGISTER_DEFINITIONS.map((d) => ({
     key: d.key,
     title: d.name,

@@ -3,7 +3,7 @@ import { Contact, contactView } from '../../domain/contacts.js';
 import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEXT } from '../../domain/context.js';
 import { ProjectHealth } from '../../domain/health.js';
 import { ProjectInputs, identityOf } from '../../domain/projects.js';
-import { contactsPage } from '../../store/contacts.js';
+import { contactCount, contactsPage } from '../../store/contacts.js';
 import { keys } from '../../store/keys.js';
 import { getMany, keyString } from '../../store/read.js';
 import { NoParams, NoQuery, PageQuery } from '../kernel/common.js';
@@ -139,7 +139,7 @@ export const listProjectContacts = operation({
   handle: async (ctx, { params }) => {
     const project = boundProjectOf(ctx, params.project);
     const [page, counters] = await Promise.all([contactsPage(project.system_id, ctx.page), getMany([keys.systemCounters(project.system_id)])]);
-    return { data: page.map(contactView), total: Number(counters.get(keyString(keys.systemCounters(project.system_id)))?.contacts ?? 0) };
+    return { data: page.map(contactView), total: contactCount(counters.get(keyString(keys.systemCounters(project.system_id)))) };
   },
 });
 
