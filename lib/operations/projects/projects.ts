@@ -4,6 +4,7 @@ import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEX
 import { ProjectHealth } from '../../domain/health.js';
 import { ProjectInputs, identityOf } from '../../domain/projects.js';
 import { contactCount, contactsPage } from '../../store/contacts.js';
+import { asContext } from '../../store/contexts.js';
 import { keys } from '../../store/keys.js';
 import { getMany, keyString } from '../../store/read.js';
 import { NoParams, NoQuery, PageQuery } from '../kernel/common.js';
@@ -113,8 +114,8 @@ export const getProjectContext = operation({
     const found = await getMany([...wanted]);
     return {
       data: {
-        organisation: contextView(ORGANISATION_CONTEXT, found.get(keyString(wanted[0]))),
-        system: contextView(SYSTEM_CONTEXT, found.get(keyString(wanted[1]))),
+        organisation: contextView(ORGANISATION_CONTEXT, asContext(found.get(keyString(wanted[0])))),
+        system: contextView(SYSTEM_CONTEXT, asContext(found.get(keyString(wanted[1])))),
       },
     };
   },
