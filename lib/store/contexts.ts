@@ -12,7 +12,7 @@ import type { Item } from './read.js';
 const contextSchema = once(() =>
   z.looseObject({
     data: z.record(z.string(), z.string().nullable()) satisfies z.ZodType<ContextData>,
-    definition_version: z.number().int(),
+    definition_version: z.string(),
     updated_at: z.string(),
     updated_by: z.string(),
     version: z.number().int(),

@@ -6,7 +6,7 @@ import { readsStoredEntity } from '../../support/stored-entities.js';
 const stored = {
   ...keys.systemContext('S1'),
   entity: 'system-context',
-  definition_version: 1,
+  definition_version: '2025.1',
   data: { hosting: 'cloud', notes: null },
   updated_at: '2026-01-01T00:00:00.000Z',
   updated_by: 'U1',
