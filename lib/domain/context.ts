@@ -122,12 +122,12 @@ export function completeData(definition: ContextDefinition, stored: ContextData 
 }
 
 /** The context as read: its definition, every field's value, and who changed it last. */
-export function contextView(definition: ContextDefinition, item: Record<string, unknown> | undefined) {
+export function contextView(definition: ContextDefinition, context: { data: ContextData; updated_at: string; updated_by: string } | undefined) {
   return {
     definition,
-    data: completeData(definition, item?.data as ContextData | undefined),
-    updated_at: (item?.updated_at as string | undefined) ?? null,
-    updated_by: (item?.updated_by as string | undefined) ?? null,
+    data: completeData(definition, context?.data),
+    updated_at: context?.updated_at ?? null,
+    updated_by: context?.updated_by ?? null,
   };
 }
 

@@ -6,6 +6,7 @@ import { LEASE_SECONDS, MAX_REQUEUES, requeuesOf } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
 import { deleteAll } from '../store/batch.js';
 import { attributeEquals, setFields } from '../store/conditions.js';
+import { asUploadShown } from '../store/file-owners.js';
 import { uploadNotRecorded } from '../store/guards.js';
 import { keys, type Key } from '../store/keys.js';
 import { getMany, getOne, keyString } from '../store/read.js';
@@ -39,7 +40,7 @@ const MIRRORED = ['error_code', 's3_key', 'detected_type', 'width', 'height'] as
  * moves so that its ETag changes with its representation.
  */
 async function mirrorInto(key: Key, upload: UploadRecord, status: UploadStatus, changes: Record<string, unknown>, now: Date): Promise<WriteItem[]> {
-  const shown = await getOne(key);
+  const shown = asUploadShown(await getOne(key));
   if (!shown || shown.upload_id !== upload.id) return [];
   if (shown.file_status === status && shown.error_code === (changes.error_code ?? shown.error_code)) return [];
   const fields: Record<string, unknown> = { file_status: status, updated_at: now.toISOString() };
@@ -54,7 +55,7 @@ async function mirrorInto(key: Key, upload: UploadRecord, status: UploadStatus, 
     condition: attributeEquals('upload_id', upload.id),
   };
   // An item listed in a collection (an evidence item of a control) names the revision its parent shows.
-  const parent = shown.revision_key as Key | undefined;
+  const parent = shown.revision_key;
   if (!parent) return [mirror];
   return [mirror, { kind: 'update', key: { PK: parent.PK, SK: parent.SK }, update: 'ADD #r :one', names: { '#r': 'revision' }, values: { ':one': 1 } }];
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { once } from '../domain/validation.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { attributeEquals, itemAbsent, setFields } from '../store/conditions.js';
-import { parseStored, storedSchema, sweptFields } from '../store/entity.js';
+import { parseEach, parseStored, storedSchema, sweptFields } from '../store/entity.js';
 import type { AccessScope } from '../store/identity.js';
 import { gsi1, keys, type Key } from '../store/keys.js';
 import { queryAll, type Item } from '../store/read.js';
@@ -147,7 +147,7 @@ export async function scanWatchesBefore(cutoff: string): Promise<ScanWatch[]> {
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :cutoff',
     ExpressionAttributeValues: { ':pk': gsi1.pendingScans, ':cutoff': cutoff },
   });
-  return items.map((item) => parseStored(scanWatchSchema(), { ...item, position: item.GSI1SK }));
+  return parseEach('scan watch', items, (item) => parseStored(scanWatchSchema(), { ...item, position: item.GSI1SK }));
 }
 
 /**

@@ -32,6 +32,9 @@ import { asFileOwner } from '../store/file-owners.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
 import { controlSummaryRowCount } from '../store/control-summary.js';
+import { asContext } from '../store/contexts.js';
+import { collectionCounts } from '../store/counters.js';
+import { asEngagement, asScope } from '../store/scopes.js';
 import { allRows, countersKey, rowCount } from '../store/registers.js';
 
 const ENGAGEMENT_FIELDS = ['engagement_reference', 'client_name', 'assessor_organisation', 'lead_assessor_name', 'start_date', 'end_date'] as const;
@@ -93,6 +96,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
   ]);
   const item = (i: number) => found.get(keyString(wanted[i]!));
   const [organisation, system, scope, engagement, orgContext, systemContext, logo, diagram, release] = wanted.slice(0, 9).map((_, i) => item(i));
+  const engagementData = asEngagement(engagement)?.data;
   const evidenceByControl = new Map<string, StoredEvidence[]>();
   for (const e of evidenceItems) {
     if (typeof e.id !== 'string') continue;
@@ -110,7 +114,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
     ),
     joinControls(project.ism_release_id, stored),
   ]);
-  const counters = { project: item(9), system: item(10), organisation: item(11) };
+  const counters = { project: collectionCounts(item(9)), system: collectionCounts(item(10)), organisation: collectionCounts(item(11)) };
   const registers: DocumentRegister[] = REGISTER_DEFINITIONS.map((d) => ({
     key: d.key,
     title: d.name,
@@ -156,14 +160,12 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
       published: (release?.published as string | null | undefined) ?? null,
       sample: release?.sample === true,
     },
-    scope: (scope?.data as Record<string, unknown> | undefined) ?? {},
+    scope: asScope(scope)?.data ?? {},
     context: {
-      organisation: (orgContext?.data as Record<string, unknown> | undefined) ?? {},
-      system: (systemContext?.data as Record<string, unknown> | undefined) ?? {},
+      organisation: asContext(orgContext)?.data ?? {},
+      system: asContext(systemContext)?.data ?? {},
     },
-    engagement: Object.fromEntries(
-      ENGAGEMENT_FIELDS.map((f) => [f, ((engagement?.data as Record<string, unknown> | undefined)?.[f] as string | null | undefined) ?? null]),
-    ),
+    engagement: Object.fromEntries(ENGAGEMENT_FIELDS.map((f) => [f, engagementData?.[f] ?? null])),
     controls: controls.map((c) => documentControl(c, evidenceByControl.get(c.id) ?? [], g.options, catalogue.get(c.catalogue_id))),
     registers,
     images: { logo: logoImage, diagram: diagramImage },

@@ -10,7 +10,9 @@ import { putAll } from '../store/batch.js';
 import { and, attributeEquals, leaseFree, type Condition } from '../store/conditions.js';
 import { updateIf } from '../store/update.js';
 import { newControlItem, projectApplicability, projectIndexItems } from '../store/controls.js';
+import { asContext } from '../store/contexts.js';
 import { keys } from '../store/keys.js';
+import { asScope } from '../store/scopes.js';
 import { asPopulationRun, type PopulationRun, runningPopulations } from '../store/population.js';
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString } from '../store/read.js';
@@ -28,8 +30,8 @@ const CHUNK = 200;
 export async function factsFor(project: StoredProject): Promise<Facts> {
   const wanted = [keys.organisationContext(project.organisation_id), keys.systemContext(project.system_id), keys.projectScope(project.id)];
   const found = await getMany(wanted);
-  const data = (i: number) => (found.get(keyString(wanted[i]!))?.data as Record<string, unknown> | undefined) ?? {};
-  return { organisation: data(0), system: data(1), scope: data(2) };
+  const context = (i: number) => asContext(found.get(keyString(wanted[i]!)))?.data ?? {};
+  return { organisation: context(0), system: context(1), scope: asScope(found.get(keyString(wanted[2]!)))?.data ?? {} };
 }
 
 /** Everything the project should have from its release, as of its current setup and context. */

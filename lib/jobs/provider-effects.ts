@@ -1,8 +1,8 @@
-import type { ProviderSelection } from '../domain/projects.js';
 import { providerEffects, type ProviderEffect } from '../domain/provider-effects.js';
 import { selectedAssertions } from '../store/assertions.js';
 import { keys } from '../store/keys.js';
 import { getOne } from '../store/read.js';
+import { asScope } from '../store/scopes.js';
 
 /**
  * What the releases the project's scope selects now do to its controls, by catalogue id. Selected
@@ -10,7 +10,6 @@ import { getOne } from '../store/read.js';
  * when its selections do, and population and recalculation are the only writers.
  */
 export async function providerEffectsOf(projectId: string): Promise<Map<string, ProviderEffect>> {
-  const scope = await getOne(keys.projectScope(projectId));
-  const selections = (scope?.provider_selections as ProviderSelection[] | undefined) ?? [];
+  const selections = asScope(await getOne(keys.projectScope(projectId)))?.provider_selections ?? [];
   return selections.length ? providerEffects(await selectedAssertions(selections)) : new Map();
 }

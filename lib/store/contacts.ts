@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { StoredContact } from '../domain/contacts.js';
 import { itemAbsent, versionIs } from './conditions.js';
+import { collectionCount } from './counters.js';
 import { parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
@@ -44,6 +45,9 @@ export function createContactWrites(c: StoredContact): WriteItem[] {
 export function updateContactWrites(before: StoredContact, after: StoredContact): WriteItem[] {
   return [replaceVersioned(contactItem(after), before.version)];
 }
+
+/** The system's count of active contacts, from its counters item. */
+export const contactCount = (systemCounters: Item | undefined): number => collectionCount(systemCounters, 'contacts');
 
 /** An active contact of this system, from items read in the authentication round trip. */
 export function activeContact(item: Item | undefined): StoredContact | undefined {

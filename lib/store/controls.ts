@@ -9,6 +9,7 @@ import { digestKeys, filterDigestItems, indexEntries, rangesFor, type ControlInd
 import { updateIf } from './update.js';
 import * as z from 'zod';
 import { once } from '../domain/validation.js';
+import { revisionOf } from './counters.js';
 import { parseFound } from './entity.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { getMany, getOne, keyString, queryAll, type Item } from './read.js';
@@ -214,7 +215,7 @@ async function indexAttention(projectId: string, controls: readonly ControlAppli
 
 /** A put of a counted item, conditional on the revision it had when the count started. */
 function recounted(item: Item & { revision: number }, before: Item | undefined): WriteItem {
-  const revision = before ? Number(before.revision ?? 0) : undefined;
+  const revision = before ? revisionOf(before) : undefined;
   return {
     kind: 'put',
     item: { ...item, revision: (revision ?? 0) + 1 },

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { once } from '../domain/validation.js';
+import { logger } from '../log.js';
 import { withoutKeys } from './keys.js';
 import { keyString, type Item } from './read.js';
 
@@ -33,6 +34,22 @@ export interface Swept {
   requeues?: number;
 }
 export const sweptFields = once(() => ({ lease_until: z.string().optional(), requeued_at: z.string().optional(), requeues: z.number().optional() }));
+
+/**
+ * The records a sweep found, each read on its own: a malformed one is logged with its key and left
+ * where it is, so that it does not stop the recovery of the others on every tick.
+ */
+export function parseEach<T>(what: string, items: readonly Item[], parse: (item: Item) => T): T[] {
+  return items.flatMap((item) => {
+    try {
+      return [parse(item)];
+    } catch (error) {
+      if (!(error instanceof StoredItemInvalid)) throw error;
+      logger.error(`skipped a malformed ${what}`, { key: keyString(item), error });
+      return [];
+    }
+  });
+}
 
 /** parseStored of what a read may not have found. */
 export const parseFound = <S extends z.ZodType>(schema: S, item: Item | undefined): z.infer<S> | undefined => (item ? parseStored(schema, item) : undefined);

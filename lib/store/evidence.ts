@@ -12,6 +12,7 @@ import {
 } from '../domain/evidence.js';
 import { preconditionFailed, validationFailed } from '../errors.js';
 import { attributeEquals, belowLimit, itemAbsent, versionIs } from './conditions.js';
+import { counterSchema, countOf, readCounts } from './counters.js';
 import { parseFound, parseStored, storedSchema } from './entity.js';
 import { gsi1, keys, type Key } from './keys.js';
 import { keyString, queryUpTo, type Collection, type Item } from './read.js';
@@ -84,13 +85,19 @@ export interface ControlEvidence {
   items: StoredEvidence[];
 }
 
+/** A control's evidence head (keys.evidenceHead): counters that headMoves and the scan pipeline ADD to. */
+const headSchema = once(() => counterSchema(['revision', 'count']));
+
 /** The head and the items of one control, from its collection's Query (oldest item first: IDs are ULIDs). */
 export function controlEvidence(projectId: string, controlId: string, items: Item[]): ControlEvidence {
   const headSk = keys.evidenceHead(projectId, controlId).SK;
-  const head = items.find((i) => i.SK === headSk);
+  const head = readCounts(
+    headSchema(),
+    items.find((i) => i.SK === headSk),
+  );
   return {
-    revision: Number(head?.revision ?? 0),
-    count: Number(head?.count ?? 0),
+    revision: countOf(head, 'revision'),
+    count: countOf(head, 'count'),
     items: items.filter((i) => i.SK !== headSk).map(toEvidence),
   };
 }

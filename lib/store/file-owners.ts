@@ -27,3 +27,21 @@ const fileOwnerSchema = once(() =>
 export type FileOwner = z.output<ReturnType<typeof fileOwnerSchema>>;
 
 export const asFileOwner = (item: Item | undefined): FileOwner | undefined => parseFound(fileOwnerSchema(), item);
+
+/**
+ * Any item that shows an upload's status, as the scan pipeline reads it before mirroring the
+ * upload into it: an owner (a logo, a diagram, an evidence upload, a provider artefact) or a
+ * mirror (an evidence file link). An item that no longer shows an upload has none of these; one
+ * listed in a collection names the item whose revision its parent shows (`revision_key`).
+ */
+const uploadShownSchema = once(() =>
+  z.looseObject({
+    upload_id: z.string().optional(),
+    file_status: z.enum(['quarantine', 'ready', 'error']).nullable().optional(),
+    error_code: z.string().nullable().optional(),
+    revision_key: z.looseObject({ PK: z.string(), SK: z.string() }).optional(),
+  }),
+);
+export type UploadShown = z.output<ReturnType<typeof uploadShownSchema>>;
+
+export const asUploadShown = (item: Item | undefined): UploadShown | undefined => parseFound(uploadShownSchema(), item);

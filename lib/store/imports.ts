@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { IMPORT_KINDS, type ImportRun } from '../domain/imports/run.js';
 import { and, attributeEquals, itemAbsent, leaseFree, memberEquals, type Condition } from './conditions.js';
-import { parseFound, parseStored, storedSchema, type Swept, sweptFields } from './entity.js';
+import { parseEach, parseFound, parseStored, storedSchema, type Swept, sweptFields } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { getOne, type Item, queryAll } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -161,5 +161,5 @@ export async function runningImportsStartedBefore(beforeIso: string): Promise<(I
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
     ExpressionAttributeValues: { ':pk': gsi1.runningImports, ':before': beforeIso },
   });
-  return items.map((i) => parseStored(importRunSchema(), i));
+  return parseEach('import run', items, (i) => parseStored(importRunSchema(), i));
 }

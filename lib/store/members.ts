@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { once } from '../domain/validation.js';
 import { attributeEquals, itemAbsent, itemPresent, memberEquals } from './conditions.js';
+import { collectionCount } from './counters.js';
 import { parseStored } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import { toProject } from './projects.js';
@@ -18,7 +19,7 @@ import { addToCounter } from './versioned.js';
  * change of a user's access or status recomputes that user's member items from the access items
  * and the user record, so a disabled or deleted user leaves every list and total at once.
  */
-const COUNTER = 'members';
+const COUNTER = 'members' as const;
 /** On the user record (UserRecord.access_version): moved by every grant. */
 const ACCESS_VERSION = 'access_version';
 
@@ -190,7 +191,7 @@ async function syncOnce(userId: string, now: Date, formerly: readonly string[]):
 }
 
 /** The organisation's member count, from its counters item. */
-export const memberCount = (counters: Item | undefined) => Number(counters?.[COUNTER] ?? 0);
+export const memberCount = (counters: Item | undefined): number => collectionCount(counters, COUNTER);
 
 /** A member item as its page's projection reads it: the user it names. */
 const memberRefSchema = once(() => z.looseObject({ user_id: z.string() }));

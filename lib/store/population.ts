@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { StoredProject } from '../domain/projects.js';
 import { once } from '../domain/validation.js';
-import { parseFound, parseStored, sweptFields } from './entity.js';
+import { parseEach, parseFound, parseStored, sweptFields } from './entity.js';
 import { gsi1, keys } from './keys.js';
 import { projectItem } from './projects.js';
 import { type Item, queryAll } from './read.js';
@@ -53,7 +53,7 @@ export const asPopulationRun = (item: Item | undefined): PopulationRun | undefin
 /** The running runs (the sweep's), each with its project: oldest first. */
 export async function runningPopulations(): Promise<{ projectId: string; run: PopulationRun }[]> {
   const items = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.runningPopulations } });
-  return items.map((item) => ({ projectId: item.PK.slice(item.PK.indexOf('#') + 1), run: parseStored(populationRunSchema(), item) }));
+  return parseEach('population run', items, (item) => ({ projectId: item.PK.slice(item.PK.indexOf('#') + 1), run: parseStored(populationRunSchema(), item) }));
 }
 
 /**

@@ -5,6 +5,7 @@ import { once } from '../domain/validation.js';
 import { LIFECYCLE_STATES, POPULATION_STATUSES, type StoredProject } from '../domain/projects.js';
 import { ESSENTIAL_EIGHT_TARGETS } from '../domain/setup-options.js';
 import { itemAbsent } from './conditions.js';
+import { collectionCount } from './counters.js';
 import { parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import { getMany, keyString, queryAll, queryPage, type Item } from './read.js';
@@ -49,6 +50,9 @@ export function createProjectWrites(p: StoredProject): WriteItem[] {
     addToCounter(keys.systemCounters(p.system_id), 'projects', 1),
   ];
 }
+
+/** The system's project count, from its counters item. */
+export const projectCount = (systemCounters: Item | undefined): number => collectionCount(systemCounters, 'projects');
 
 const systemProjects = (systemId: string) => ({
   KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',

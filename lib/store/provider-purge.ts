@@ -4,7 +4,7 @@ import { once } from '../domain/validation.js';
 import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
 import { and, type Condition, itemPresent } from './conditions.js';
-import { parseStored, sweptFields } from './entity.js';
+import { parseEach, parseStored, sweptFields } from './entity.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { type Item, getOne, queryAll, queryPages } from './read.js';
 import type { WriteItem } from './transact.js';
@@ -60,13 +60,15 @@ export const toPurgeMarker = (item: Item): PurgeMarker => parseStored(purgeMarke
 
 /** Markers of purges requested before `beforeIso`, oldest first. */
 export const purgesRequestedBefore = async (beforeIso: string): Promise<PurgeMarker[]> =>
-  (
+  parseEach(
+    'purge marker',
     await queryAll({
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
       ExpressionAttributeValues: { ':pk': gsi1.pendingPurges, ':before': beforeIso },
-    })
-  ).map(toPurgeMarker);
+    }),
+    toPurgeMarker,
+  );
 
 export const purgeSubjectOf = (marker: Pick<PurgeMarker, 'provider_id' | 'release_id'>): PurgeSubject => ({
   provider_id: marker.provider_id,

@@ -3,6 +3,7 @@ import { once } from '../domain/validation.js';
 import { AssuranceRelease, COUNT_NAMES, ExternalProvider, ReleaseCounts, type StoredProvider, type StoredRelease } from '../domain/providers.js';
 import { notFound, preconditionFailed } from '../errors.js';
 import { absentOrZero, and, attributeEquals, itemAbsent, itemPresent, presentBelow, setFields, type Condition } from './conditions.js';
+import { counterSchema, countOf, readCounts } from './counters.js';
 import { parseStored } from './entity.js';
 import { gsi1, keys, prefixes } from './keys.js';
 import { queryAll, queryPage, type Item } from './read.js';
@@ -21,6 +22,15 @@ export const PUBLISHED_COUNTER = 'published-releases';
 /** The published-release counter's attribute for one ISM release: the total of a filtered options list. */
 export const publishedOfIsm = (ismVersionId: string) => `ism_${ismVersionId}`;
 
+/** The provider's artefact counts (the totals of the two list views), moved by the artefact writes (provider-artefacts.ts). */
+export interface ArtefactCounts {
+  artefact_count?: number;
+  restricted_artefact_count?: number;
+}
+
+/** A provider as the store reads it: the domain's fields and its artefact counts. */
+export type ProviderItem = StoredProvider & ArtefactCounts;
+
 /**
  * A provider as stored under keys.externalProvider: what the API shows, its revision and creator;
  * the counters other writes ADD (`selections`, `artefact_count`, `restricted_artefact_count`) are
@@ -33,7 +43,9 @@ export const providerSchema = once(
       version: z.number().int(),
       created_by: z.string(),
       selections: z.number().int().optional(),
-    }) satisfies z.ZodType<StoredProvider>,
+      artefact_count: z.number().int().nonnegative().optional(),
+      restricted_artefact_count: z.number().int().nonnegative().optional(),
+    }) satisfies z.ZodType<ProviderItem>,
 );
 
 /** A release as stored under keys.assuranceRelease: the API's fields with its counts flat beside them, its revision and creator. */
@@ -47,7 +59,25 @@ export const assuranceReleaseSchema = once(
     }) satisfies z.ZodType<StoredRelease>,
 );
 
-export const toProvider = (item: Item): StoredProvider => parseStored(providerSchema(), item);
+export const toProvider = (item: Item): ProviderItem => parseStored(providerSchema(), item);
+
+/** Whether a provider has artefacts: deleting it waits until they are gone. */
+export const hasArtefacts = (p: ArtefactCounts): boolean => (p.artefact_count ?? 0) > 0;
+
+/** The total of a provider's artefact list: without restricted ones for a caller who may not see them. */
+export const artefactTotal = (p: ArtefactCounts, withRestricted: boolean): number =>
+  (p.artefact_count ?? 0) - (withRestricted ? 0 : (p.restricted_artefact_count ?? 0));
+
+/** The provider counter (keys.counter(PROVIDER_COUNTER)) and the published-release counter, by ISM release beside the total. */
+const providerCounterSchema = once(() => counterSchema(['count']));
+const publishedCounterSchema = once(() => counterSchema(['count'], [publishedOfIsm('')]));
+
+/** The total of the provider list. */
+export const providerCount = (counter: Item | undefined): number => countOf(readCounts(providerCounterSchema(), counter), 'count');
+
+/** The total of the options list: the published releases, of one ISM release when given. */
+export const publishedCount = (counter: Item | undefined, ismVersionId: string | undefined): number =>
+  countOf(readCounts(publishedCounterSchema(), counter), ismVersionId ? publishedOfIsm(ismVersionId) : 'count');
 export const toRelease = (item: Item): StoredRelease => parseStored(assuranceReleaseSchema(), item);
 
 const providerItem = (p: StoredProvider) => ({
@@ -98,9 +128,9 @@ export function deleteProviderWrites(p: StoredProvider, releases: readonly Store
       condition: and(providerUnchanged(p), absentOrZero('selections'), absentOrZero('artefact_count')),
       onConditionFailed: (current) => {
         if (!current) return notFound();
-        const stale = current.version !== p.version || current.release_count !== p.release_count;
-        if (stale) return preconditionFailed();
-        return Number(current.artefact_count ?? 0) > 0 ? onArtefacts() : onSelected();
+        const now = toProvider({ ...current, ...keys.externalProvider(p.id) });
+        if (now.version !== p.version || now.release_count !== p.release_count) return preconditionFailed();
+        return hasArtefacts(now) ? onArtefacts() : onSelected();
       },
     },
     ...releases.map(

@@ -1,5 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { once } from '../domain/validation.js';
 import { ddb, tableName } from './client.js';
+import { counterSchema, countOf, readCounts } from './counters.js';
 import { keys, type Key } from './keys.js';
 
 export const WINDOW_SECONDS = 60;
@@ -23,7 +25,11 @@ function windowOf(now: Date): { epoch: number; window: number } {
   return { epoch, window: Math.floor(epoch / WINDOW_SECONDS) };
 }
 
-const nestedName = (subject: string) => `n_${subject}`;
+const NESTED = 'n_';
+const nestedName = (subject: string) => `${NESTED}${subject}`;
+
+/** A window's counter item (keys.rateWindow): the scope's own count and its nested ones. */
+const windowSchema = once(() => counterSchema(['count'], [NESTED]));
 
 function counterUpdate(hit: CounterHit, window: number): { Key: Key; names: Record<string, string>; expression: string } {
   const names: Record<string, string> = { '#c': 'count', '#t': 'ttl' };
@@ -58,10 +64,11 @@ export async function countHits(hit: CounterHit, now: Date): Promise<Count[]> {
     }),
   );
   const resetSeconds = (window + 1) * WINDOW_SECONDS - epoch;
-  const attributes = out.Attributes ?? {};
+  // UPDATED_NEW returns every count the ADD moved, this hit included.
+  const counts = readCounts(windowSchema(), { ...out.Attributes, ...update.Key });
   return [
-    { budget: hit.budget, count: Number(attributes.count ?? 1), resetSeconds },
-    ...(hit.nested ?? []).map((n) => ({ budget: n.budget, count: Number(attributes[nestedName(n.subject)] ?? 1), resetSeconds })),
+    { budget: hit.budget, count: countOf(counts, 'count'), resetSeconds },
+    ...(hit.nested ?? []).map((n) => ({ budget: n.budget, count: countOf(counts, nestedName(n.subject)), resetSeconds })),
   ];
 }
 

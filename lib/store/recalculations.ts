@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Permission } from '../domain/permissions.js';
 import { once } from '../domain/validation.js';
-import { parseStored, sweptFields } from './entity.js';
+import { parseEach, parseStored, sweptFields } from './entity.js';
 import { accessScopeSchema, type AccessScope } from './identity.js';
 import { gsi1, keys, type Key } from './keys.js';
 import { getOne, type Item, queryAll } from './read.js';
@@ -110,7 +110,7 @@ export async function pendingRecalculations(): Promise<RecalculationMarker[]> {
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': gsi1.pendingRecalculations },
   });
-  return items.map(asMarker);
+  return parseEach('recalculation marker', items, asMarker);
 }
 
 /** The subject a marker names (markers from before subjects were stored are named by their key). */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RegisterReview, type StoredRegisterReview } from '../domain/register-reviews.js';
 import { itemAbsent } from './conditions.js';
+import { collectionCounts, countOf, REGISTER_REVIEWS } from './counters.js';
 import { parseStored } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import { queryPage, type Item } from './read.js';
@@ -21,9 +22,11 @@ export const reviewSchema = once(() => z.looseObject({ ...RegisterReview().shape
 
 export const toReview = (item: Item): StoredRegisterReview => parseStored(reviewSchema(), item);
 
-export const reviewCountAttribute = (definitionId: string) => `register_reviews_${definitionId}`;
+export const reviewCountAttribute = (definitionId: string) => `${REGISTER_REVIEWS}${definitionId}`;
 
-export const reviewCount = (counters: Item | undefined, definitionId: string): number => Number(counters?.[reviewCountAttribute(definitionId)] ?? 0);
+/** A register's review count, from the project's counters item. */
+export const reviewCount = (projectCounters: Item | undefined, definitionId: string): number =>
+  countOf(collectionCounts(projectCounters), reviewCountAttribute(definitionId));
 
 /** The review and the count of its register's reviews, together. */
 export function reviewWrites(review: StoredRegisterReview): WriteItem[] {

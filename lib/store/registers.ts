@@ -7,6 +7,7 @@ import { REGISTER_OWNERS } from '../domain/registers.js';
 import { itemAbsent, ownedBy } from './conditions.js';
 import { activeContact } from './contacts.js';
 import { readIndex, type ControlIndex } from './control-filters.js';
+import { countOf, type Counts, REGISTER_ROW_ORDERS, REGISTER_ROWS } from './counters.js';
 import { parseStored } from './entity.js';
 import { keys, prefixes, type Key } from './keys.js';
 import { getMany, keyString, queryPage, queryUpTo, type Item } from './read.js';
@@ -43,12 +44,16 @@ export function countersKey(scope: RowScope): Key {
 }
 
 /** The counter attribute of one register's rows in the owner's counters item. */
-export const rowCountAttribute = (definitionId: string) => `register_rows_${definitionId}`;
+export const rowCountAttribute = (definitionId: string) => `${REGISTER_ROWS}${definitionId}`;
 
-export const rowCount = (counters: Item | undefined, definitionId: string): number => Number(counters?.[rowCountAttribute(definitionId)] ?? 0);
+/**
+ * A register's row count, from its owner's counts (collectionCounts of countersKey): parsed once by
+ * the caller, since a list reads this and the order count from the same item.
+ */
+export const rowCount = (counts: Counts | undefined, definitionId: string): number => countOf(counts, rowCountAttribute(definitionId));
 
 /** How many rows of a register have their order item: fewer than its rows before `backfillRowOrder` ran. */
-const orderCountAttribute = (definitionId: string) => `register_row_orders_${definitionId}`;
+const orderCountAttribute = (definitionId: string) => `${REGISTER_ROW_ORDERS}${definitionId}`;
 
 const orderPrefix = (definitionId: string) => `${prefixes.registerRowOrder}${definitionId}#`;
 
@@ -155,16 +160,16 @@ const idsIn = async (scope: RowScope, prefix: string, limit: number) =>
 /**
  * One page of a register's rows, oldest first (row IDs are monotonic ULIDs). A deep page reads the
  * order items of the rows before it, then its own rows only, from the last of those; while some
- * rows lack their order item (`counters` says so), it reads every row before the page instead.
+ * rows lack their order item (`counts` says so), it reads every row before the page instead.
  */
 export async function rowsPage(
   scope: RowScope,
   definitionId: string,
   page: { number: number; size: number },
-  counters: Item | undefined,
+  counts: Counts | undefined,
 ): Promise<RowRecord[]> {
   const skip = (page.number - 1) * page.size;
-  const ordered = Number(counters?.[orderCountAttribute(definitionId)] ?? 0) >= rowCount(counters, definitionId);
+  const ordered = countOf(counts, orderCountAttribute(definitionId)) >= rowCount(counts, definitionId);
   if (skip === 0 || !ordered) return (await queryPage(range(scope, rowPrefix(definitionId)), page)).map(toRow);
   const before = await idsIn(scope, orderPrefix(definitionId), skip);
   if (before.length < skip) return [];

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { StoredSystem } from '../domain/systems.js';
 import { itemAbsent, ownedBy } from './conditions.js';
+import { collectionCount } from './counters.js';
 import { parseStored, storedSchema } from './entity.js';
 import { keys, prefixes } from './keys.js';
 import { queryAll, queryPage, type Item } from './read.js';
@@ -81,3 +82,6 @@ export async function systemsPage(organisationId: string, page: { number: number
   );
   return items.map(toSystem);
 }
+
+/** The organisation's system count, from its counters item. */
+export const systemCount = (organisationCounters: Item | undefined): number => collectionCount(organisationCounters, 'systems');

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { type StoredTask, type StoredTaskComment, TASK_KINDS, TASK_STATUSES, type TaskStatus, type TaskSubject } from '../domain/tasks.js';
 import { notFound } from '../errors.js';
 import { and, attributeEquals, itemAbsent, itemPresent, versionIs } from './conditions.js';
+import { counterSchema, countOf, readCounts } from './counters.js';
 import { parseStored } from './entity.js';
 import { keys, type Key } from './keys.js';
 import { queryPage, type Item } from './read.js';
@@ -45,7 +46,12 @@ const subjectSchema = once(
     }) satisfies z.ZodType<TaskSubject>,
 );
 
-/** A task as stored under taskKeys.task; `comments` (its comment count) and `related_control_verified` pass through. */
+/** A task as the store reads it: beside the domain's fields, its comment count, absent until its first comment. */
+export interface TaskItem extends StoredTask {
+  comments?: number;
+}
+
+/** A task as stored under taskKeys.task, with its comment count; `related_control_verified` passes through. */
 export const taskSchema = once(
   () =>
     z.looseObject({
@@ -60,7 +66,8 @@ export const taskSchema = once(
       created_at: z.string(),
       closed_at: z.string().nullable(),
       version: z.number().int(),
-    }) satisfies z.ZodType<StoredTask>,
+      comments: z.number().int().nonnegative().optional(),
+    }) satisfies z.ZodType<TaskItem>,
 );
 
 /** A comment as stored under taskKeys.comment. */
@@ -76,7 +83,7 @@ export const commentSchema = once(
     }) satisfies z.ZodType<StoredTaskComment>,
 );
 
-export const toTask = (item: Item): StoredTask => parseStored(taskSchema(), item);
+export const toTask = (item: Item): TaskItem => parseStored(taskSchema(), item);
 export const toComment = (item: Item): StoredTaskComment => parseStored(commentSchema(), item);
 
 export const taskItem = (t: StoredTask) => ({
@@ -182,13 +189,18 @@ export function createCommentWrites(c: StoredTaskComment): WriteItem[] {
   ];
 }
 
+/** The task counters item (taskKeys.counters): the project's available tasks by status. */
+const taskCountersSchema = once(() => counterSchema(TASK_STATUSES));
+
 /** The list total: of one status, or of both. */
 export function taskCount(counters: Item | undefined, status?: TaskStatus): number {
-  const of = (s: TaskStatus) => Number(counters?.[s] ?? 0);
+  const counts = readCounts(taskCountersSchema(), counters);
+  const of = (s: TaskStatus) => countOf(counts, s);
   return status ? of(status) : of('open') + of('closed');
 }
 
-export const commentCount = (task: Item | undefined) => Number(task?.comments ?? 0);
+/** A task's comment count, from the task as read (toTask): 0 before its first comment. */
+export const commentCount = (task: TaskItem): number => task.comments ?? 0;
 
 /** A page of the project's available tasks, oldest first; of one status from its GSI1 partition. */
 export async function tasksPage(projectId: string, page: { number: number; size: number }, status?: TaskStatus): Promise<StoredTask[]> {

@@ -26,7 +26,7 @@ describe('task store', () => {
     const claim = assignTaskWrite(read, ulid());
     await commit(createCommentWrites(comment(projectId, created.id)));
     await commit([claim]);
-    expect(commentCount(await getOne(taskKeys.task(projectId, created.id)))).toBe(1);
+    expect(commentCount(toTask((await getOne(taskKeys.task(projectId, created.id)))!))).toBe(1);
   });
 
   it('refuses to create a task related to a control of another project', async () => {

@@ -14,7 +14,8 @@ import { notFound } from '../../errors.js';
 import type { Key } from '../../store/keys.js';
 import { recalculationMarker, type RecalculationSubject } from '../../store/recalculations.js';
 import type { WriteItem } from '../../store/transact.js';
-import { replaceVersioned, storedVersion } from '../../store/versioned.js';
+import { asContext } from '../../store/contexts.js';
+import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from './common.js';
 import { declarationsOf, type Deferred, type Group, type OperationContext } from './operation.js';
 import { once } from '../../domain/validation.js';
@@ -43,9 +44,8 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
   const kind = `${t.name.toLowerCase()}-context`;
   const read = (ctx: OperationContext, params: z.output<P>) => {
     if (!ctx.prefetched(t.ownerKey(params))) throw notFound();
-    const item = ctx.prefetched(t.contextKey(params));
-    const version = storedVersion(item);
-    return { item, version, data: completeData(t.definition, item?.data as ContextData | undefined) };
+    const context = asContext(ctx.prefetched(t.contextKey(params)));
+    return { context, version: context?.version ?? 0, data: completeData(t.definition, context?.data) };
   };
   const ownerId = (params: z.output<P>) => t.contextKey(params).PK.split('#')[1]!;
   const prefetch = (params: z.output<P>) => [t.ownerKey(params), t.contextKey(params)];
@@ -67,8 +67,8 @@ export function contextOperations<P extends z.ZodType>(t: ContextTarget<P>) {
     sideEffects: [],
     prefetch,
     handle: async (ctx, { params }) => {
-      const { item, version } = read(ctx, params);
-      return { data: contextView(t.definition, item), etag: etagFor(kind, ownerId(params), version) };
+      const { context, version } = read(ctx, params);
+      return { data: contextView(t.definition, context), etag: etagFor(kind, ownerId(params), version) };
     },
   });
 

@@ -3,7 +3,8 @@ import { Contact, contactView } from '../../domain/contacts.js';
 import { contextResponseSchema, contextView, ORGANISATION_CONTEXT, SYSTEM_CONTEXT } from '../../domain/context.js';
 import { ProjectHealth } from '../../domain/health.js';
 import { ProjectInputs, identityOf } from '../../domain/projects.js';
-import { contactsPage } from '../../store/contacts.js';
+import { contactCount, contactsPage } from '../../store/contacts.js';
+import { asContext } from '../../store/contexts.js';
 import { keys } from '../../store/keys.js';
 import { getMany, keyString } from '../../store/read.js';
 import { NoParams, NoQuery, PageQuery } from '../kernel/common.js';
@@ -113,8 +114,8 @@ export const getProjectContext = operation({
     const found = await getMany([...wanted]);
     return {
       data: {
-        organisation: contextView(ORGANISATION_CONTEXT, found.get(keyString(wanted[0]))),
-        system: contextView(SYSTEM_CONTEXT, found.get(keyString(wanted[1]))),
+        organisation: contextView(ORGANISATION_CONTEXT, asContext(found.get(keyString(wanted[0])))),
+        system: contextView(SYSTEM_CONTEXT, asContext(found.get(keyString(wanted[1])))),
       },
     };
   },
@@ -139,7 +140,7 @@ export const listProjectContacts = operation({
   handle: async (ctx, { params }) => {
     const project = boundProjectOf(ctx, params.project);
     const [page, counters] = await Promise.all([contactsPage(project.system_id, ctx.page), getMany([keys.systemCounters(project.system_id)])]);
-    return { data: page.map(contactView), total: Number(counters.get(keyString(keys.systemCounters(project.system_id)))?.contacts ?? 0) };
+    return { data: page.map(contactView), total: contactCount(counters.get(keyString(keys.systemCounters(project.system_id)))) };
   },
 });
 

@@ -1,8 +1,7 @@
 import type * as z from 'zod';
-import type { ProviderSelection, Scope } from '../../domain/projects.js';
+import type { Scope } from '../../domain/projects.js';
 import { keys } from '../../store/keys.js';
-import type { Item } from '../../store/read.js';
-import { storedVersion } from '../../store/versioned.js';
+import { asEngagement, asScope, type StoredScope } from '../../store/scopes.js';
 import type { OperationContext } from '../kernel/operation.js';
 
 /**
@@ -12,26 +11,29 @@ import type { OperationContext } from '../kernel/operation.js';
 
 type ScopeView = z.infer<ReturnType<typeof Scope>>;
 
-export function scopeView(item: Item | undefined, full: boolean): ScopeView {
+/** The saved scope as read (prefetched with the project), and its version for the scope ETag: 0 before its first save. */
+export function scopeOf(ctx: OperationContext, projectId: string): { scope: StoredScope | undefined; version: number } {
+  const scope = asScope(ctx.prefetched(keys.projectScope(projectId)));
+  return { scope, version: scope?.version ?? 0 };
+}
+
+type Shown = Pick<StoredScope, 'data' | 'provider_selections' | 'updated_at' | 'provider_selections_updated_at' | 'provider_selections_updated_by'>;
+
+export function scopeView(scope: Shown | undefined, full: boolean): ScopeView {
   const base = {
-    data: (item?.data as Record<string, unknown> | undefined) ?? {},
-    provider_selections: (item?.provider_selections as ProviderSelection[] | undefined) ?? [],
-    updated_at: (item?.updated_at as string | undefined) ?? null,
+    data: scope?.data ?? {},
+    provider_selections: scope?.provider_selections ?? [],
+    updated_at: scope?.updated_at ?? null,
   };
   if (!full) return base;
   return {
     ...base,
-    provider_selections_updated_at: (item?.provider_selections_updated_at as string | undefined) ?? null,
-    provider_selections_updated_by: (item?.provider_selections_updated_by as string | undefined) ?? null,
+    provider_selections_updated_at: scope?.provider_selections_updated_at ?? null,
+    provider_selections_updated_by: scope?.provider_selections_updated_by ?? null,
   };
 }
 
 export const engagementOf = (ctx: OperationContext, projectId: string) => {
-  const item = ctx.prefetched(keys.projectEngagement(projectId));
-  return {
-    item,
-    version: storedVersion(item),
-    data: item?.data as Record<string, unknown> | undefined,
-    updatedAt: (item?.updated_at as string | undefined) ?? null,
-  };
+  const engagement = asEngagement(ctx.prefetched(keys.projectEngagement(projectId)));
+  return { version: engagement?.version ?? 0, data: engagement?.data, updatedAt: engagement?.updated_at ?? null };
 };

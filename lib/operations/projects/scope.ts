@@ -3,7 +3,7 @@ import { keys } from '../../store/keys.js';
 import { NoQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { ProjectParams, boundProjectOf } from './access.js';
-import { engagementOf, scopeView } from './scope-views.js';
+import { engagementOf, scopeOf, scopeView } from './scope-views.js';
 
 /** Scope and engagement as project credentials read them: without management metadata, allowlisted fields only. */
 
@@ -24,7 +24,7 @@ export const getProjectScope = operation({
   prefetch: ({ project }) => [keys.project(project), keys.projectScope(project)],
   handle: async (ctx, { params }) => {
     boundProjectOf(ctx, params.project);
-    return { data: scopeView(ctx.prefetched(keys.projectScope(params.project)), false) };
+    return { data: scopeView(scopeOf(ctx, params.project).scope, false) };
   },
 });
 

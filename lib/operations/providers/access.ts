@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { releaseView, type StoredProvider, type StoredRelease } from '../../domain/providers.js';
 import { conflict, notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import { toProvider, toRelease } from '../../store/providers.js';
+import { type ProviderItem, toProvider, toRelease } from '../../store/providers.js';
 import { Ulid } from '../kernel/common.js';
 import { etagFor } from '../kernel/etag.js';
 import type { OperationContext } from '../kernel/operation.js';
@@ -31,7 +31,7 @@ export const releaseEtag = (r: StoredRelease) => etagFor(RELEASE_KIND, r.id, r.r
 export const providerPrefetch = (p: { provider: string }) => [keys.externalProvider(p.provider)];
 export const releasePrefetch = (p: ReleaseParams) => [keys.externalProvider(p.provider), keys.assuranceRelease(p.provider, p.package)];
 
-export function providerOf(ctx: OperationContext, providerId: string): StoredProvider {
+export function providerOf(ctx: OperationContext, providerId: string): ProviderItem {
   const item = ctx.prefetched(keys.externalProvider(providerId));
   if (!item) throw notFound();
   return toProvider(item);

@@ -15,7 +15,7 @@ import { forbidden, preconditionFailed, validationFailed } from '../../errors.js
 import { runAsRead } from '../../store/imports.js';
 import { keys } from '../../store/keys.js';
 import { artefactsPage, createArtefactsWrites, deleteArtefactWrites } from '../../store/provider-artefacts.js';
-import { toRelease } from '../../store/providers.js';
+import { artefactTotal, toRelease } from '../../store/providers.js';
 import { getOne } from '../../store/read.js';
 import { ismVersionOf } from './releases.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
@@ -48,12 +48,10 @@ export const listProviderArtefacts = operation({
   sideEffects: [],
   prefetch: providerPrefetch,
   handle: async (ctx, { params }) => {
-    providerOf(ctx, params.provider);
-    const counts = ctx.prefetched(keys.externalProvider(params.provider))!;
+    const provider = providerOf(ctx, params.provider);
     const withRestricted = canViewRestricted(ctx.caller.permissions);
     const page = await artefactsPage(params.provider, withRestricted, ctx.page);
-    const total = Number(counts.artefact_count ?? 0) - (withRestricted ? 0 : Number(counts.restricted_artefact_count ?? 0));
-    return { data: page.map(artefactView), total };
+    return { data: page.map(artefactView), total: artefactTotal(provider, withRestricted) };
   },
 });
 

@@ -3,7 +3,7 @@ import { once } from '../../domain/validation.js';
 import { ControlIdentifier, optionOf, ProviderOption, type StoredRelease } from '../../domain/providers.js';
 import { releasesAsserting } from '../../store/assertions.js';
 import { keys } from '../../store/keys.js';
-import { PUBLISHED_COUNTER, publishedOfIsm, publishedReleasesPage, publishedSortKey, toProvider, toRelease } from '../../store/providers.js';
+import { PUBLISHED_COUNTER, publishedCount, publishedReleasesPage, publishedSortKey, toProvider, toRelease } from '../../store/providers.js';
 import { getMany, keyString } from '../../store/read.js';
 import { PageQuery, Ulid } from '../kernel/common.js';
 import type { Page } from '../kernel/operation.js';
@@ -56,7 +56,7 @@ export const listExternalProviderOptions = operation({
       ? await assertingPage(query.control_id, query.ism_version_id, ctx.page)
       : {
           releases: await publishedReleasesPage(query.ism_version_id, ctx.page),
-          total: Number(counter?.[query.ism_version_id ? publishedOfIsm(query.ism_version_id) : 'count'] ?? 0),
+          total: publishedCount(counter, query.ism_version_id),
         };
     const providers = await getMany(releases.map((r) => keys.externalProvider(r.provider_id)));
     const data = releases.flatMap((r) => {

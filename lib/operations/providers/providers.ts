@@ -4,7 +4,16 @@ import { CreateExternalProvider, ExternalProvider, providerView, UpdateExternalP
 import { conflict, forbidden } from '../../errors.js';
 import { keys } from '../../store/keys.js';
 import { purgeMarkerWrite } from '../../store/provider-purge.js';
-import { allReleases, createProviderWrites, deleteProviderWrites, PROVIDER_COUNTER, providersPage, updateProviderWrite } from '../../store/providers.js';
+import {
+  allReleases,
+  createProviderWrites,
+  deleteProviderWrites,
+  hasArtefacts,
+  PROVIDER_COUNTER,
+  providerCount,
+  providersPage,
+  updateProviderWrite,
+} from '../../store/providers.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { PROVIDER_PATH, PROVIDERS_PATH, ProviderParams, providerEtag, providerOf, providerPrefetch } from './access.js';
@@ -31,7 +40,7 @@ export const listExternalProviders = operation({
   prefetch: () => [keys.counter(PROVIDER_COUNTER)],
   handle: async (ctx) => {
     const page = await providersPage(ctx.page);
-    return { data: page.map(providerView), total: Number(ctx.prefetched(keys.counter(PROVIDER_COUNTER))?.count ?? 0) };
+    return { data: page.map(providerView), total: providerCount(ctx.prefetched(keys.counter(PROVIDER_COUNTER))) };
   },
 });
 
@@ -157,7 +166,7 @@ export const deleteExternalProvider = operation({
       throw forbidden('permission_denied', 'Deleting a provider that has assurance releases needs publish-provider-assurance-packages.');
     }
     requireIfMatch(ctx.ifMatch, providerEtag(provider));
-    if (Number(ctx.prefetched(keys.externalProvider(provider.id))?.artefact_count ?? 0) > 0) throw providerHasArtefacts();
+    if (hasArtefacts(provider)) throw providerHasArtefacts();
     const releases = provider.release_count > 0 ? await allReleases(provider.id) : [];
     return {
       data: { id: provider.id, deleted: true as const, deleted_releases: releases.length },

@@ -6,6 +6,7 @@ import { notFound } from '../../errors.js';
 import { controlSummaryRows } from '../../store/control-summary.js';
 import { keys, type Key } from '../../store/keys.js';
 import { getMany, keyString, type Item } from '../../store/read.js';
+import { collectionCounts } from '../../store/counters.js';
 import { countersKey, rowCount, rowsPage } from '../../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
@@ -68,7 +69,7 @@ export const listProjectRegisterRows = operation({
       return { data: all.slice(from, from + ctx.page.size).map((row) => rowView(definition, row, place.authority)), total: all.length };
     }
     const key = countersKey(place.scope);
-    const counters = await itemWhereRowsLive(ctx, definition, key);
+    const counters = collectionCounts(await itemWhereRowsLive(ctx, definition, key));
     const page = await rowsPage(place.scope, definition.id, ctx.page, counters);
     return { data: page.map((r) => rowView(definition, r.row, place.authority)), total: rowCount(counters, definition.id) };
   },

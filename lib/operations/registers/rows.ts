@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RegisterRow, rowView } from '../../domain/register-rows.js';
 import { keys } from '../../store/keys.js';
+import { collectionCounts } from '../../store/counters.js';
 import { countersKey, rowCount, rowsPage } from '../../store/registers.js';
 import { NoQuery, PageQuery, Ulid } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
@@ -47,7 +48,7 @@ export const listSystemRegisterRows = operation({
   },
   handle: async (ctx, { params }) => {
     const { definition, scope, authority } = placeOf(ctx, params);
-    const counters = ctx.prefetched(countersKey(scope));
+    const counters = collectionCounts(ctx.prefetched(countersKey(scope)));
     const page = await rowsPage(scope, definition.id, ctx.page, counters);
     return { data: page.map((r) => rowView(definition, r.row, authority)), total: rowCount(counters, definition.id) };
   },

@@ -1,13 +1,4 @@
-import {
-  Engagement,
-  engagementView,
-  Scope,
-  SCOPE_TECHNOLOGIES,
-  UpdateEngagement,
-  UpdateScope,
-  type ProviderSelection,
-  type StoredProject,
-} from '../../domain/projects.js';
+import { Engagement, engagementView, Scope, SCOPE_TECHNOLOGIES, UpdateEngagement, UpdateScope, type ProviderSelection } from '../../domain/projects.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { validationFailed } from '../../errors.js';
 import { keys } from '../../store/keys.js';
@@ -15,12 +6,11 @@ import { selectionDeltas } from '../../domain/providers.js';
 import { selectionWrites as providerSelectionWrites } from '../../store/providers.js';
 import { getMany, keyString } from '../../store/read.js';
 import type { WriteItem } from '../../store/transact.js';
-import { replaceVersioned, storedVersion } from '../../store/versioned.js';
+import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery } from '../kernel/common.js';
-import type { OperationContext } from '../kernel/operation.js';
 import { operation } from './declare.js';
 import { SETUP_PROJECT_PATH, SetupProjectParams, projectRecalculation, requireEditable, setupProjectOf } from '../projects/access.js';
-import { engagementOf, scopeView } from '../projects/scope-views.js';
+import { engagementOf, scopeOf, scopeView } from '../projects/scope-views.js';
 
 /* Scope: organisation credentials read and save it with its ETag; project credentials read it without management metadata. */
 
@@ -62,7 +52,6 @@ const technologiesChanged = (before: Record<string, unknown>, after: Record<stri
   SCOPE_TECHNOLOGIES.some((t) => (before[t] ?? null) !== (after[t] ?? null));
 
 const scopePrefetch = (p: SetupProjectParams) => [keys.project(p.project), keys.projectScope(p.project)];
-const scopeVersion = (ctx: OperationContext, project: StoredProject) => storedVersion(ctx.prefetched(keys.projectScope(project.id)));
 
 export const getSetupProjectScope = operation({
   id: 'getSetupProjectScope',
@@ -81,7 +70,8 @@ export const getSetupProjectScope = operation({
   prefetch: scopePrefetch,
   handle: async (ctx, { params }) => {
     const project = setupProjectOf(ctx, params);
-    return { data: scopeView(ctx.prefetched(keys.projectScope(project.id)), true), etag: etagFor(SCOPE_KIND, project.id, scopeVersion(ctx, project)) };
+    const { scope, version } = scopeOf(ctx, project.id);
+    return { data: scopeView(scope, true), etag: etagFor(SCOPE_KIND, project.id, version) };
   },
 });
 
@@ -110,15 +100,14 @@ export const updateSetupProjectScope = operation({
   prefetch: scopePrefetch,
   handle: async (ctx, { params, body }) => {
     const project = setupProjectOf(ctx, params);
-    const current = ctx.prefetched(keys.projectScope(project.id));
-    const version = scopeVersion(ctx, project);
+    const { scope: current, version } = scopeOf(ctx, project.id);
     requireIfMatch(ctx.ifMatch, etagFor(SCOPE_KIND, project.id, version));
     requireEditable(project);
-    const previous = (current?.provider_selections as ProviderSelection[] | undefined) ?? [];
+    const previous = current?.provider_selections ?? [];
     const selected = body.provider_selections ? await selectionWrites(previous, body.provider_selections) : [];
     const at = ctx.now.toISOString();
-    const before = (current?.data as Record<string, unknown> | undefined) ?? {};
-    const item: Record<string, unknown> & ReturnType<typeof keys.projectScope> = {
+    const before = current?.data ?? {};
+    const item = {
       ...(current ?? {}),
       ...keys.projectScope(project.id),
       entity: 'project-scope',

@@ -6,7 +6,7 @@ import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, work
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import { createProjectWrites, projectItem, projectsPage } from '../../store/projects.js';
+import { createProjectWrites, projectCount, projectItem, projectsPage } from '../../store/projects.js';
 import { replaceVersioned } from '../../store/versioned.js';
 import { NoQuery, PageQuery, SystemParams } from '../kernel/common.js';
 import { operation } from './declare.js';
@@ -47,7 +47,7 @@ export const listSystemProjects = operation({
     if (!ctx.prefetched(keys.system(params.organisation, params.system))) throw notFound();
     const full = ctx.caller.permissions.has('manage-projects');
     const projects = await projectsPage(params.system, ctx.page);
-    return { data: projects.map((p) => setupProjectView(p, full)), total: Number(ctx.prefetched(keys.systemCounters(params.system))?.projects ?? 0) };
+    return { data: projects.map((p) => setupProjectView(p, full)), total: projectCount(ctx.prefetched(keys.systemCounters(params.system))) };
   },
 });
 

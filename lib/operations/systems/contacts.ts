@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../../domain/contacts.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
-import { activeContact, contactsPage, createContactWrites, updateContactWrites } from '../../store/contacts.js';
+import { activeContact, contactCount, contactsPage, createContactWrites, updateContactWrites } from '../../store/contacts.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery, PageQuery, SystemParams, Ulid } from '../kernel/common.js';
 import type { OperationContext } from '../kernel/operation.js';
@@ -42,7 +42,7 @@ export const listContacts = operation({
   handle: async (ctx, { params }) => {
     systemOf(ctx, params.organisation, params.system);
     const page = await contactsPage(params.system, ctx.page);
-    return { data: page.map(contactView), total: Number(ctx.prefetched(keys.systemCounters(params.system))?.contacts ?? 0) };
+    return { data: page.map(contactView), total: contactCount(ctx.prefetched(keys.systemCounters(params.system))) };
   },
 });
 

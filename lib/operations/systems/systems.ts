@@ -5,7 +5,7 @@ import { CreateSystem, System, systemView, UpdateSystem, type StoredSystem } fro
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import { createSystemWrites, systemsPage, updateSystemWrites } from '../../store/systems.js';
+import { createSystemWrites, systemCount, systemsPage, updateSystemWrites } from '../../store/systems.js';
 import { NoQuery, OrganisationParams, PageQuery, SystemParams } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { systemOf } from './access.js';
@@ -35,7 +35,7 @@ export const listSystems = operation({
   handle: async (ctx, { params }) => {
     const full = ctx.caller.permissions.has('manage-org-hierarchy');
     const page = await systemsPage(params.organisation, ctx.page);
-    const total = Number(ctx.prefetched(keys.organisationCounters(params.organisation))?.systems ?? 0);
+    const total = systemCount(ctx.prefetched(keys.organisationCounters(params.organisation)));
     return { data: page.map((s) => systemView(s, full)), total };
   },
 });

@@ -3,7 +3,7 @@ import { hiddenFields, taskView, type StoredTask } from '../../domain/tasks.js';
 import { etagFor } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
 import { keys } from '../../store/keys.js';
-import { isAvailableTask, taskKeys, toTask } from '../../store/tasks.js';
+import { isAvailableTask, type TaskItem, taskKeys, toTask } from '../../store/tasks.js';
 import { Ulid } from '../kernel/common.js';
 import type { Caller, OperationContext } from '../kernel/operation.js';
 import { boundProjectOf, ProjectParams, requireEditable } from '../projects/access.js';
@@ -25,7 +25,7 @@ export const taskEtag = (task: StoredTask, caller: Caller) => etagFor(ETAG_KIND,
 
 export const taskPrefetch = (p: TaskParams) => [keys.project(p.project), taskKeys.task(p.project, p.task)];
 
-export function storedTaskOf(ctx: OperationContext, p: TaskParams): StoredTask {
+export function storedTaskOf(ctx: OperationContext, p: TaskParams): TaskItem {
   boundProjectOf(ctx, p.project);
   const item = ctx.prefetched(taskKeys.task(p.project, p.task));
   if (!isAvailableTask(item)) throw notFound();
@@ -33,7 +33,7 @@ export function storedTaskOf(ctx: OperationContext, p: TaskParams): StoredTask {
 }
 
 /** Claims, releases and comments change the project's work: an archived project refuses them (403). */
-export function changeableTask(ctx: OperationContext, p: TaskParams): StoredTask {
+export function changeableTask(ctx: OperationContext, p: TaskParams): TaskItem {
   requireEditable(boundProjectOf(ctx, p.project));
   return storedTaskOf(ctx, p);
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { monotonicFactory } from 'ulid';
 import { commentView, CreateTaskComment, TaskComment, type StoredTaskComment } from '../../domain/tasks.js';
-import { commentCount, commentsPage, createCommentWrites, taskKeys } from '../../store/tasks.js';
+import { commentCount, commentsPage, createCommentWrites } from '../../store/tasks.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
 import { operation } from './declare.js';
 import { projectStillEditable } from '../projects/access.js';
@@ -30,7 +30,7 @@ export const listTaskComments = operation({
   handle: async (ctx, { params }) => {
     const task = storedTaskOf(ctx, params);
     const page = await commentsPage(task.project_id, task.id, ctx.page);
-    return { data: page.map(commentView), total: commentCount(ctx.prefetched(taskKeys.task(params.project, params.task))) };
+    return { data: page.map(commentView), total: commentCount(task) };
   },
 });
 

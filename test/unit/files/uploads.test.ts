@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { reusableRelease, scanWatchesBefore, scanWatchItem, toUpload, type UploadRecord } from '../../../lib/files/uploads.js';
+import { logger } from '../../../lib/log.js';
 import { resetDdbClient } from '../../../lib/store/client.js';
-import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { keyString } from '../../../lib/store/read.js';
 import { keys } from '../../../lib/store/keys.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
@@ -99,10 +99,13 @@ describe('scanWatchesBefore', () => {
     expect(await scanWatchesBefore('2026-11-22T11:00:00.000Z')).toEqual([{ upload_id: 'U1', position: '2026-11-22T10:00:00.000Z#U1', requeues: 1 }]);
   });
 
-  it('refuses a watch without its upload, naming its key', async () => {
+  it('skips a watch without its upload, logging its key, and reads the others', async () => {
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const { upload_id: _u, ...unnamed } = watch;
-    ddb.on(QueryCommand).resolves({ Items: [unnamed] });
-    await expect(scanWatchesBefore('2026-11-22T11:00:00.000Z')).rejects.toThrow(StoredItemInvalid);
-    await expect(scanWatchesBefore('2026-11-22T11:00:00.000Z')).rejects.toThrow(keyString(keys.uploadScan('U1')));
+    const other = { ...scanWatchItem({ id: 'U2', created_at: '2026-11-22T10:01:00.000Z' }) };
+    ddb.on(QueryCommand).resolves({ Items: [unnamed, other] });
+    expect((await scanWatchesBefore('2026-11-22T11:00:00.000Z')).map((w) => w.upload_id)).toEqual(['U2']);
+    expect(errors).toHaveBeenCalledWith('skipped a malformed scan watch', expect.objectContaining({ key: keyString(keys.uploadScan('U1')) }));
+    errors.mockRestore();
   });
 });

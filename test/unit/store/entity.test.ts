@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toRelease } from '../../../lib/store/catalogue-releases.js';
 import * as z from 'zod';
-import { StoredItemInvalid, storedSchema } from '../../../lib/store/entity.js';
+import { logger } from '../../../lib/log.js';
+import { parseEach, parseStored, StoredItemInvalid, storedSchema } from '../../../lib/store/entity.js';
 
 const stored = {
   PK: 'CATALOGUE',
@@ -65,5 +66,32 @@ describe('a stored schema checked against its domain type', () => {
     // @ts-expect-error tags are unnamed
     storedSchema<Shape>()(agreeing.omit({ tags: true }));
     expect(agreeing.safeParse({ note: null, detail: { size: 1 } }).success).toBe(false);
+  });
+});
+
+describe('parseEach', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const schema = z.looseObject({ n: z.number() });
+  const read = (item: { PK: string; SK: string }) => parseStored(schema, item);
+
+  it('reads every well-formed record and logs each malformed one by its key, without stopping', () => {
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const records = [
+      { PK: 'A', SK: 'R', n: 'x' },
+      { PK: 'B', SK: 'R', n: 2 },
+    ];
+    expect(parseEach('record', records, read)).toEqual([{ n: 2 }]);
+    expect(errors).toHaveBeenCalledWith('skipped a malformed record', expect.objectContaining({ key: 'A|R' }));
+  });
+
+  it('lets an error other than a malformed record through', () => {
+    expect(() =>
+      parseEach('record', [{ PK: 'A', SK: 'R' }], () => {
+        throw new Error('read failed');
+      }),
+    ).toThrow('read failed');
   });
 });

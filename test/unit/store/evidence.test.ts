@@ -9,6 +9,7 @@ import { keys } from '../../../lib/store/keys.js';
 import { keyString } from '../../../lib/store/read.js';
 import { buildEvidence, buildUploadEvidence } from '../../support/factories.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
+import { controlEvidence } from '../../../lib/store/evidence.js';
 
 const stored = evidenceItem(
   buildEvidence({
@@ -61,5 +62,21 @@ describe('readyFilesPage', () => {
     const read = () => readyFilesPage(upload.project_id, 'other', { number: 1, size: 10 });
     await expect(read()).rejects.toThrow(StoredItemInvalid);
     await expect(read()).rejects.toThrow(keyString(keys.evidence(upload.project_id, upload.control_id, upload.id)));
+  });
+});
+
+describe("a control's evidence head", () => {
+  const e = buildEvidence({ project_id: 'P', control_id: 'C' });
+  const head = keys.evidenceHead('P', 'C');
+
+  it('reads the revision and count beside the items, 0 before the first change', () => {
+    expect(controlEvidence('P', 'C', [{ ...head, entity: 'evidence-head', revision: 3, count: 1 }, evidenceItem(e)])).toMatchObject({ revision: 3, count: 1 });
+    expect(controlEvidence('P', 'C', [])).toEqual({ revision: 0, count: 0, items: [] });
+  });
+
+  it('refuses a head whose count is malformed, naming its key', () => {
+    const read = () => controlEvidence('P', 'C', [{ ...head, revision: 3, count: '1' }]);
+    expect(read).toThrow(StoredItemInvalid);
+    expect(read).toThrow(keyString(head));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asFileOwner } from '../../../lib/store/file-owners.js';
+import { asFileOwner, asUploadShown } from '../../../lib/store/file-owners.js';
 import { keys } from '../../../lib/store/keys.js';
 import { buildFileOwner } from '../../support/factories.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
@@ -21,5 +21,21 @@ describe('a stored file owner', () => {
   it('refuses an owner without the version its ETag is made of', () => {
     const { version: _v, ...unversioned } = stored;
     expect(() => asFileOwner(unversioned)).toThrow(`${stored.PK}|${stored.SK}`);
+  });
+});
+
+describe('an item that shows an upload', () => {
+  const link = { ...keys.evidence('P', 'C', 'E'), upload_id: 'U1', file_status: 'ready', error_code: null, revision_key: keys.evidenceHead('P', 'C') };
+
+  it('reads the upload it shows and the revision its parent shows', () => {
+    expect(asUploadShown(link)).toMatchObject({ upload_id: 'U1', file_status: 'ready', revision_key: keys.evidenceHead('P', 'C') });
+  });
+
+  it('reads an item that shows no upload any more', () => {
+    expect(asUploadShown({ ...keys.evidence('P', 'C', 'E'), kind: 'url' })?.upload_id).toBeUndefined();
+  });
+
+  it('refuses a revision key that is not a key, naming the item', () => {
+    expect(() => asUploadShown({ ...link, revision_key: 'EVIDENCE#C' })).toThrow(`${link.PK}|${link.SK}`);
   });
 });

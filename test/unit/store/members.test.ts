@@ -9,6 +9,7 @@ import { commitGrant, isActiveMember, membersPage, syncMemberships } from '../..
 import { projectItem } from '../../../lib/store/projects.js';
 import { buildProject, buildUser, storedAccess } from '../../support/factories.js';
 import { mockedItems } from '../../support/table-mock.js';
+import { memberCount } from '../../../lib/store/members.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const table = mockedItems(ddb);
@@ -91,5 +92,19 @@ describe('syncMemberships', () => {
     ddb.on(QueryCommand).resolves({ Items: [broken] });
     table.put(storedUser());
     await expect(syncMemberships(user.id, now)).rejects.toThrow(`USER#${user.id}|ACCESS#ORG#${ORG}`);
+  });
+});
+
+describe("an organisation's member count", () => {
+  const counters = keys.organisationCounters('O1');
+
+  it('reads the count from the counters item, 0 before the first member', () => {
+    expect(memberCount({ ...counters, members: 4 })).toBe(4);
+    expect(memberCount(undefined)).toBe(0);
+  });
+
+  it('refuses a negative count, naming the key', () => {
+    expect(() => memberCount({ ...counters, members: -2 })).toThrow(StoredItemInvalid);
+    expect(() => memberCount({ ...counters, members: -2 })).toThrow('ORG#O1|COUNTERS');
   });
 });

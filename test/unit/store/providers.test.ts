@@ -4,6 +4,8 @@ import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { createProviderWrites, createReleaseWrites, toProvider, toRelease } from '../../../lib/store/providers.js';
 import { buildProvider } from '../../support/factories.js';
 import { firstPut } from '../../support/writes.js';
+import { artefactTotal, hasArtefacts, providerCount, publishedCount } from '../../../lib/store/providers.js';
+import { keys } from '../../../lib/store/keys.js';
 
 const provider = buildProvider({ id: '01JD3Q5Z8X6Y7W2V9T4S3R2P1N', website: 'https://example.com' });
 const release = newRelease(
@@ -39,5 +41,31 @@ describe('stored assurance releases', () => {
     const item = { ...releaseItem(), status: 'withdrawn' };
     expect(() => toRelease(item)).toThrow(StoredItemInvalid);
     expect(() => toRelease(item)).toThrow(/RELEASE#01JD3Q5Z8X6Y7W2V9T4S3R2P1K/);
+  });
+});
+
+describe('provider counts', () => {
+  it("answers the artefact list's total with and without restricted artefacts", () => {
+    const counted = toProvider({ ...providerItem(), artefact_count: 5, restricted_artefact_count: 2 });
+    expect([artefactTotal(counted, true), artefactTotal(counted, false), hasArtefacts(counted)]).toEqual([5, 3, true]);
+    expect([artefactTotal(toProvider(providerItem()), false), hasArtefacts(toProvider(providerItem()))]).toEqual([0, false]);
+  });
+
+  it('refuses a provider whose artefact count is malformed, naming its key', () => {
+    expect(() => toProvider({ ...providerItem(), artefact_count: -1 })).toThrow(StoredItemInvalid);
+    expect(() => toProvider({ ...providerItem(), artefact_count: -1 })).toThrow('PROVIDER#01JD3Q5Z8X6Y7W2V9T4S3R2P1N|PROVIDER');
+  });
+
+  it('reads the provider total and the published totals, by ISM release or in all', () => {
+    expect(providerCount({ ...keys.counter('providers'), count: 3 })).toBe(3);
+    const published = { ...keys.counter('published-releases'), count: 4, ism_I1: 3 };
+    expect([publishedCount(published, undefined), publishedCount(published, 'I1'), publishedCount(published, 'I2')]).toEqual([4, 3, 0]);
+    expect(publishedCount(undefined, 'I1')).toBe(0);
+  });
+
+  it('refuses a malformed published total, naming the key', () => {
+    const read = () => publishedCount({ ...keys.counter('published-releases'), ism_I1: '3' }, undefined);
+    expect(read).toThrow(StoredItemInvalid);
+    expect(read).toThrow('COUNTER#published-releases|COUNTER');
   });
 });

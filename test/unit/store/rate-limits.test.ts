@@ -49,3 +49,10 @@ describe('uncountHits', () => {
     expect(input.ExpressionAttributeValues).toMatchObject({ ':d': -1 });
   });
 });
+
+describe('a malformed window counter', () => {
+  it('is refused, naming its key', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 'many' } });
+    await expect(countHits({ budget: 'read-organisation', subject: 'O1' }, now)).rejects.toThrow(`RATE#read-organisation#O1#${window}|RATE`);
+  });
+});

@@ -3,6 +3,8 @@ import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { createRowWrites, type RowScope, toRow } from '../../../lib/store/registers.js';
 import { buildRegisterRow } from '../../support/factories.js';
 import { firstPut } from '../../support/writes.js';
+import { collectionCounts } from '../../../lib/store/counters.js';
+import { countersKey, rowCount, rowCountAttribute } from '../../../lib/store/registers.js';
 
 const scope: RowScope = { owner: 'system', systemId: 'S' };
 const row = buildRegisterRow({
@@ -35,5 +37,18 @@ describe('stored register rows', () => {
   it('refuses a row without its logical key', () => {
     const { logical_key: _key, ...item } = stored();
     expect(() => toRow(item)).toThrow(StoredItemInvalid);
+  });
+});
+
+describe("a register's row count", () => {
+  it("reads the count from the owner's counters, 0 for a register without rows", () => {
+    const counts = collectionCounts({ ...countersKey(scope), [rowCountAttribute('D')]: 7, contacts: 2 });
+    expect([rowCount(counts, 'D'), rowCount(counts, 'E')]).toEqual([7, 0]);
+  });
+
+  it('refuses a malformed row count, naming the key', () => {
+    const read = () => collectionCounts({ ...countersKey(scope), [rowCountAttribute('D')]: '7' });
+    expect(read).toThrow(StoredItemInvalid);
+    expect(read).toThrow('SYSTEM#S|COUNTERS');
   });
 });

@@ -7,6 +7,7 @@ import { systemIdsOf, toSystem } from '../../../lib/store/systems.js';
 import { keys } from '../../../lib/store/keys.js';
 import { buildSystem } from '../../support/factories.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
+import { systemCount } from '../../../lib/store/systems.js';
 
 const system = buildSystem({ version: 2 });
 const stored = { ...keys.system(system.organisation_id, system.id), entity: 'system', ...system };
@@ -34,5 +35,19 @@ describe('systemIdsOf', () => {
     ddb.on(QueryCommand).resolves({ Items: [unnamed] });
     await expect(systemIdsOf(system.organisation_id)).rejects.toThrow(StoredItemInvalid);
     await expect(systemIdsOf(system.organisation_id)).rejects.toThrow(`ORG#${system.organisation_id}|SYSTEM#${system.id}`);
+  });
+});
+
+describe("an organisation's system count", () => {
+  const counters = keys.organisationCounters('O1');
+
+  it('reads the count from the counters item, 0 before the first system', () => {
+    expect(systemCount({ ...counters, systems: 2, members: 4 })).toBe(2);
+    expect(systemCount({ ...counters, members: 4 })).toBe(0);
+  });
+
+  it('refuses a count stored as text, naming the key', () => {
+    expect(() => systemCount({ ...counters, systems: '2' })).toThrow(StoredItemInvalid);
+    expect(() => systemCount({ ...counters, systems: '2' })).toThrow('ORG#O1|COUNTERS');
   });
 });
