@@ -12,9 +12,6 @@ const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.t
 /** Puts process.env back after each file and forgets what lib built from it, for the projects whose files share their worker's modules. */
 const restoreEnv = 'test/support/restore-env.ts';
 
-/** The operator CLI compiled once per run, for the tests that run it in a process of its own. */
-const operatorCliBuild = 'test/support/cli-build.ts';
-
 /**
  * vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time, which
  * ran the suite serially. Each file that reaches the emulators works in a table, bucket and queues of
@@ -26,7 +23,8 @@ const emulatorFiles = { maxWorkers: 4, sequence: { groupOrder: 1 } };
 /**
  * Five projects (DESIGN.md section 9). Integration, API, browser and infrastructure tests (the
  * bundled functions) share one DynamoDB Local, one s3rver and one SQS emulator, started once per
- * run by the root's global setup; each test file works in a table of its own. Browser tests drive
+ * run by the root's global setup, which also compiles the operator CLI once for the unit and API
+ * tests that run it; each test file works in a table of its own. Browser tests drive
  * the console in Debian's Chromium (test/support/browser.ts).
  */
 export default defineConfig({
@@ -59,7 +57,6 @@ export default defineConfig({
           isolate: false,
           maxWorkers: 2,
           testTimeout: 30_000,
-          globalSetup: [operatorCliBuild],
           setupFiles: [restoreEnv],
           env,
         },
@@ -97,7 +94,7 @@ export default defineConfig({
           ...emulatorFiles,
           include: ['test/api/**/*.test.ts'],
           isolate: false,
-          globalSetup: [...recordedCommands.globalSetup, operatorCliBuild],
+          globalSetup: recordedCommands.globalSetup,
           setupFiles: [restoreEnv, ...recordedCommands.setupFiles],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -28,8 +28,8 @@ const sourceUrls: Plugin = {
 };
 
 /**
- * Global setup of the unit and API projects: the operator CLI compiled once per run, for the tests
- * that run it as an operator does, a process per command. Under `node --import tsx` each command
+ * The operator CLI compiled once per run, by the root's global setup (global-setup.ts) for the unit
+ * and API projects, for the tests that run it as an operator does, a process per command. Under `node --import tsx` each command
  * spent 1.6 s of CPU loading tsx and compiling the sources again; compiled, 0.8 s. Packages stay
  * outside the bundle (bundling them took 3 s more to build), which lies in the repository
  * (.build/) so that Node finds them in node_modules.
