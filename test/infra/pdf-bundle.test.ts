@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFunction, codeFiles } from '../../infra/bundling.js';
+import { codeFiles } from '../../infra/bundling.js';
 import { PDF_RENDERERS } from '../../lib/render/pdf/index.js';
 import { collector, documentModel } from '../support/document-model.js';
+import { functionBuild } from '../support/function-builds.js';
 import { fonts, pageCount, pageTexts } from '../support/pdf.js';
 
 const run = promisify(execFile);
@@ -20,12 +21,13 @@ await mod.handler({ model: process.env.MODEL, out: process.env.OUT });
 `;
 
 let dir: string;
+let renderer: string;
 let bundle: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pdf-bundle-'));
-  bundle = join(dir, 'render', 'index.mjs');
-  await buildFunction(ENTRY, join(dir, 'render'));
+  renderer = (await functionBuild(ENTRY)).outdir;
+  bundle = join(renderer, 'index.mjs');
 }, 60_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -67,7 +69,7 @@ async function render(key: Key): Promise<string> {
 
 describe('PDF renderers in a bundle built like the functions', () => {
   it('carries the DejaVu fonts in its code', async () => {
-    const code = (await Promise.all((await codeFiles(join(dir, 'render'))).map((file) => readFile(file, 'utf8')))).join('\n');
+    const code = (await Promise.all((await codeFiles(renderer)).map((file) => readFile(file, 'utf8')))).join('\n');
     const font = (await readFile(fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')))).toString('base64');
     expect(code.includes(font), 'the bundle holds DejaVuSans-Bold').toBe(true);
   });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Metafile } from 'esbuild';
-import { buildFunction, codeFiles } from '../../infra/bundling.js';
+import { codeFiles } from '../../infra/bundling.js';
+import { functionBuild, type FunctionBuild } from './function-builds.js';
 
 const run = promisify(execFile);
 
@@ -85,12 +85,16 @@ export interface Bundles {
   remove(): Promise<void>;
 }
 
-/** Builds the named entries under functions/ (bundle name -> entry) the way the CDK app builds them. */
+/**
+ * The named entries under functions/ (bundle name -> entry) built the way the CDK app builds them
+ * (test/support/function-builds.ts), with a folder of the file's own for what the loads write.
+ */
 export async function buildBundles(entries: Record<string, string>): Promise<Bundles> {
   const dir = await mkdtemp(join(tmpdir(), 'assessment-ops-bundle-'));
-  const outdir = (name: string) => join(dir, name);
-  const metafiles = new Map<string, Metafile>();
-  await Promise.all(Object.entries(entries).map(async ([name, entry]) => metafiles.set(name, await buildFunction(`${FUNCTIONS}${entry}.ts`, outdir(name)))));
+  const builds = new Map<string, FunctionBuild>();
+  await Promise.all(Object.entries(entries).map(async ([name, entry]) => builds.set(name, await functionBuild(`${FUNCTIONS}${entry}.ts`))));
+  const outdir = (name: string) => builds.get(name)!.outdir;
+  const metafiles = new Map([...builds].map(([name, build]) => [name, build.metafile]));
   return {
     dir,
     code: async (name) => (await Promise.all((await codeFiles(outdir(name))).map((file) => readFile(file, 'utf8')))).join('\n'),

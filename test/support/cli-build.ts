@@ -34,9 +34,9 @@ const sourceUrls: Plugin = {
 const REQUIRE_BANNER = "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
 
 /**
- * Global setup of the unit and API projects: the operator CLI compiled once per run, for the tests
- * that run it as an operator does, a process per command. Under `node --import tsx` each command
- * spent 1.6 s of CPU loading tsx and compiling the sources again. With the packages outside the
+ * The operator CLI compiled once per run, by the root's global setup (global-setup.ts) for the unit
+ * and API projects, for the tests that run it as an operator does, a process per command. Under
+ * `node --import tsx` each command spent 1.6 s of CPU loading tsx and compiling the sources again. With the packages outside the
  * bundle a command still spent 0.55 to 0.7 s, most of it in Node resolving and loading the AWS
  * SDK's and zod's hundreds of files; bundled with them (their ES module builds, as the functions
  * are), 0.25 to 0.3 s, for about 1 s more of esbuild's CPU once per run. Split (ESM), each

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal, startS3, startSqs, type Emulator } from '../../lib/local/emulators.js';
+import buildOperatorCli from './cli-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,14 +15,26 @@ declare module 'vitest' {
 
 /** The projects whose tests reach the emulators through inject(). */
 const EMULATOR_PROJECTS = new Set(['integration', 'api', 'browser', 'infra']);
+/** The projects whose tests run the compiled operator CLI (test/support/cli.ts, test/unit/admin/aws-stage.test.ts). */
+const CLI_PROJECTS = new Set(['unit', 'api']);
 
 /**
- * The root project's global setup: one DynamoDB Local (in memory), one s3rver and one local SQS
- * for the whole run, whatever projects it covers; every project inherits the root's provided
- * endpoints. A run of unit tests alone starts none of them.
+ * The root project's global setup, once per run whatever projects it covers: the operator CLI
+ * compiled once (it was compiled by the unit and the API project each, two esbuild builds a run),
+ * and one DynamoDB Local (in memory), one s3rver and one local SQS. Every project inherits what
+ * the root provides. A run of unit tests alone starts no emulator.
  */
-export default async function setup(root: TestProject): Promise<(() => Promise<void>) | undefined> {
-  if (!root.vitest.projects.some((p) => EMULATOR_PROJECTS.has(p.name))) return undefined;
+export default async function setup(root: TestProject): Promise<() => Promise<void>> {
+  const runs = (names: Set<string>) => root.vitest.projects.some((p) => names.has(p.name));
+  const teardowns: (() => unknown)[] = [];
+  if (runs(CLI_PROJECTS)) teardowns.push(await buildOperatorCli(root));
+  if (runs(EMULATOR_PROJECTS)) teardowns.push(await startEmulators(root));
+  return async () => {
+    for (const teardown of teardowns.reverse()) await teardown();
+  };
+}
+
+async function startEmulators(root: TestProject): Promise<() => Promise<void>> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dir = mkdtempSync(join(tmpdir(), 'aop-s3-'));
   const started: Emulator[] = [];
