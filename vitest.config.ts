@@ -36,12 +36,6 @@ export default defineConfig({
     // which every file the coverage reports name is matched against, and vitest's default there, an
     // extglob, took two thirds of that matching (2.6 s of the main process in a run of the API files).
     include: ['test/**/*.test.ts'],
-    // Each project's Vite server transformed every module it served again in each run (5.5 s of the
-    // main process in a run of the unit files, 8 s in one of the API files): transformed modules are
-    // kept on disk by content, config and lockfile, and a run transforms only what changed since the
-    // last one (unit files with coverage, 2026-11-27, 3 runs each: the main thread's CPU 6.3 s instead of
-    // 7.8 s, median; 10.5 to 11.9 s in a run that finds nothing cached; the same coverage).
-    experimental: { fsModuleCache: true, fsModuleCachePath: '.build/vitest-modules' },
     // `npm test` turns coverage on (test/run.ts). The floor only rises: the whole suite's figure of
     // 2026-11-27, second stop (statements 93.7 %, branches 86.7 %, functions 95.6 %, lines 95.0 %), less about a point for paths that timing decides (sweeps, retries).
     coverage: {
