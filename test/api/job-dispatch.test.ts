@@ -43,6 +43,10 @@ afterAll(async () => {
 
 const position = () => join(dataDir, 'stream-position.json');
 
+/** The real ISM release, imported once for the file (some thousand writes): the tests that use it only read it. */
+let ismImport: Promise<Release> | undefined;
+const ismOnce = () => (ismImport ??= importRelease(ismRelease(), { sample: false }, new Date()));
+
 /** What a restart of the local SQS emulator does to messages nobody has worked yet. */
 async function loseQueuedMessages(): Promise<void> {
   for (const name of Object.keys(QUEUES) as QueueName[]) {
@@ -161,7 +165,7 @@ describe.each(crashes)('a crash %s', (crash) => {
   });
 
   it('still imports an acknowledged artefact, once', async () => {
-    const ism = await importRelease(ismRelease(), { sample: false }, new Date());
+    const ism = await ismOnce();
     const controls = (await releaseEntries(ism.id)).filter((e) => e.kind === 'control').map((e) => e.id);
     const provider = await storedProvider();
     const draft = await storedRelease(provider.id, { ismVersionId: ism.id, status: 'draft' });
