@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { releaseEntries } from '../../lib/store/catalogue-entries.js';
-import { ismRelease } from '../support/document-model.js';
+import { ismExcerpt } from '../support/document-model.js';
 import { startPollers } from '../../lib/jobs/local.js';
 import { QUEUES, queueUrl, type QueueName } from '../../lib/queues/queues.js';
 import { sqs } from '../../lib/queues/sqs.js';
@@ -43,9 +43,9 @@ afterAll(async () => {
 
 const position = () => join(dataDir, 'stream-position.json');
 
-/** The real ISM release, imported once for the file (some thousand writes): the tests that use it only read it. */
+/** Controls of the real ISM release, imported once for the file: the tests that use them only read them. */
 let ismImport: Promise<Release> | undefined;
-const ismOnce = () => (ismImport ??= importRelease(ismRelease(), { sample: false }, new Date()));
+const ismOnce = () => (ismImport ??= importRelease(ismExcerpt(2), { sample: false }, new Date()));
 
 /** What a restart of the local SQS emulator does to messages nobody has worked yet. */
 async function loseQueuedMessages(): Promise<void> {
