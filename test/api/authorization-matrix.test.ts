@@ -122,13 +122,19 @@ async function arrangeFresh(c: Case) {
 const shared = new Map<string, ReturnType<typeof arrangeFresh>>();
 
 /**
- * The arrangement depends on the credential type and the variant only. A request that is refused,
- * or that only reads, changes nothing of it, so such cases share one arrangement per type and
- * variant; a mutation the case expects to go through gets an actor, organisation and project of
- * its own, whatever it changes.
+ * Whether validation refuses the case's empty JSON body, by the operation's own schema: validation
+ * runs before the handler, so the request, authorized or not, changes nothing.
+ */
+const bodyRefused = (op: AnyOperation) => op.body !== undefined && op.body.mediaType !== 'multipart/form-data' && !op.body.schema.safeParse({}).success;
+
+/**
+ * The arrangement depends on the credential type and the variant only. A request that is refused
+ * (by authorization or by validation), or that only reads, changes nothing of it, so such cases
+ * share one arrangement per type and variant; any other mutation the case expects to go through
+ * gets an actor, organisation and project of its own, whatever it changes.
  */
 function arrange(c: Case) {
-  if (c.expected === 'authorized' && c.op.mode === 'mutation') return arrangeFresh(c);
+  if (c.expected === 'authorized' && c.op.mode === 'mutation' && !bodyRefused(c.op)) return arrangeFresh(c);
   const key = `${c.type}, ${label(c)}`;
   let arrangement = shared.get(key);
   if (!arrangement) shared.set(key, (arrangement = arrangeFresh(c)));

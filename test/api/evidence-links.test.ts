@@ -288,7 +288,7 @@ describe('createEvidenceLink: the rules every evidence write keeps', () => {
 
   it('counts links against the per-control limit (422 evidence_limit_reached)', async () => {
     const a = await arrange();
-    for (let i = 0; i < 50; i++) await a.reference({ kind: 'text_reference', title: `Note ${i}`, description: 'Seen.' });
+    await a.referencesWritten(50);
     const res = await a.link(LIBRARY);
     expect(res.status).toBe(422);
     expect(pointers(res.body)).toEqual([' evidence_limit_reached']);

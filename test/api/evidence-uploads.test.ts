@@ -7,7 +7,6 @@ import { getOne } from '../../lib/store/read.js';
 import type { Api } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
 import { controlsUrl, IMPLEMENTED } from '../support/controls.js';
-import { TEXT } from '../support/evidence.js';
 import { arrangeUploads, pdfForm, sessionForm } from '../support/evidence-files.js';
 import { EICAR, form, PDF, png } from '../support/files.js';
 import { setupWorld, startProjectWorld, type World } from '../support/projects.js';
@@ -156,7 +155,7 @@ describe('uploadEvidence', () => {
 
   it(`refuses the upload past ${MAX_EVIDENCE_PER_CONTROL} items (422 evidence_limit_reached) before storing the file`, async () => {
     const a = await arrange();
-    for (let i = 0; i < MAX_EVIDENCE_PER_CONTROL; i++) await a.reference({ ...TEXT, title: `Note ${i}` });
+    await a.referencesWritten(MAX_EVIDENCE_PER_CONTROL);
     const res = await a.upload(pdfForm());
     expect(res.status).toBe(422);
     expect(res.body.errors[0].code).toBe('evidence_limit_reached');

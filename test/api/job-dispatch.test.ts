@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { releaseEntries } from '../../lib/store/catalogue-entries.js';
-import { ismRelease } from '../support/document-model.js';
+import { ismExcerpt } from '../support/document-model.js';
 import { startPollers } from '../../lib/jobs/local.js';
 import { QUEUES, queueUrl, type QueueName } from '../../lib/queues/queues.js';
 import { sqs } from '../../lib/queues/sqs.js';
@@ -42,6 +42,10 @@ afterAll(async () => {
 });
 
 const position = () => join(dataDir, 'stream-position.json');
+
+/** Controls of the real ISM release, imported once for the file: the tests that use them only read them. */
+let ismImport: Promise<Release> | undefined;
+const ismOnce = () => (ismImport ??= importRelease(ismExcerpt(2), { sample: false }, new Date()));
 
 /** What a restart of the local SQS emulator does to messages nobody has worked yet. */
 async function loseQueuedMessages(): Promise<void> {
@@ -161,7 +165,7 @@ describe.each(crashes)('a crash %s', (crash) => {
   });
 
   it('still imports an acknowledged artefact, once', async () => {
-    const ism = await importRelease(ismRelease(), { sample: false }, new Date());
+    const ism = await ismOnce();
     const controls = (await releaseEntries(ism.id)).filter((e) => e.kind === 'control').map((e) => e.id);
     const provider = await storedProvider();
     const draft = await storedRelease(provider.id, { ismVersionId: ism.id, status: 'draft' });

@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../lib/operations/kernel/openapi.js';
@@ -25,7 +25,19 @@ beforeAll(async () => {
 afterAll(() => every.api.stop());
 
 const ajv = new Ajv2020({ strict: false });
-const accepts = (schema: Json, value: unknown) => ajv.validate(schema, value) as boolean;
+ajv.addSchema(doc, 'document');
+/**
+ * Ajv keeps what it compiled by schema object, and the document gives each operation's parameters
+ * objects of their own: 322 of them hold 15 distinct schemas, each compiled once here.
+ */
+const compiled = new Map<string, ValidateFunction>();
+const accepts = (schema: Json, value: unknown) => {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+  return validate(value) as boolean;
+};
+const jsonPointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 const resolve = (schema: Json): Json => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
 const entryOf = (op: AnyOperation): Json => doc.paths[op.path][op.method.toLowerCase()];
 const errorsAt = (body: Json | undefined, pointer: string) => ((body?.errors ?? []) as Json[]).filter((e) => e.pointer === pointer);
@@ -187,10 +199,14 @@ describe('a merge patch', () => {
     '%s: answers 422 to what the document refuses as changing nothing',
     async ([_id, op], { expect }) => {
       const body = jsonBodyOf(op)!;
+      // The body's schema where the document states it, its references resolved in the document.
+      const documentAccepts = ajv.getSchema(
+        `document#/${jsonPointer('paths', op.path, op.method.toLowerCase(), 'requestBody', 'content', op.body!.mediaType, 'schema')}`,
+      )!;
       const empty = body.minProperties ? {} : { data: {} };
       const besides = (body.not?.propertyNames?.enum ?? []) as string[];
       for (const refused of [empty, ...besides.map((name) => ({ [name]: 'Because the target changed' }))]) {
-        expect(accepts({ ...body, components: doc.components }, refused)).toBe(false);
+        expect(documentAccepts(refused)).toBe(false);
         const res = await every.api.request(op.method, every.pathOf(op), { token: every.tokenOf(op), body: refused });
         const pointer = body.minProperties ? '' : '/data';
         expect({ refused, status: res.status, errors: errorsAt(res.body, pointer).length }).toEqual({ refused, status: 422, errors: 1 });

@@ -1,9 +1,9 @@
-import type { StoredEvidence } from '../../lib/domain/evidence.js';
+import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
 import type { RepositoryConnection } from '../../lib/domain/repositories.js';
 import { putRepositoryConnection } from '../../lib/store/repositories.js';
 import type { Api } from './api.js';
 import { arrangeControls, controlsUrl } from './controls.js';
-import { buildRepositoryConnection, buildUploadEvidence, createEvidence } from './factories.js';
+import { buildEvidence, buildRepositoryConnection, buildUploadEvidence, createEvidence } from './factories.js';
 import type { World } from './projects.js';
 
 export const EXTERNAL = { kind: 'external_reference', title: 'Firewall change record', external_reference: 'https://tickets.example.test/CHG-1042' };
@@ -46,11 +46,27 @@ export async function arrangeEvidence(api: Api, world: World, options: Parameter
       }),
     );
   };
+  /**
+   * Text references of the control written directly, with the writes the reference operation makes
+   * (the item and the control's count): for tests that need a full control rather than the operation.
+   */
+  const referencesWritten = async (count: number) => {
+    for (let i = 0; i < count; i++)
+      await createEvidence(
+        buildEvidence({
+          ...metadataOf({ title: `Note ${i}`, description: 'Seen.' }),
+          project_id: a.p.id,
+          control_id: control,
+          created_by: world.op.userId,
+          updated_by: world.op.userId,
+        }),
+      );
+  };
   const fileLink = (source: Pick<StoredEvidence, 'control_id' | 'id'>, extra: Record<string, unknown> = {}) => ({
     kind: 'file_link',
     source_control_id: source.control_id,
     source_evidence_id: source.id,
     ...extra,
   });
-  return { ...a, control, evidenceUrl, reference, link, item, items, upload, fileLink };
+  return { ...a, control, evidenceUrl, reference, link, item, items, upload, referencesWritten, fileLink };
 }
