@@ -141,6 +141,14 @@ describe('operator CLI', () => {
     expect(readIndex(index)?.positions).toEqual([controlPositionKey(1), controlPositionKey(3)]);
   });
 
+  it('applies the data migrations once, and on a second run reports each as already applied when it was', () => {
+    const first = admin('migrate');
+    expect(first.code).toBe(0);
+    const steps = first.json().steps as { name: string; status: string; at: string }[];
+    expect(steps.length).toBeGreaterThan(0);
+    expect(admin('migrate').json().steps).toEqual(steps.map(({ name, at }) => ({ name, status: 'already applied', at })));
+  });
+
   it('refuses to recount a project that is not populated', async () => {
     const projectId = await fixtures.project(organisationId);
     await ddb().send(

@@ -19,6 +19,7 @@ const ALLOWED: [RegExp, string][] = [
     'command entry points: wiring, run by the CLI, local-runtime and docs tests',
   ],
   [/^lib\/console\/(pages|routes)\/[a-z-]+\.tsx?$|^lib\/console\/handler\.tsx$/, 'console pages and routes: driven in Chromium by test/browser'],
+  [/^lib\/admin\/commands\/[a-z-]+\.ts$/, "the operator CLI's commands: each run as an operator runs it, a process per command, by test/api/cli*.test.ts"],
   [/^lib\/local\/[a-z-]+\.ts$/, 'local runtime (emulators, server, demo): started by every integration, API and browser test file'],
   [/^lib\/jobs\/[a-z-]+\.ts$/, 'queue workers over the table and bucket: exercised by test/integration and test/api'],
   [/^lib\/log\.ts$/, 'logger instance: wiring'],
