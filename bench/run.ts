@@ -57,7 +57,7 @@ async function main(): Promise<number> {
     log('bundling every function and timing its module init');
     const bundles = await measureBundles(log);
     log('starting DynamoDB Local (in memory) and s3rver');
-    const dynamodb = await startDynamoDbLocal({});
+    const dynamodb = await startDynamoDbLocal({ peak: true });
     emulators.push(dynamodb);
     const files = await startS3({ dataDir: join(dataDir, 's3') });
     emulators.push(files);
