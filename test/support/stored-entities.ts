@@ -1,5 +1,6 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoredItemInvalid } from '../../lib/store/entity.js';
+import type { Key } from '../../lib/store/keys.js';
 import { keyString, type Item } from '../../lib/store/read.js';
 
 /**
@@ -16,5 +17,30 @@ export function readsStoredEntity(read: (item: Item) => unknown, stored: Item, b
     const read_ = () => read({ ...stored, ...broken });
     expect(read_).toThrow(StoredItemInvalid);
     expect(read_).toThrow(keyString(stored));
+  });
+}
+
+/**
+ * The unit tests of a collection total read from its owner's counters item (lib/store/counters.ts
+ * collectionCount): the stored count beside the item's other counts, 0 before the first of its kind,
+ * and a malformed count refused with the key named.
+ */
+export function describeCollectionCount(
+  title: string,
+  read: (item: Item | undefined) => number,
+  c: { counters: Key; name: string; neighbour: string; malformed: { what: string; value: unknown } },
+): void {
+  describe(title, () => {
+    it('reads the count from the counters item, 0 before the first', () => {
+      expect(read({ ...c.counters, [c.name]: 3, [c.neighbour]: 4 })).toBe(3);
+      expect(read({ ...c.counters, [c.neighbour]: 4 })).toBe(0);
+      expect(read(undefined)).toBe(0);
+    });
+
+    it(`refuses a count ${c.malformed.what}, naming the key`, () => {
+      const item = { ...c.counters, [c.name]: c.malformed.value };
+      expect(() => read(item)).toThrow(StoredItemInvalid);
+      expect(() => read(item)).toThrow(keyString(c.counters));
+    });
   });
 }

@@ -10,6 +10,7 @@ import { projectItem } from '../../../lib/store/projects.js';
 import { buildProject, buildUser, storedAccess } from '../../support/factories.js';
 import { mockedItems } from '../../support/table-mock.js';
 import { memberCount } from '../../../lib/store/members.js';
+import { describeCollectionCount } from '../../support/stored-entities.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const table = mockedItems(ddb);
@@ -95,16 +96,9 @@ describe('syncMemberships', () => {
   });
 });
 
-describe("an organisation's member count", () => {
-  const counters = keys.organisationCounters('O1');
-
-  it('reads the count from the counters item, 0 before the first member', () => {
-    expect(memberCount({ ...counters, members: 4 })).toBe(4);
-    expect(memberCount(undefined)).toBe(0);
-  });
-
-  it('refuses a negative count, naming the key', () => {
-    expect(() => memberCount({ ...counters, members: -2 })).toThrow(StoredItemInvalid);
-    expect(() => memberCount({ ...counters, members: -2 })).toThrow('ORG#O1|COUNTERS');
-  });
+describeCollectionCount("an organisation's member count", memberCount, {
+  counters: keys.organisationCounters('O1'),
+  name: 'members',
+  neighbour: 'systems',
+  malformed: { what: 'that is negative', value: -2 },
 });

@@ -7,7 +7,7 @@ import { projectItem, projectsPage, toProject } from '../../../lib/store/project
 import { keys } from '../../../lib/store/keys.js';
 import { mockedItems } from '../../support/table-mock.js';
 import { buildProject } from '../../support/factories.js';
-import { readsStoredEntity } from '../../support/stored-entities.js';
+import { describeCollectionCount, readsStoredEntity } from '../../support/stored-entities.js';
 import { projectCount } from '../../../lib/store/projects.js';
 
 const PROJECT = '01M84T2AZS9C8TZ6EGZG2RXYH3';
@@ -53,16 +53,9 @@ describe('projectsPage', () => {
   });
 });
 
-describe("a system's project count", () => {
-  const counters = keys.systemCounters('S1');
-
-  it('reads the count from the counters item, 0 before the first project', () => {
-    expect(projectCount({ ...counters, projects: 5 })).toBe(5);
-    expect(projectCount(undefined)).toBe(0);
-  });
-
-  it('refuses a fractional count, naming the key', () => {
-    expect(() => projectCount({ ...counters, projects: 1.5 })).toThrow(StoredItemInvalid);
-    expect(() => projectCount({ ...counters, projects: 1.5 })).toThrow('SYSTEM#S1|COUNTERS');
-  });
+describeCollectionCount("a system's project count", projectCount, {
+  counters: keys.systemCounters('S1'),
+  name: 'projects',
+  neighbour: 'contacts',
+  malformed: { what: 'that is fractional', value: 1.5 },
 });

@@ -6,7 +6,7 @@ import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { systemIdsOf, toSystem } from '../../../lib/store/systems.js';
 import { keys } from '../../../lib/store/keys.js';
 import { buildSystem } from '../../support/factories.js';
-import { readsStoredEntity } from '../../support/stored-entities.js';
+import { describeCollectionCount, readsStoredEntity } from '../../support/stored-entities.js';
 import { systemCount } from '../../../lib/store/systems.js';
 
 const system = buildSystem({ version: 2 });
@@ -38,16 +38,9 @@ describe('systemIdsOf', () => {
   });
 });
 
-describe("an organisation's system count", () => {
-  const counters = keys.organisationCounters('O1');
-
-  it('reads the count from the counters item, 0 before the first system', () => {
-    expect(systemCount({ ...counters, systems: 2, members: 4 })).toBe(2);
-    expect(systemCount({ ...counters, members: 4 })).toBe(0);
-  });
-
-  it('refuses a count stored as text, naming the key', () => {
-    expect(() => systemCount({ ...counters, systems: '2' })).toThrow(StoredItemInvalid);
-    expect(() => systemCount({ ...counters, systems: '2' })).toThrow('ORG#O1|COUNTERS');
-  });
+describeCollectionCount("an organisation's system count", systemCount, {
+  counters: keys.organisationCounters('O1'),
+  name: 'systems',
+  neighbour: 'members',
+  malformed: { what: 'stored as text', value: '2' },
 });
