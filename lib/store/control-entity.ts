@@ -94,12 +94,14 @@ export const controlSchema = once(() =>
 /** The catalogue's attributes that controls stored before issue 25 copied, and the data migration strips (lib/migrations). */
 export const COPIED_CATALOGUE_ATTRIBUTES = ['statement', 'classifications'] as const;
 
+/** A stored control's guidance references with every attribute they hold, which controlSchema reads to their own fields. */
+const heldGuidanceSchema = once(() => z.looseObject({ provider_guidance: z.array(z.record(z.string(), z.unknown())).optional() }));
+
 /** Whether a stored control still holds copies of its catalogue text or of its providers' words. */
 export function holdsCopiedText(item: Item): boolean {
   if (COPIED_CATALOGUE_ATTRIBUTES.some((a) => a in item)) return true;
-  const references = Array.isArray(item.provider_guidance) ? (item.provider_guidance as Record<string, unknown>[]) : [];
   const named = new Set(Object.keys(guidanceReferenceSchema().shape));
-  return references.some((r) => Object.keys(r).some((k) => !named.has(k)));
+  return (parseStored(heldGuidanceSchema(), item).provider_guidance ?? []).some((r) => Object.keys(r).some((k) => !named.has(k)));
 }
 
 /** A stored control, without the copies of catalogue text an older item holds: a write of it never carries them back. */

@@ -1,5 +1,8 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import * as z from 'zod';
 import type { StoredControl } from '../domain/controls.js';
+import { once } from '../domain/validation.js';
+import { parseStored } from './entity.js';
 import { keys } from './keys.js';
 import { controlPositionKey } from './projects.js';
 import type { Item } from './read.js';
@@ -47,6 +50,7 @@ export const positionOfCode = (code: string) => [...code].reduce((n, ch) => n * 
 const STATE = 's:';
 const STATUS = 'i:';
 const EXCLUDED = 'a:n';
+const isSetName = (name: string) => name.startsWith(STATE) || name.startsWith(STATUS) || name === EXCLUDED;
 
 /** The digest sets a control belongs to; no status and applicable are the absence of a set. */
 const setsOf = (c: FilterFields): string[] => [
@@ -118,15 +122,62 @@ export function indexEntries(controls: readonly IndexFields[]): Buffer {
   return brotliCompressSync(JSON.stringify({ steps, rows }), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
 }
 
+const indexContentSchema = once(() => z.object({ steps: z.array(z.number().int()), rows: z.array(z.tuple([z.string(), z.string(), z.string(), z.string()])) }));
+
+/**
+ * The control index as stored (keys.projectControlIndex): its compressed entries, or, written
+ * before it carried them, its position keys run together.
+ */
+const indexSchema = once(() =>
+  z.looseObject({
+    entries: z
+      .instanceof(Uint8Array)
+      .transform((bytes, ctx) => {
+        try {
+          return JSON.parse(brotliDecompressSync(bytes).toString('utf8'));
+        } catch {
+          ctx.issues.push({ code: 'custom', message: 'is not a compressed control index', input: bytes });
+          return z.NEVER;
+        }
+      })
+      .pipe(indexContentSchema())
+      .optional(),
+    positions: z.string().optional(),
+  }),
+);
+
 export function readIndex(item: Item | undefined): ControlIndex | undefined {
   if (!item) return undefined;
-  if (!(item.entries instanceof Uint8Array)) return { positions: String(item.positions ?? '').match(/.{4}/g) ?? [] };
-  const { steps, rows } = JSON.parse(brotliDecompressSync(item.entries).toString('utf8')) as { steps: number[]; rows: Row[] };
+  const { entries, positions } = parseStored(indexSchema(), item);
+  if (!entries) return { positions: (positions ?? '').match(/.{4}/g) ?? [] };
   let position = 0;
   return {
-    positions: steps.map((step) => controlPositionKey((position += step))),
-    rows: rows.map(([id, label, title, levels]) => [id, label, title.replaceAll(SELF, id), levels]),
+    positions: entries.steps.map((step) => controlPositionKey((position += step))),
+    rows: entries.rows.map(([id, label, title, levels]) => [id, label, title.replaceAll(SELF, id), levels]),
   };
+}
+
+/** The filter digest as lists read it: each set's position codes, from every shard, by the set's name. */
+export type FilterDigest = ReadonlyMap<string, readonly string[]>;
+
+/** A digest shard as stored (keys.projectControlFilters): complete once `written_at` is set. */
+const shardSchema = once(() => z.looseObject({ written_at: z.string().optional() }));
+/** Its sets of position codes, by name; its other attributes (the revision) pass through unread. */
+const shardSetsSchema = once(() => z.looseRecord(z.string().refine(isSetName), z.set(z.string())));
+
+/**
+ * The digest from its shards; undefined while one is missing or incomplete (a project populated
+ * before the digest existed, until its recount).
+ */
+export function readDigest(shards: readonly (Item | undefined)[]): FilterDigest | undefined {
+  const digest = new Map<string, string[]>();
+  for (const shard of shards) {
+    if (!shard || !parseStored(shardSchema(), shard).written_at) return undefined;
+    for (const [name, codes] of Object.entries(parseStored(shardSetsSchema(), shard))) {
+      if (isSetName(name)) digest.set(name, [...(digest.get(name) ?? []), ...codes]);
+    }
+  }
+  return digest;
 }
 
 export interface ListFilter {
@@ -139,19 +190,17 @@ export interface ListFilter {
   text?: string;
 }
 
-/** A digest set, across its shards, as index position keys. */
-const setIn = (shards: readonly Item[], name: string) =>
-  new Set(shards.flatMap((shard) => [...((shard[name] as Set<string> | undefined) ?? [])].map((code) => controlPositionKey(positionOfCode(code)))));
+/** A digest set as index position keys. */
+const setIn = (digest: FilterDigest, name: string) => new Set((digest.get(name) ?? []).map((code) => controlPositionKey(positionOfCode(code))));
 
 /**
  * The position keys of the controls that match, in catalogue order, from the index and the
  * digest; undefined when they cannot answer (a project populated before they existed, until its
  * recount).
  */
-export function matchingPositions(index: ControlIndex | undefined, shards: readonly (Item | undefined)[], f: ListFilter): string[] | undefined {
+export function matchingPositions(index: ControlIndex | undefined, digest: FilterDigest | undefined, f: ListFilter): string[] | undefined {
   const rows = index?.rows;
-  if (!rows || !shards.every((s) => s?.written_at)) return undefined;
-  const digest = shards as Item[];
+  if (!rows || !digest) return undefined;
   const tests: ((position: string, row: Row) => boolean)[] = [];
   if (f.workflow_state) {
     const members = setIn(digest, `${STATE}${f.workflow_state}`);
@@ -162,8 +211,8 @@ export function matchingPositions(index: ControlIndex | undefined, shards: reado
     tests.push((p) => excluded.has(p) === (f.applicability === 'n'));
   }
   if (f.implementation_status === 'not_set') {
-    const statuses = new Set(digest.flatMap((shard) => Object.keys(shard).filter((k) => k.startsWith(STATUS))));
-    const withStatus = new Set([...statuses].flatMap((k) => [...setIn(digest, k)]));
+    const statuses = [...digest.keys()].filter((k) => k.startsWith(STATUS));
+    const withStatus = new Set(statuses.flatMap((k) => [...setIn(digest, k)]));
     tests.push((p) => !withStatus.has(p));
   } else if (f.implementation_status) {
     const members = setIn(digest, `${STATUS}${f.implementation_status}`);

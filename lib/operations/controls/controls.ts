@@ -14,7 +14,7 @@ import { Control, ControlListItem, controlListItem } from '../../domain/control-
 import { stateIds } from '../../domain/workflow.js';
 import { forbidden, validationFailed } from '../../errors.js';
 import { configuredChoice, filledLine, once } from '../../domain/validation.js';
-import { digestKeys, matchingPositions, readIndex, type ListFilter } from '../../store/control-filters.js';
+import { digestKeys, matchingPositions, readDigest, readIndex, type ListFilter } from '../../store/control-filters.js';
 import { attentionList, controlList, controlsAt, controlsPage } from '../../store/controls.js';
 import { keys } from '../../store/keys.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
@@ -108,7 +108,7 @@ export const listControls = operation({
       const page = await controlsPage(project.id, index, ctx.page);
       return { data: page.map(controlListItem), total: index.positions.length };
     }
-    const matched = attention ? undefined : matchingPositions(index, digestKeys(project.id).map(ctx.prefetched), filterOf(query));
+    const matched = attention ? undefined : matchingPositions(index, readDigest(digestKeys(project.id).map(ctx.prefetched)), filterOf(query));
     if (index && matched) {
       const page = await controlsAt(project.id, index.positions, matched.slice(from, from + ctx.page.size));
       return { data: page.map(controlListItem), total: matched.length };

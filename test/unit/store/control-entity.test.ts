@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toApplicability, toControl } from '../../../lib/store/control-entity.js';
+import { holdsCopiedText, toApplicability, toControl } from '../../../lib/store/control-entity.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { keyString } from '../../../lib/store/read.js';
 import { controlItem } from '../../../lib/store/controls.js';
 import { buildControl } from '../../support/factories.js';
 import { readsStoredEntity } from '../../support/stored-entities.js';
@@ -36,5 +38,26 @@ describe('a control read through the applicability projection', () => {
 
   it('refuses an applicability outside y and n', () => {
     expect(() => toApplicability({ ...controlItem(buildControl()), applicability: 'maybe' })).toThrow(/does not match its schema/);
+  });
+});
+
+describe('whether a stored control holds copied text', () => {
+  const reference = { provider_id: 'P1', release_id: 'R1', assertion_id: 'A1', restricted: false };
+  const item = controlItem(buildControl({ provider_guidance: [reference] }));
+
+  it('sees the provider words a guidance reference stored before issue 25 held', () => {
+    expect(holdsCopiedText({ ...item, provider_guidance: [{ ...reference, guidance: 'Words.' }] })).toBe(true);
+  });
+
+  it('sees none in references that hold their own fields only, or in a control without guidance', () => {
+    const { provider_guidance: _g, ...unguided } = item;
+    expect(holdsCopiedText(item)).toBe(false);
+    expect(holdsCopiedText(unguided)).toBe(false);
+  });
+
+  it('refuses guidance that is not a list of references, naming the key', () => {
+    const broken = () => holdsCopiedText({ ...item, provider_guidance: 'Words.' });
+    expect(broken).toThrow(StoredItemInvalid);
+    expect(broken).toThrow(keyString(item));
   });
 });

@@ -1,3 +1,4 @@
+import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   DIGEST_SHARDS,
@@ -8,9 +9,11 @@ import {
   positionCode,
   positionOfCode,
   rangesFor,
+  readDigest,
   readIndex,
   type ListFilter,
 } from '../../../lib/store/control-filters.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
 import { controlPositionKey } from '../../../lib/store/projects.js';
 
 const base = { position: 70, workflow_state: 'editing', implementation_status: null, applicability: 'y' as const };
@@ -69,12 +72,14 @@ describe('control index', () => {
         ]),
       ),
     });
-  const digest = Array.from({ length: DIGEST_SHARDS }, (_, shard) => ({
+  const shards = Array.from({ length: DIGEST_SHARDS }, (_, shard) => ({
     PK: 'P',
     SK: `F${shard}`,
     written_at: 'now',
+    revision: 2,
     's:editing': new Set([3, 4, 900].filter((p) => p % DIGEST_SHARDS === shard).map(positionCode)),
   }));
+  const digest = readDigest(shards);
 
   it('keeps the positions in catalogue order', () => {
     expect(index()?.positions).toEqual([3, 4, 900].map(controlPositionKey));
@@ -94,9 +99,36 @@ describe('control index', () => {
   });
 
   it('cannot answer without every shard of the digest, complete', () => {
-    const { written_at: _, ...partial } = digest[1]!;
-    expect(matchingPositions(index(), [digest[0], partial, ...digest.slice(2)], { text: 'gov' })).toBeUndefined();
-    expect(matchingPositions(index(), [undefined, ...digest.slice(1)], { text: 'gov' })).toBeUndefined();
+    const { written_at: _, ...partial } = shards[1]!;
+    expect(readDigest([shards[0], partial, ...shards.slice(2)])).toBeUndefined();
+    expect(readDigest([undefined, ...shards.slice(1)])).toBeUndefined();
+    expect(matchingPositions(index(), undefined, { text: 'gov' })).toBeUndefined();
+  });
+
+  it('reads each set of the digest across its shards, without the revision', () => {
+    expect([...digest!.keys()]).toEqual(['s:editing']);
+    expect(digest!.get('s:editing')).toEqual(expect.arrayContaining([3, 4, 900].map(positionCode)));
+  });
+
+  it('refuses a digest set that is not a set of position codes, naming the shard', () => {
+    const broken = () => readDigest([{ ...shards[0]!, 'i:planned': ['AB'] }, ...shards.slice(1)]);
+    expect(broken).toThrow(StoredItemInvalid);
+    expect(broken).toThrow('P|F0');
+  });
+
+  it('is undefined for a project without an index', () => {
+    expect(readIndex(undefined)).toBeUndefined();
+  });
+
+  it('refuses entries that are not a compressed index, naming the item', () => {
+    const broken = () => readIndex({ PK: 'P', SK: 'I', entries: new Uint8Array([1, 2, 3]) });
+    expect(broken).toThrow(StoredItemInvalid);
+    expect(broken).toThrow('P|I');
+  });
+
+  it('refuses compressed entries without their rows, naming the item', () => {
+    const entries = new Uint8Array(brotliCompressSync(JSON.stringify({ steps: [3] })));
+    expect(() => readIndex({ PK: 'P', SK: 'I', entries })).toThrow(/P\|I.*does not match its schema/);
   });
 
   it('pages but cannot filter from an index written before it carried the entries', () => {
