@@ -5,7 +5,7 @@ import { releaseAssertionPrefix } from './assertions.js';
 import { ddb, tableName } from './client.js';
 import { and, type Condition, itemPresent } from './conditions.js';
 import { parseEach, parseStored, sweptFields } from './entity.js';
-import { gsi1, keys, prefixes } from './keys.js';
+import { gsi1, type Key, keys, prefixes } from './keys.js';
 import { type Item, getOne, queryAll, queryPages } from './read.js';
 import type { WriteItem } from './transact.js';
 import { updateIf } from './update.js';
@@ -79,13 +79,36 @@ export const purgeSubjectOf = (marker: Pick<PurgeMarker, 'provider_id' | 'releas
 export const updatePurgeMarker = (subject: PurgeSubject, fields: Record<string, unknown>, condition: Condition = itemPresent()): Promise<boolean> =>
   updateIf(keys.providerPurge(subject.provider_id, subject.release_id), fields, and(itemPresent(), condition));
 
-/** What the purge needs of an item: its key, what it is, and for a confirmed assertion its control index item. */
-export type PurgeItem = Item & { entity?: string; status?: string; control_id?: string; release_id?: string; upload_id?: string };
+/**
+ * What the purge needs of an item of the provider's partition, as purgePages projects it besides
+ * its key and entity: a confirmed assertion's status, control and release (its control index
+ * item), a deleted artefact's upload. A marker holds no release (null), nor does an artefact
+ * outside one, nor an artefact without a file an upload.
+ */
+const purgeItemSchema = once(() =>
+  z.looseObject({
+    status: z.string().optional(),
+    control_id: z.string().optional(),
+    release_id: z.string().nullable().optional(),
+    upload_id: z.string().nullable().optional(),
+  }),
+);
+export type PurgeItem = Key & { entity?: string } & z.output<ReturnType<typeof purgeItemSchema>>;
+
+/** An item the purge judges, with its key to delete it by and its entity (which parsing drops with the keys) to judge it by. */
+export const toPurgeItem = (item: Item): PurgeItem => ({
+  ...parseStored(purgeItemSchema(), item),
+  PK: item.PK,
+  SK: item.SK,
+  ...(typeof item.entity === 'string' ? { entity: item.entity } : {}),
+});
 
 /**
  * The items of the provider's partition whose sort keys begin with `prefix` (every item, for an
  * empty prefix), of one release when `releaseId` is given, a page (at most 1 MB) at a time,
- * strongly consistent so that a write committed just before the deletion is seen.
+ * strongly consistent so that a write committed just before the deletion is seen. An item that
+ * fails its schema stops the purge with its key, rather than be deleted without what it points
+ * at: the job fails, and the sweep queues it again until the item is repaired.
  */
 export async function* purgePages(providerId: string, prefix: string, releaseId?: string): AsyncGenerator<PurgeItem[]> {
   const pages = queryPages({
@@ -100,7 +123,7 @@ export async function* purgePages(providerId: string, prefix: string, releaseId?
     },
     ConsistentRead: true,
   });
-  for await (const items of pages) if (items.length) yield items as PurgeItem[];
+  for await (const items of pages) if (items.length) yield items.map(toPurgeItem);
 }
 
 /** The prefixes a release's purge reads: its assertions, and the provider's import runs (of which it keeps the release's). */

@@ -12,9 +12,11 @@ import {
   purgeSubjectOf,
   purgesRequestedBefore,
   removePurgeMarker,
+  toPurgeItem,
   toPurgeMarker,
   updatePurgeMarker,
 } from '../../../lib/store/provider-purge.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {
@@ -157,6 +159,15 @@ describe('purgePages', () => {
     expect(inputs(QueryCommand)[0]).toMatchObject({ KeyConditionExpression: '#pk = :pk', ExpressionAttributeValues: { ':pk': 'PROVIDER#V' } });
   });
 
+  it('refuses a page with an item that fails its schema, naming its key', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [assertion, { ...assertion, SK: 'ASSERTION#Y', control_id: 7 }] });
+    const read = async () => {
+      for await (const _ of purgePages('V', 'ASSERTION#', 'R'));
+    };
+    await expect(read()).rejects.toThrow(StoredItemInvalid);
+    await expect(read()).rejects.toThrow('PROVIDER#V|ASSERTION#Y');
+  });
+
   it('skips pages that the filter left empty', async () => {
     ddb
       .on(QueryCommand)
@@ -165,5 +176,24 @@ describe('purgePages', () => {
     const pages = [];
     for await (const page of purgePages('V', 'ASSERTION#', 'R')) pages.push(page);
     expect(pages).toEqual([[assertion]]);
+  });
+});
+
+describe('toPurgeItem', () => {
+  it('reads what a confirmed assertion points at, with its key and entity', () => {
+    const assertion = { PK: 'PROVIDER#V', SK: 'ASSERTION#X', entity: 'assertion', status: 'confirmed', control_id: 'C', release_id: 'R' };
+    expect(toPurgeItem(assertion)).toEqual(assertion);
+  });
+
+  it("reads a deleted artefact's upload, and the marker, which holds no release", () => {
+    const file = { ...keys.deletedArtefactFile('V', 'U'), entity: 'deleted-artefact-file', upload_id: 'U' };
+    expect(toPurgeItem(file)).toEqual(file);
+    expect(toPurgeItem(purgeMarkerItem(provider, 'U', now))).toMatchObject({ entity: 'provider-purge', release_id: null });
+  });
+
+  it('refuses an upload that is not an id, naming the key', () => {
+    const item = { ...keys.deletedArtefactFile('V', 'U'), entity: 'deleted-artefact-file', upload_id: ['U'] };
+    expect(() => toPurgeItem(item)).toThrow(StoredItemInvalid);
+    expect(() => toPurgeItem(item)).toThrow('PROVIDER#V|DELETEDFILE#U');
   });
 });
