@@ -1,5 +1,5 @@
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
-import { recalculated, recommendationFor, type Origin, type Recommendation } from '../domain/applicability.js';
+import { recalculated, recommendationFor, type Recommendation } from '../domain/applicability.js';
 import type { StoredProject } from '../domain/projects.js';
 import { type ProviderEffect, sameGuidance, withProviderEffect } from '../domain/provider-effects.js';
 import { runAsFunction } from '../command-recording.js';
@@ -55,7 +55,7 @@ async function updateControl(
   let current: ControlApplicability | undefined = control;
   for (let attempt = 0; current && attempt < 5; attempt++) {
     const recommendation = recommendationOf(current);
-    const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin as Origin }, recommendation);
+    const next = recalculated({ applicability: current.applicability, origin: current.applicability_origin }, recommendation);
     const provider = withProviderEffect(current, effects.get(current.catalogue_id));
     const recommended = sameRecommendation(current.recommendation, recommendation);
     if (
@@ -67,7 +67,7 @@ async function updateControl(
       sameGuidance(provider.provider_guidance, current.provider_guidance)
     )
       return;
-    const after = { ...current, applicability: next.applicability, applicability_origin: next.origin, recommendation, ...provider } as ControlApplicability;
+    const after = { ...current, applicability: next.applicability, applicability_origin: next.origin, recommendation, ...provider };
     const attention = attentionKeys(projectId, after);
     const written = await updateIf(
       keys.control(projectId, current.id),

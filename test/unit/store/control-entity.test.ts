@@ -30,6 +30,8 @@ describe('a stored control', () => {
 });
 
 describe('a control read through the applicability projection', () => {
+  readsStoredEntity(toApplicability, controlItem(buildControl()), { applicability_origin: 'guessed' });
+
   it('keeps the attention index partition that recalculation compares', () => {
     const item = controlItem(buildControl({ recommendation: { value: 'n', rules: ['r'], reasons: ['because'] } }));
     expect(item.GSI1PK).toBeDefined();
