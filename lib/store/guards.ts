@@ -1,4 +1,6 @@
 import { and, attributeAfter, attributeEquals, type Condition, containsAll, itemAbsent, itemPresent, memberEquals, versionIs } from './conditions.js';
+import type { StoredEvidence } from '../domain/evidence.js';
+import { toEvidence } from './evidence.js';
 import { keys, type Key } from './keys.js';
 import type { OnConditionFailed, WriteItem } from './transact.js';
 
@@ -43,16 +45,19 @@ export const itemUnchanged = (key: Key, version: number, onConditionFailed: OnCo
 export const controlStillInState = (projectId: string, controlId: string, state: string, onConditionFailed: OnConditionFailed): WriteItem =>
   check(keys.control(projectId, controlId), attributeEquals('workflow_state', state), onConditionFailed);
 
-/** An evidence item still a ready upload of the file read (a replaced file has another upload). */
-export const fileStillReady = (
+/**
+ * An evidence item still a ready upload of the file read (a replaced file has another upload). A
+ * refusal is decided from the evidence item as it is now, read with its schema; undefined when gone.
+ */
+export function fileStillReady(
   file: { project_id: string; control_id: string; id: string; upload_id: string },
-  onConditionFailed: OnConditionFailed,
-): WriteItem =>
-  check(
-    keys.evidence(file.project_id, file.control_id, file.id),
-    and(attributeEquals('kind', 'upload'), attributeEquals('file_status', 'ready'), attributeEquals('upload_id', file.upload_id)),
-    onConditionFailed,
+  onConditionFailed: (current: StoredEvidence | undefined) => Error,
+): WriteItem {
+  const key = keys.evidence(file.project_id, file.control_id, file.id);
+  return check(key, and(attributeEquals('kind', 'upload'), attributeEquals('file_status', 'ready'), attributeEquals('upload_id', file.upload_id)), (current) =>
+    onConditionFailed(current && toEvidence({ ...key, ...current })),
   );
+}
 
 /** The credential still issued, unexpired at `now`, and selecting every one of the abilities. */
 export const tokenStillGrants = (tokenId: string, now: Date, abilities: readonly string[], onConditionFailed: OnConditionFailed): WriteItem =>

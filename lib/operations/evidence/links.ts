@@ -65,7 +65,7 @@ function resolve(ctx: EvidenceContext, source: EvidenceSource, read: Item | unde
       const { error_code: _, ...facts } = found.file;
       const file = { project_id: ctx.project.id, control_id: source.control_id, id: source.evidence_id, upload_id: facts.upload_id };
       const stillReady = fileStillReady(file, (current) => {
-        const now = linkableFile(current && toEvidence(current as Item));
+        const now = linkableFile(current);
         return refused('problem' in now ? now.problem : invalidReference('/source_evidence_id', 'was replaced meanwhile; read it again'));
       });
       // The file's status too: a malicious verdict on its bytes reaches the link as it reaches the upload (files/scan.ts).

@@ -2,6 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
+import { StoredItemInvalid } from '../../../lib/store/entity.js';
+import { evidenceItem } from '../../../lib/store/evidence.js';
+import { keys } from '../../../lib/store/keys.js';
+import { keyString } from '../../../lib/store/read.js';
+import { buildUploadEvidence } from '../../support/factories.js';
 import {
   controlStillInState,
   fileStillReady,
@@ -102,6 +107,26 @@ describe('control and evidence guards', () => {
         { ':cnd0': 'upload', ':cnd1': 'ready', ':cnd2': 'U1' },
       ),
     );
+  });
+
+  describe('fileStillReady refusals', () => {
+    const upload = buildUploadEvidence({ upload_id: 'U1', file_status: 'error' });
+    const guard = fileStillReady({ ...upload, upload_id: 'U1' }, (current) => new Error(current ? String(current.file_status) : 'gone'));
+    const refusal = (current: Record<string, unknown> | undefined) => guard.onConditionFailed!(current);
+
+    it('are decided from the evidence item as it is now, read with its schema', () => {
+      expect(refusal(evidenceItem(upload)).message).toBe('error');
+    });
+
+    it('are decided without one when the evidence item is gone', () => {
+      expect(refusal(undefined).message).toBe('gone');
+    });
+
+    it('refuse an evidence item that fails its schema, naming its key', () => {
+      const broken = () => refusal({ ...evidenceItem(upload), kind: 'parcel' });
+      expect(broken).toThrow(StoredItemInvalid);
+      expect(broken).toThrow(keyString(keys.evidence(upload.project_id, upload.control_id, upload.id)));
+    });
   });
 });
 
