@@ -25,10 +25,14 @@ import type { RowData } from '../domain/register-rows.js';
 import { REGISTER_DEFINITION_IDS, REGISTER_DEFINITIONS } from '../domain/registers.js';
 import { getObject } from '../files/storage.js';
 import { releaseCatalogue } from '../store/catalogue-entries.js';
+import { toRelease as toCatalogueRelease } from '../store/catalogue-releases.js';
 import { toControl } from '../store/control-entity.js';
 import { joinControls } from '../store/control-text.js';
 import { toEvidence } from '../store/evidence.js';
 import { asFileOwner } from '../store/file-owners.js';
+import { toOrganisation } from '../store/organisations.js';
+import { toProvider, toRelease as toAssuranceRelease } from '../store/providers.js';
+import { toSystem } from '../store/systems.js';
 import { keys, prefixes } from '../store/keys.js';
 import { getMany, keyString, queryAll, type Item } from '../store/read.js';
 import { controlSummaryRowCount } from '../store/control-summary.js';
@@ -139,13 +143,8 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
       show_assessor_notes: g.options.show_assessor_notes,
     },
     marking: CLASSIFICATIONS.find((c) => c.code === project.classification)!,
-    organisation: { id: project.organisation_id, name: String(organisation?.name ?? '') },
-    system: {
-      id: project.system_id,
-      name: String(system?.name ?? ''),
-      short_code: String(system?.short_code ?? ''),
-      description: (system?.description as string | null | undefined) ?? null,
-    },
+    organisation: documentOrganisation(project, organisation),
+    system: documentSystem(project, system),
     project: {
       id: project.id,
       name: project.name,
@@ -153,13 +152,7 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
       classification: project.classification,
       essential_eight_target: project.essential_eight_target,
     },
-    release: {
-      id: project.ism_release_id,
-      version: String(release?.version ?? project.ism_release_version),
-      title: String(release?.title ?? 'Information security manual'),
-      published: (release?.published as string | null | undefined) ?? null,
-      sample: release?.sample === true,
-    },
+    release: documentRelease(project, release),
     scope: asScope(scope)?.data ?? {},
     context: {
       organisation: asContext(orgContext)?.data ?? {},
@@ -189,6 +182,31 @@ export async function gatherModel(project: StoredProject, document: StoredDocume
   };
 }
 
+/**
+ * What a document shows of the project's organisation, system and catalogue release, each read
+ * with its schema, so that a malformed one fails the generation with its key instead of printing
+ * what it holds. One that is absent shows empty names (the release, the version the project records).
+ */
+export function documentOrganisation(project: StoredProject, item: Item | undefined): DocumentModel['organisation'] {
+  return { id: project.organisation_id, name: item ? toOrganisation(item).name : '' };
+}
+
+export function documentSystem(project: StoredProject, item: Item | undefined): DocumentModel['system'] {
+  const system = item && toSystem(item);
+  return { id: project.system_id, name: system?.name ?? '', short_code: system?.short_code ?? '', description: system?.description ?? null };
+}
+
+export function documentRelease(project: StoredProject, item: Item | undefined): DocumentModel['release'] {
+  const release = item && toCatalogueRelease(item);
+  return {
+    id: project.ism_release_id,
+    version: release?.version ?? project.ism_release_version,
+    title: release?.title ?? 'Information security manual',
+    published: release?.published ?? null,
+    sample: release?.sample ?? false,
+  };
+}
+
 /** A document's last completed output as a version of it. */
 function versionOf(d: StoredDocument): DocumentVersion {
   const o = d.output!;
@@ -210,19 +228,32 @@ async function providerReleasesOf(controls: StoredControl[]): Promise<DocumentPr
   if (!pairs.size) return [];
   const wanted = [...pairs.values()].flatMap((g) => [keys.externalProvider(g.provider_id), keys.assuranceRelease(g.provider_id, g.release_id)]);
   const found = await getMany(wanted);
-  return [...pairs.values()].map((g) => {
-    const provider = found.get(keyString(keys.externalProvider(g.provider_id)));
-    const release = found.get(keyString(keys.assuranceRelease(g.provider_id, g.release_id)));
-    return {
-      provider_id: g.provider_id,
-      provider_name: String(provider?.name ?? g.provider_id),
-      release_id: g.release_id,
-      release_name: String(release?.name ?? g.release_id),
-      release_version: String(release?.version ?? ''),
-      assessed_on: typeof release?.assessed_on === 'string' ? release.assessed_on : null,
-      published_on: typeof release?.published_at === 'string' ? release.published_at.slice(0, 10) : null,
-    };
-  });
+  return [...pairs.values()].map((g) =>
+    documentProviderRelease(
+      g,
+      found.get(keyString(keys.externalProvider(g.provider_id))),
+      found.get(keyString(keys.assuranceRelease(g.provider_id, g.release_id))),
+    ),
+  );
+}
+
+/** A provider release as documents name it, from its provider and release read with their schemas; by their ids once deleted. */
+export function documentProviderRelease(
+  g: { provider_id: string; release_id: string },
+  providerItem: Item | undefined,
+  releaseItem: Item | undefined,
+): DocumentProviderRelease {
+  const provider = providerItem && toProvider(providerItem);
+  const release = releaseItem && toAssuranceRelease(releaseItem);
+  return {
+    provider_id: g.provider_id,
+    provider_name: provider?.name ?? g.provider_id,
+    release_id: g.release_id,
+    release_name: release?.name ?? g.release_id,
+    release_version: release?.version ?? '',
+    assessed_on: release?.assessed_on ?? null,
+    published_on: release?.published_at?.slice(0, 10) ?? null,
+  };
 }
 
 const text = (data: RowData, column: string): string | null => (typeof data[column] === 'string' ? (data[column] as string) : null);
@@ -236,8 +267,8 @@ async function contactNames(rows: { data: RowData }[], systemId: string): Promis
   const found = await getMany(ids.map((id) => keys.contact(systemId, id)));
   return new Map(
     ids.flatMap((id) => {
-      const name = found.get(keyString(keys.contact(systemId, id)))?.name;
-      return typeof name === 'string' ? [[id, name] as const] : [];
+      const contact = found.get(keyString(keys.contact(systemId, id)));
+      return contact ? [[id, toContact(contact).name] as const] : [];
     }),
   );
 }
