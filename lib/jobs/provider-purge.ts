@@ -1,5 +1,6 @@
 import { runAsFunction } from '../command-recording.js';
 import { deleteObject } from '../files/storage.js';
+import { toUpload } from '../files/uploads.js';
 import { logger } from '../log.js';
 import { deleteAll } from '../store/batch.js';
 import { keys, type Key } from '../store/keys.js';
@@ -75,7 +76,7 @@ async function purgePage(subject: PurgeSubject, page: PurgeItem[]): Promise<void
 async function purgeFiles(uploadIds: string[]): Promise<void> {
   if (!uploadIds.length) return;
   const uploads = await getMany(uploadIds.map((id) => keys.upload(id)));
-  const objects = new Set([...uploads.values()].flatMap((u) => (typeof u.s3_key === 'string' ? [u.s3_key] : [])));
+  const objects = new Set([...uploads.values()].map((u) => toUpload(u).s3_key));
   for (const key of objects) await deleteObject(key);
   await deleteAll(
     uploadIds.flatMap((id) => [keys.upload(id), keys.uploadVerdict(id)]),
