@@ -2,6 +2,7 @@ import type * as S3 from './s3-sdk.js';
 import type { PresignedPost, PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
 import { addCommandRecording, areaOf, describeS3, recordCommands } from '../command-recording.js';
 import { settings } from '../config.js';
+import { withoutSdkLogging } from '../sdk-logging.js';
 
 export interface S3Access {
   /** The SDK's S3 commands the functions send. */
@@ -33,6 +34,7 @@ async function createClient(): Promise<S3Access> {
     ...(S3_ENDPOINT ? { endpoint: S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
   });
   addCommandRecording(created.middlewareStack, describeS3);
+  withoutSdkLogging(created.middlewareStack);
   return { sdk, client: created };
 }
 

@@ -9,6 +9,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { withoutSdkLogging } from '../sdk-logging.js';
 import { dynamoDbEndpoint } from '../store/client.js';
 import { tableStreamArn } from '../store/schema.js';
 import { relayRecords } from './dispatch.js';
@@ -31,7 +32,9 @@ export interface StreamReader {
 }
 
 function streamsClient(): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient(dynamoDbEndpoint());
+  const client = new DynamoDBStreamsClient(dynamoDbEndpoint());
+  withoutSdkLogging(client.middlewareStack);
+  return client;
 }
 
 function savedPosition(file: string | undefined, stream: string): Position {

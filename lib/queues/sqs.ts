@@ -1,6 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { addCommandRecording, type Describe } from '../command-recording.js';
 import { settings } from '../config.js';
+import { withoutSdkLogging } from '../sdk-logging.js';
 import { QUEUES, queueUrl, queueUrlVariable, type QueueName } from './queues.js';
 
 let client: SQSClient | undefined;
@@ -24,6 +25,7 @@ function createClient(): SQSClient {
     ...(SQS_ENDPOINT ? { endpoint: SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   addCommandRecording(created.middlewareStack, describeSqs);
+  withoutSdkLogging(created.middlewareStack);
   return created;
 }
 

@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { addCommandRecording, describeDynamoDb } from '../command-recording.js';
 import { settings } from '../config.js';
+import { withoutSdkLogging } from '../sdk-logging.js';
 
 /** One DynamoDB request as seen by the trace (the benchmark reads these). */
 export interface DdbCall {
@@ -96,6 +97,7 @@ function createClient(): DynamoDBDocumentClient {
     { step: 'initialize', name: 'tableWriteListeners' },
   );
   addCommandRecording(base.middlewareStack, describeDynamoDb);
+  withoutSdkLogging(base.middlewareStack);
   return DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

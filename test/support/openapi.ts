@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { OPENAPI_PATH } from '../../lib/operations/kernel/router.js';
 import { buildOpenApi } from '../../lib/operations/kernel/openapi.js';
@@ -12,6 +12,30 @@ ajv.addSchema(document, 'openapi');
 const router = createRouter(OPERATIONS);
 
 const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** The part of the document an `openapi#/...` reference points at. */
+const schemaAt = (ref: string): unknown =>
+  ref
+    .slice('openapi#/'.length)
+    .split('/')
+    .reduce<unknown>((node, s) => (node as Record<string, unknown> | undefined)?.[s.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+
+/**
+ * Ajv compiles a schema once for each place it is asked for, and the document's 1,169 JSON responses
+ * hold 62 distinct schemas (1,051 of them the problem's $ref): under coverage, compiling each place
+ * an API file reached took 5 % of its worker's CPU. Each distinct schema is compiled once here.
+ */
+const validators = new Map<string, ValidateFunction>();
+function validatorAt(ref: string): ValidateFunction {
+  const key = JSON.stringify(schemaAt(ref));
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.getSchema(ref);
+    if (!validate) throw new Error(`no schema at ${ref}`);
+    validators.set(key, validate);
+  }
+  return validate;
+}
 
 /**
  * Checks a response against the generated OpenAPI document: the status must be documented for the
@@ -35,7 +59,6 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
     if (mediaType !== 'application/problem+json') throw new Error(`unmatched route answered ${mediaType}`);
     ref = 'openapi#/components/schemas/Problem';
   }
-  const validate = ajv.getSchema(ref);
-  if (!validate) throw new Error(`no schema at ${ref}`);
+  const validate = validatorAt(ref);
   if (!validate(body)) throw new Error(`response ${method} ${path} ${status} does not match OpenAPI: ${ajv.errorsText(validate.errors)}`);
 }

@@ -12,7 +12,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * operations; the local runtime and the operator CLI are entry points like the functions.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['lib/errors.ts', 'lib/command-recording.ts', 'lib/lambda-credentials.ts', 'lib/stages.ts', 'lib/source-stack.ts'],
+  ['lib/errors.ts', 'lib/command-recording.ts', 'lib/lambda-credentials.ts', 'lib/stages.ts', 'lib/source-stack.ts', 'lib/sdk-logging.ts'],
   // Settings are validated against domain rules (the workflow), and the domain may log.
   ['lib/domain/', 'lib/config.ts', 'lib/log.ts'],
   ['lib/store/'],
