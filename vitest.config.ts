@@ -12,6 +12,9 @@ const recordedCommands = { globalSetup: ['test/support/recorded-commands-setup.t
 /** Puts process.env back after each file and forgets what lib built from it, for the projects whose files share their worker's modules. */
 const restoreEnv = 'test/support/restore-env.ts';
 
+/** Drops each file's table at the file's end, for the projects whose files work in the shared DynamoDB Local (test/support/services.ts). */
+const dropTables = 'test/support/drop-tables.ts';
+
 /**
  * vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time, which
  * ran the suite serially. Each file that reaches the emulators works in a table, bucket and queues of
@@ -78,7 +81,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           isolate: false,
           globalSetup: recordedCommands.globalSetup,
-          setupFiles: [restoreEnv, ...recordedCommands.setupFiles],
+          setupFiles: [restoreEnv, dropTables, ...recordedCommands.setupFiles],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env,
@@ -99,7 +102,7 @@ export default defineConfig({
           include: ['test/api/**/*.test.ts'],
           isolate: false,
           globalSetup: recordedCommands.globalSetup,
-          setupFiles: [restoreEnv, ...recordedCommands.setupFiles],
+          setupFiles: [restoreEnv, dropTables, ...recordedCommands.setupFiles],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           env,
@@ -111,7 +114,7 @@ export default defineConfig({
           ...emulatorFiles,
           include: ['test/browser/**/*.test.ts'],
           globalSetup: recordedCommands.globalSetup,
-          setupFiles: recordedCommands.setupFiles,
+          setupFiles: [dropTables, ...recordedCommands.setupFiles],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           env,
@@ -126,7 +129,7 @@ export default defineConfig({
           // its first test: the files of a worker share them, as the unit files do (restore-env.ts).
           pool: 'threads',
           isolate: false,
-          setupFiles: [restoreEnv],
+          setupFiles: [restoreEnv, dropTables],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // CDK's built-in CloudFormation validation compiles a WebAssembly rule engine at the first

@@ -76,7 +76,10 @@ function askJava(command: string): string | undefined {
  * collector (no GC threads competing for 2 cores). Measured 2026-11-27 on 2 cores with Java 17: a
  * start took 1.7 to 2.2 s of CPU instead of 3.5 to 5.2 s; five API files' JVM 28 to 30 s instead
  * of 46 to 60 s (the whole run 89 to 94 s instead of 101 to 130 s); and after 8,400 requests each
- * further 600 still cost 0.5 to 0.7 s instead of 0.8 to 1.0 s, at no higher latency. The bench asks
+ * further 600 still cost 0.5 to 0.7 s instead of 0.8 to 1.0 s, at no higher latency. Under the
+ * tests' sustained load too (six API files, four side by side, about 9,000 commands): the shared
+ * JVM took 21 to 26 s on the client compiler and 39 to 41 s with C2, whose compiler threads alone
+ * took 17 to 18 s while its request and SQLite threads saved nothing; GC took 0.3 s. The bench asks
  * for the JVM's defaults (`peak`): its figures are compared from one change to the next, and in a
  * pair of its runs a provider selection's 959 updates took 3.8 s on the client compiler, not 2.7 s.
  */
