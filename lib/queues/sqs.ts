@@ -34,7 +34,19 @@ export function resetSqsClient(): void {
   client = undefined;
 }
 
+const sentListeners = new Set<(queue: QueueName) => void>();
+
+/**
+ * Calls `listener` after each job this process sends, until the returned function is called: the
+ * local queue pollers receive at once instead of polling an idle queue.
+ */
+export function onJobSent(listener: (queue: QueueName) => void): () => void {
+  sentListeners.add(listener);
+  return () => sentListeners.delete(listener);
+}
+
 /** Messages carry identifiers only; the worker reads everything else from the job's record. */
 export async function sendJob(queue: QueueName, message: Record<string, string>): Promise<void> {
   await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: JSON.stringify(message) }));
+  for (const listener of sentListeners) listener(queue);
 }
