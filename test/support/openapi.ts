@@ -26,7 +26,11 @@ const schemaAt = (ref: string): unknown =>
  * an API file reached took 5 % of its worker's CPU. Each distinct schema is compiled once here.
  */
 const validators = new Map<string, ValidateFunction>();
+/** Each place's validator once found, so that a response costs no walk of the document or stringify of its schema. */
+const validatorsByRef = new Map<string, ValidateFunction>();
 function validatorAt(ref: string): ValidateFunction {
+  const found = validatorsByRef.get(ref);
+  if (found) return found;
   const key = JSON.stringify(schemaAt(ref));
   let validate = validators.get(key);
   if (!validate) {
@@ -34,6 +38,7 @@ function validatorAt(ref: string): ValidateFunction {
     if (!validate) throw new Error(`no schema at ${ref}`);
     validators.set(key, validate);
   }
+  validatorsByRef.set(ref, validate);
   return validate;
 }
 
