@@ -8,7 +8,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueUrlVariable, type QueueName } from '../lib/queues/queues.js';
-import { functionCode } from './bundling.js';
+import { functionCode } from './function-code.js';
 import { permissionsOfCommands, type ResourceRef } from './grants.js';
 import { readManifest, REGENERATE_HINT } from './recorded-commands.js';
 import { nagBucketArn } from './shared-bucket.js';

@@ -1,17 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { AssetHashType, DockerImage } from 'aws-cdk-lib';
-import { Code } from 'aws-cdk-lib/aws-lambda';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { ASSET_SOURCES } from '../lib/console/assets.js';
-import { describeApi } from '../lib/operations/kernel/api-description.js';
-import { OPERATIONS } from '../lib/operations/registry.js';
-import { fontBytes } from '../lib/render/pdf/fonts.js';
 
 /**
  * ESM output cannot `require`, yet some dependencies are CommonJS and call it at run time; the
@@ -48,7 +40,7 @@ function exportedNames(source: string): string[] {
 
 /**
  * Leaves zod's JSON Schema converter (about 18 KB) out of the bundles: only the API description
- * uses it (`z.toJSONSchema`), and that is built at synth time in Node (apiDescriptionModule), never
+ * uses it (`z.toJSONSchema`), and that is built at synth time in Node (apiDescriptionModule, infra/injected-modules.ts), never
  * in a function. zod's schemas import the converter's modules for `.toJSONSchema()`, so each is
  * replaced by a module that exports the same names, each a function that throws, but for the names
  * in ZOD_CONVERTER_KEPT, which come from the real module: its converter parts are then unused and
@@ -202,61 +194,6 @@ export const sdkBarrelSlices: Plugin = {
   },
 };
 
-/** Build outputs that are derived from the sources and never committed. */
-const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
-let description: string | undefined;
-let fonts: string | undefined;
-
-/** Writes a generated module once per process, through a rename of a file of its own. */
-function generated(name: string, text: string): string {
-  mkdirSync(GENERATED, { recursive: true });
-  const path = join(GENERATED, name);
-  const partial = `${path}.${randomUUID()}`;
-  writeFileSync(partial, text);
-  renameSync(partial, path);
-  return path;
-}
-
-/**
- * The module esbuild injects into every bundle: it exports API_DESCRIPTION, the free identifier
- * functions/http/meta.ts reads, so the meta function serves the registry's OpenAPI document and
- * routes without bundling a single operation. Bundles that do not read it shake it off. The
- * document goes in Brotli-compressed and is expanded at its first request: as JSON it was most of
- * the meta bundle, past the size limit, and a large literal to parse at every cold start
- * (process.getBuiltinModule, since a bundle that shakes the module off must not keep an import).
- * Written once per process, through a rename of a file of its own, since tests and synth may
- * bundle side by side.
- */
-export function apiDescriptionModule(): string {
-  if (description) return description;
-  const { document, routes } = describeApi(OPERATIONS);
-  const packed = brotliCompressSync(document, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }).toString('base64');
-  description = generated(
-    'api-description.mjs',
-    [
-      'let document;',
-      `export const API_DESCRIPTION = { routes: ${JSON.stringify(routes)}, get document() {`,
-      `  return (document ??= process.getBuiltinModule('node:zlib').brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64')).toString('utf8'));`,
-      '} };',
-      '',
-    ].join('\n'),
-  );
-  return description;
-}
-
-/**
- * The module that gives EMBEDDED_FONTS (lib/render/pdf/fonts.ts) the DejaVu fonts as base64, so a
- * bundle that renders PDFs carries its fonts in its code: the same fonts as a laptop, no file to
- * copy into the asset, and pdfkit's standard fonts (which a bundle cannot load) never needed.
- * Only the bundles that render PDFs keep it.
- */
-export function fontsModule(): string {
-  if (fonts) return fonts;
-  const entries = Object.entries(fontBytes()).map(([name, bytes]) => [name, bytes.toString('base64')]);
-  fonts = generated('embedded-fonts.mjs', `export const EMBEDDED_FONTS = ${JSON.stringify(Object.fromEntries(entries))};\n`);
-  return fonts;
-}
-
 /**
  * The console's static files beside its bundle, under `assets/` (functions/http/console.ts reads
  * them there): files, not code, so the bundle stays small and Redoc is read only when asked for.
@@ -274,7 +211,7 @@ const CONSOLE_ENTRY = fileURLToPath(new URL('../functions/http/console.ts', impo
  * bundled too: the versions pinned in package.json are the ones the tests ran against, whereas the
  * runtime's built-in SDK changes under us.
  */
-export function esbuildOptions(entry: string, outdir: string): BuildOptions & { metafile: true } {
+export function esbuildOptions(entry: string, outdir: string, inject: string[]): BuildOptions & { metafile: true } {
   return {
     entryPoints: { index: entry },
     outdir,
@@ -290,7 +227,7 @@ export function esbuildOptions(entry: string, outdir: string): BuildOptions & { 
     sourcesContent: false,
     mainFields: ['module', 'main'],
     banner: { js: REQUIRE_BANNER },
-    inject: [apiDescriptionModule(), fontsModule()],
+    inject,
     alias: ALIASES,
     plugins: [zodWithoutJsonSchema, sideEffectFree, sdkBarrelSlices],
     metafile: true,
@@ -352,39 +289,16 @@ function finish(entry: string, outdir: string, metafile: Metafile): Metafile {
  * Builds a function's entry (a module under functions/) into outdir, index.mjs and its chunks;
  * answers the metafile of what it deploys.
  */
-export async function buildFunction(entry: string, outdir: string): Promise<Metafile> {
-  const { metafile } = await build(esbuildOptions(entry, outdir));
+export async function buildFunction(entry: string, outdir: string, inject?: string[]): Promise<Metafile> {
+  // Loaded only when not given: the CDK's build child (infra/build-function.ts) gets the modules its
+  // parent wrote, instead of loading the operation registry and deriving the API description again
+  // (about 1.5 s of CPU in each function's build).
+  const injected = inject ?? (await import('./injected-modules.js')).injectedModules();
+  const { metafile } = await build(esbuildOptions(entry, outdir, injected));
   return finish(entry, outdir, metafile);
 }
 
 /** The code files of a built function, index.mjs and its chunks (not the source maps, not the console's files). */
 export async function codeFiles(outdir: string): Promise<string[]> {
   return (await readdir(outdir)).filter((name) => name.endsWith('.mjs')).map((name) => join(outdir, name));
-}
-
-const BUILD_SCRIPT = fileURLToPath(new URL('./build-function.ts', import.meta.url));
-
-/**
- * A function's code for the CDK app, built by esbuild's API on this machine (no Docker, so synth
- * stays offline). Asset bundling must be synchronous and esbuild's synchronous API takes no
- * plugins (zodWithoutJsonSchema), so the same buildFunction runs in a child process; the hash is the output's,
- * as NodejsFunction does, rather than a fingerprint of the whole repository.
- */
-export function functionCode(entry: string): Code {
-  return Code.fromAsset(ROOT, {
-    assetHashType: AssetHashType.OUTPUT,
-    bundling: {
-      // Never pulled: local bundling always succeeds or throws.
-      image: DockerImage.fromRegistry('local-bundling-only'),
-      // The CDK caches a bundled asset by its options, which see nothing of tryBundle's entry: the
-      // entry must be among them, or every function would get the first one's code.
-      environment: { ENTRY: relative(ROOT, entry) },
-      local: {
-        tryBundle(outputDir) {
-          execFileSync(process.execPath, ['--import', 'tsx', BUILD_SCRIPT, entry, outputDir], { cwd: ROOT, stdio: 'inherit' });
-          return true;
-        },
-      },
-    },
-  });
 }

@@ -5,6 +5,7 @@ import { onTableWrite } from '../store/client.js';
 import { openStream } from './local-stream.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../queues/queues.js';
 import { onJobSent, sqs } from '../queues/sqs.js';
+import { once } from '../domain/validation.js';
 
 /**
  * The local stand-in for Lambda's SQS event source mapping: queues with their dead-letter queues
@@ -34,7 +35,11 @@ interface Poller {
   name: QueueName;
   url: string;
   batchSize: number;
-  handler: WorkerHandler;
+  /**
+   * The worker, imported at its queue's first delivery: a start loaded all six, about 1 s of CPU
+   * (generate alone, with exceljs, pdfkit and its fonts, 0.96 s), most of which a session never runs.
+   */
+  handler: () => Promise<WorkerHandler>;
 }
 
 /**
@@ -59,7 +64,7 @@ async function pollOnce(p: Poller): Promise<number> {
         eventSource: 'aws:sqs',
       }) as unknown as SQSRecord,
   );
-  const result = await p.handler({ Records: records });
+  const result = await (await p.handler())({ Records: records });
   const failed = new Set(result.batchItemFailures.map((f) => f.itemIdentifier));
   for (const m of messages) if (!failed.has(m.MessageId!)) await sqs().send(new DeleteMessageCommand({ QueueUrl: p.url, ReceiptHandle: m.ReceiptHandle! }));
   return messages.length;
@@ -141,7 +146,7 @@ export async function startPollers(options: { manual?: boolean; streamPosition?:
   const pollers: Poller[] = [];
   for (const [name, q] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
     const entry = `../../functions/workers/${q.worker}.js`;
-    const { handler } = (await import(/* @vite-ignore */ entry)) as { handler: WorkerHandler };
+    const handler = once(async () => ((await import(/* @vite-ignore */ entry)) as { handler: WorkerHandler }).handler);
     pollers.push({ name, url: process.env[queueUrlVariable(name)]!, batchSize: q.batchSize, handler });
   }
   const stream = await openStream({ positionFile: options.streamPosition });

@@ -6,7 +6,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
-import { codeFiles, functionCode } from '../../infra/bundling.js';
+import { codeFiles } from '../../infra/bundling.js';
+import { functionCode } from '../../infra/function-code.js';
 
 const HTTP = fileURLToPath(new URL('../../functions/http/', import.meta.url));
 const outdir = mkdtempSync(join(tmpdir(), 'function-code-'));

@@ -11,7 +11,7 @@ export const FONT_FILES = {
 export type FontName = keyof typeof FONT_FILES;
 
 /**
- * A bundled function carries the font bytes in its code (base64, injected by infra/bundling.ts), so
+ * A bundled function carries the font bytes in its code (base64, injected by infra/injected-modules.ts), so
  * a Lambda embeds the very fonts a laptop does and reads no file. From source they come from the
  * dejavu-fonts-ttf package.
  */
