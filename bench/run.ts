@@ -67,7 +67,7 @@ async function main(): Promise<number> {
     await ensureTable();
     await ensureBucket();
     await ensureQueues('');
-    pollers = await startPollers({ manual: true });
+    pollers = await startPollers({ manual: true, loadWorkers: true });
     const demo = await ensureDemo(dataDir, new Date());
     const credentials = JSON.parse(readFileSync(demo.path, 'utf8')) as DemoCredentials;
 

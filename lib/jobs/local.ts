@@ -140,15 +140,18 @@ function alarm() {
  * Background pollers for the local runtime: the table's stream, which dispatches jobs (the
  * transactional outbox, lib/jobs/dispatch.ts), and one poller per queue. With `manual`, nothing
  * polls until `drain` is called, so that a test decides when work runs. `streamPosition` is the
- * file that keeps the stream's position across restarts (under DATA_DIR).
+ * file that keeps the stream's position across restarts (under DATA_DIR). With `loadWorkers`, every
+ * worker is loaded before this answers, as in a warm Lambda: the bench times jobs, not a worker's
+ * first load.
  */
-export async function startPollers(options: { manual?: boolean; streamPosition?: string } = {}): Promise<Pollers> {
+export async function startPollers(options: { manual?: boolean; streamPosition?: string; loadWorkers?: boolean } = {}): Promise<Pollers> {
   const pollers: Poller[] = [];
   for (const [name, q] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
     const entry = `../../functions/workers/${q.worker}.js`;
     const handler = once(async () => ((await import(/* @vite-ignore */ entry)) as { handler: WorkerHandler }).handler);
     pollers.push({ name, url: process.env[queueUrlVariable(name)]!, batchSize: q.batchSize, handler });
   }
+  if (options.loadWorkers) await Promise.all(pollers.map((p) => p.handler()));
   const stream = await openStream({ positionFile: options.streamPosition });
   const idle = () => queuesIdle(pollers);
   let running = !options.manual;
