@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -85,6 +85,28 @@ function askJava(command: string): string | undefined {
  */
 const LEAN_JVM = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
+/** sqlite4java's native library for this platform, as DynamoDBLocal_lib names it. */
+const SQLITE_LIBRARIES: Record<string, string> = {
+  'linux-x64': 'libsqlite4java-linux-amd64.so',
+  'linux-arm64': 'libsqlite4java-linux-aarch64.so',
+  'linux-ia32': 'libsqlite4java-linux-i386.so',
+  'darwin-arm64': 'libsqlite4java-osx-aarch64.dylib',
+  'darwin-x64': 'libsqlite4java-osx-x86_64.dylib',
+  'win32-x64': 'sqlite4java-win32-x64.dll',
+  'win32-ia32': 'sqlite4java-win32-x86.dll',
+};
+
+/**
+ * Points DynamoDB Local at the SQLite library beside its jar. Unless org.sqlite.lib.path names one,
+ * it copies the library out of its jar into the temp folder at every start (900 KB, under a new
+ * name each time) and removes it only in a shutdown hook, which a JVM stopped by a signal under
+ * -Xrs never runs: every start of the tests or of `npm start` left one behind.
+ */
+function sqliteLibraryOptions(libDir: string): string[] {
+  const name = SQLITE_LIBRARIES[`${process.platform}-${process.arch}`];
+  return name && existsSync(join(libDir, name)) ? [`-Dorg.sqlite.lib.path=${libDir}`, `-Dorg.sqlite.lib.name=${name}`] : [];
+}
+
 const children = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
@@ -106,6 +128,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   if (problem) throw new Error(problem);
   const require = createRequire(import.meta.url);
   const emulatorDir = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const libDir = join(emulatorDir, 'DynamoDBLocal_lib');
   const port = options.port ?? (await freePort());
   const storage = options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -114,7 +137,8 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     [
       '-Xrs',
       ...(options.peak ? [] : LEAN_JVM),
-      `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`,
+      `-Djava.library.path=${libDir}`,
+      ...sqliteLibraryOptions(libDir),
       '-jar',
       join(emulatorDir, 'DynamoDBLocal.jar'),
       '-port',

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { ulid } from 'ulid';
@@ -19,6 +18,7 @@ import { buildUploadEvidence, createEvidence } from '../support/factories.js';
 import { form, png } from '../support/files.js';
 import { definedUuids, oscalValidator, uuidReferences } from '../support/oscal.js';
 import { startProjectWorld, type World } from '../support/projects.js';
+import { scratchDir } from '../support/scratch.js';
 
 let api: Api;
 let world: World;
@@ -256,7 +256,7 @@ describe('generated content and redaction', () => {
     const summaryRows = await api.request('GET', `/api/v1/projects/${d.p.id}/registers/${REGISTER_DEFINITION_IDS.controlSummary}/rows`, { token: d.token });
     const started = await d.generate('security-assessment-report');
     await api.drainJobs();
-    const dir = mkdtempSync(join(tmpdir(), 'sar-'));
+    const dir = scratchDir('sar-');
     writeFileSync(join(dir, 'report.pdf'), (await d.download(started.body.data.document_id)).bytes);
     const text = execFileSync('pdftotext', ['-raw', join(dir, 'report.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
     expect(text).toContain('Empty firewall export (Not pinned: the item was not ready when the control was assessed; the file failed (empty_file)');
@@ -374,7 +374,7 @@ describe('generated content and redaction', () => {
     expect(ssp.dependencies.dependencies.filter((x: { required: boolean }) => !x.required).map((x: { status: string }) => x.status)).toEqual(['met', 'met']);
     const id = (await d.generate('ssp')).body.data.document_id;
     await api.drainJobs();
-    const file = join(mkdtempSync(join(tmpdir(), 'ssp-')), 'ssp.pdf');
+    const file = join(scratchDir('ssp-'), 'ssp.pdf');
     writeFileSync(file, (await d.download(id)).bytes);
     const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).trim().split('\n').slice(2);
     expect(images.map((line) => line.trim().split(/\s+/).slice(3, 5).join('x')).sort()).toEqual(['120x60', '400x300']);

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_PREFIX } from '../../lib/console/http.js';
 import { OPERATIONS } from '../../lib/operations/registry.js';
 import { startApi, type Api } from '../support/api.js';
+import { scratchDir } from '../support/scratch.js';
 
 let api: Api;
 let doc: any;
@@ -59,7 +59,7 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('passes @redocly/cli lint with no errors or warnings', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+    const dir = scratchDir('openapi-');
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     const out = spawnSync('npx', ['redocly', 'lint', file, '--format=json'], { encoding: 'utf8', timeout: 60_000 });

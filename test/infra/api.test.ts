@@ -3,12 +3,11 @@ import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppFunction } from '../../infra/app-function.js';
-import { createAssembly } from '../../infra/assembly.js';
 import { tunableSettingNames } from '../../infra/environment.js';
 import { usesOf } from '../../infra/uses.js';
 import { SETTINGS } from '../../lib/config.js';
 import { activeFunctions } from '../../lib/operations/registry.js';
-import { actionsIn, logicalIdOf, NO_BUNDLING, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
+import { actionsIn, assemble, logicalIdOf, resourcesOf, statementsOf, synthesize, type Synthesized } from './fixture.js';
 
 function actionsOf(s: Synthesized, fn: AppFunction): string[] {
   return actionsIn(statementsOf(s.apiTemplate, fn));
@@ -75,16 +74,16 @@ describe('ApiStack', () => {
   });
 
   it('takes setting overrides from the CDK context and rejects invalid ones at synth', () => {
-    const { api } = createAssembly({ context: { ...NO_BUNDLING, API_READ_RATE_LIMIT_PER_MINUTE: '200' } });
+    const { api } = assemble({ API_READ_RATE_LIMIT_PER_MINUTE: '200' });
     const fn = [...api.groupFunctions.values()][0]!;
     const environment = api.resolve((fn.function.node.defaultChild as CfnFunction).environment) as { variables: Record<string, string> };
     expect(environment.variables.API_READ_RATE_LIMIT_PER_MINUTE).toBe('200');
-    expect(() => createAssembly({ context: { ...NO_BUNDLING, TOKEN_ORGANISATION_MAX_DAYS: '-3' } })).toThrow(/TOKEN_ORGANISATION_MAX_DAYS/);
-    const licensed = createAssembly({ context: { ...NO_BUNDLING, LICENSED_CLASSIFICATIONS: 'NC, S' } }).api;
+    expect(() => assemble({ TOKEN_ORGANISATION_MAX_DAYS: '-3' })).toThrow(/TOKEN_ORGANISATION_MAX_DAYS/);
+    const licensed = assemble({ LICENSED_CLASSIFICATIONS: 'NC, S' }).api;
     const licensedFn = [...licensed.groupFunctions.values()][0]!;
     const licensedEnv = licensed.resolve((licensedFn.function.node.defaultChild as CfnFunction).environment) as { variables: Record<string, string> };
     expect(licensedEnv.variables.LICENSED_CLASSIFICATIONS).toBe('NC,S');
-    expect(() => createAssembly({ context: { ...NO_BUNDLING, LICENSED_CLASSIFICATIONS: 'NC,XX' } })).toThrow(/LICENSED_CLASSIFICATIONS/);
+    expect(() => assemble({ LICENSED_CLASSIFICATIONS: 'NC,XX' })).toThrow(/LICENSED_CLASSIFICATIONS/);
   });
 
   // Which data actions each group gets is derived from its recorded commands (test/infra/grants.test.ts).

@@ -2,8 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAssembly } from '../../infra/assembly.js';
-import { NO_BUNDLING } from './fixture.js';
+import { assemble } from './fixture.js';
 
 interface Acknowledgement {
   path: string;
@@ -26,33 +25,33 @@ describe('cdk-nag AwsSolutions checks', () => {
   });
 
   it('reports no unacknowledged finding', () => {
-    const { app } = createAssembly({ context: NO_BUNDLING });
+    const { app } = assemble();
     const report = new AwsSolutionsChecks().validateScope(app);
     expect(report.violations.map((v) => `${v.ruleName} (${v.severity}) at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 
   it('reports no unacknowledged finding on a named stage with a custom domain', () => {
     const domain = { domainName: 'assess.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/0f1e2d3c-4b5a-6978' };
-    const { app } = createAssembly({ context: { ...NO_BUNDLING, stage: 'prod', ...domain } });
+    const { app } = assemble({ stage: 'prod', ...domain });
     expect(new AwsSolutionsChecks().validateScope(app).violations.map((v) => v.ruleName)).toEqual([]);
   });
 
   it('passes the same checks in a real synth, where cross-stack references have become imports', () => {
-    const { app } = createAssembly({ context: NO_BUNDLING });
+    const { app } = assemble();
     expect(() => app.synth()).not.toThrow();
   });
 
   it('gives every acknowledgement a written reason', () => {
-    const { app } = createAssembly({ context: NO_BUNDLING });
+    const { app } = assemble();
     const acknowledgements = acknowledgementsIn(app).filter((a) => a.id.startsWith('AwsSolutions-'));
     expect(acknowledgements.length).toBeGreaterThan(0);
     for (const a of acknowledgements) expect(a.reason.length, `${a.id} at ${a.path}`).toBeGreaterThanOrEqual(60);
   });
 
   it('acknowledges only findings that occur', () => {
-    const acknowledged = new Set(acknowledgementsIn(createAssembly({ context: NO_BUNDLING }).app).map((a) => a.id));
+    const acknowledged = new Set(acknowledgementsIn(assemble().app).map((a) => a.id));
     vi.spyOn(Validations.prototype, 'acknowledge').mockImplementation(() => undefined);
-    const { app } = createAssembly({ context: NO_BUNDLING });
+    const { app } = assemble();
     const found = new Set(new AwsSolutionsChecks().validateScope(app).violations.map((v) => v.ruleName));
     expect([...acknowledged].filter((id) => id.startsWith('AwsSolutions-') && !found.has(id))).toEqual([]);
   });

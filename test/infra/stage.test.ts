@@ -1,11 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAssembly } from '../../infra/assembly.js';
 import { publicEndpoint } from '../../infra/stage.js';
 import { QUEUES, queueUrlVariable, type QueueName } from '../../lib/queues/queues.js';
 import { DATA_STACK_SETTINGS, outputKeyOf } from '../../lib/stages.js';
-import { idOf, NO_BUNDLING, resourcesOf, synthesize, textOf, type Synthesized } from './fixture.js';
+import { assemble, idOf, resourcesOf, synthesize, textOf, type Synthesized } from './fixture.js';
 
 const DOMAIN = { domainName: 'assess.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' };
 
@@ -54,12 +53,12 @@ describe('stages', () => {
 
   it('refuses a malformed stage, and a domain without its certificate or the reverse, at synth', () => {
     for (const stage of ['Prod', '1dev', 'dev_1', '', 'a'.repeat(17), 7]) {
-      expect(() => createAssembly({ context: { ...NO_BUNDLING, stage } }), String(stage)).toThrow(/CDK context stage: .* must match/);
+      expect(() => assemble({ stage }), String(stage)).toThrow(/CDK context stage: .* must match/);
     }
-    expect(() => createAssembly({ context: { ...NO_BUNDLING, domainName: DOMAIN.domainName } })).toThrow(/give both or neither/);
-    expect(() => createAssembly({ context: { ...NO_BUNDLING, certificateArn: DOMAIN.certificateArn } })).toThrow(/give both or neither/);
-    expect(() => createAssembly({ context: { ...NO_BUNDLING, ...DOMAIN, domainName: 'Assess.Example.com' } })).toThrow(/domainName/);
-    expect(() => createAssembly({ context: { ...NO_BUNDLING, ...DOMAIN, certificateArn: 'arn:aws:iam::123456789012:role/x' } })).toThrow(/certificateArn/);
+    expect(() => assemble({ domainName: DOMAIN.domainName })).toThrow(/give both or neither/);
+    expect(() => assemble({ certificateArn: DOMAIN.certificateArn })).toThrow(/give both or neither/);
+    expect(() => assemble({ ...DOMAIN, domainName: 'Assess.Example.com' })).toThrow(/domainName/);
+    expect(() => assemble({ ...DOMAIN, certificateArn: 'arn:aws:iam::123456789012:role/x' })).toThrow(/certificateArn/);
   });
 
   it('outputs the table, bucket and secret, and each queue URL, under the Pascal-case name of the setting they carry', () => {

@@ -10,6 +10,8 @@ declare module 'vitest' {
     dynamodbEndpoint: string;
     s3Endpoint: string;
     sqsEndpoint: string;
+    /** A directory of this run's own, removed when the run ends (test/support/scratch.ts). */
+    scratchDir: string;
   }
 }
 
@@ -22,11 +24,14 @@ const CLI_PROJECTS = new Set(['unit', 'api']);
  * The root project's global setup, once per run whatever projects it covers: the operator CLI
  * compiled once (it was compiled by the unit and the API project each, two esbuild builds a run),
  * and one DynamoDB Local (in memory), one s3rver and one local SQS. Every project inherits what
- * the root provides. A run of unit tests alone starts no emulator.
+ * the root provides. A run of unit tests alone starts no emulator. The run's scratch directory
+ * goes with the run, whatever a file that wrote there left behind.
  */
 export default async function setup(root: TestProject): Promise<() => Promise<void>> {
   const runs = (names: Set<string>) => root.vitest.projects.some((p) => names.has(p.name));
-  const teardowns: (() => unknown)[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'aop-run-'));
+  root.provide('scratchDir', scratch);
+  const teardowns: (() => unknown)[] = [() => rmSync(scratch, { recursive: true, force: true })];
   if (runs(CLI_PROJECTS)) teardowns.push(await buildOperatorCli(root));
   if (runs(EMULATOR_PROJECTS)) teardowns.push(await startEmulators(root));
   return async () => {
