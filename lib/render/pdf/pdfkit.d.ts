@@ -92,7 +92,7 @@ declare module 'pdfkit' {
     y: number;
     outline: OutlineItem;
     addPage(options?: DocumentOptions): this;
-    registerFont(name: string, src: Buffer): this;
+    registerFont(name: string, src: Buffer | import('fontkit').Font): this;
     font(name: string, size?: number): this;
     fontSize(size: number): this;
     currentLineHeight(includeGap?: boolean): number;
