@@ -40,13 +40,13 @@ export default defineConfig({
     // extglob, took two thirds of that matching (2.6 s of the main process in a run of the API files).
     include: ['test/**/*.test.ts'],
     // `npm test` turns coverage on (test/run.ts). The floor only rises: the whole suite's figure of
-    // 2026-11-27, second stop (statements 93.7 %, branches 86.7 %, functions 95.6 %, lines 95.0 %), less about a point for paths that timing decides (sweeps, retries).
+    // 2026-11-27, stop 37 (statements 94.2 %, branches 87.7 %, functions 95.6 %, lines 95.3 %, in three runs), less about a point for paths that timing decides (sweeps, retries).
     coverage: {
       provider: 'v8',
       include: ['lib/**/*.ts', 'functions/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportOnFailure: true,
-      thresholds: { lines: 94, statements: 92.5, functions: 94.5, branches: 85.5 },
+      thresholds: { lines: 94.5, statements: 93, functions: 94.5, branches: 86.5 },
     },
     projects: [
       // PDF rendering and OSCAL schema validation are CPU-bound: one file per core, and under coverage
