@@ -5,14 +5,13 @@ import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describeApi } from '../lib/operations/kernel/api-description.js';
 import { OPERATIONS } from '../lib/operations/registry.js';
+import { once } from '../lib/domain/validation.js';
 import { fontBytes } from '../lib/render/pdf/fonts.js';
 
 /** Build outputs that are derived from the sources and never committed. */
 const GENERATED = fileURLToPath(new URL('../.build/', import.meta.url));
-let description: string | undefined;
-let fonts: string | undefined;
 
-/** Writes a generated module once per process, through a rename of a file of its own. */
+/** Writes a generated module through a rename of a file of its own. */
 function generated(name: string, text: string): string {
   mkdirSync(GENERATED, { recursive: true });
   const path = join(GENERATED, name);
@@ -29,14 +28,12 @@ function generated(name: string, text: string): string {
  * document goes in Brotli-compressed and is expanded at its first request: as JSON it was most of
  * the meta bundle, past the size limit, and a large literal to parse at every cold start
  * (process.getBuiltinModule, since a bundle that shakes the module off must not keep an import).
- * Written once per process, through a rename of a file of its own, since tests and synth may
- * bundle side by side.
+ * Written through a rename of a file of its own, since tests and synth may bundle side by side.
  */
-export function apiDescriptionModule(): string {
-  if (description) return description;
+function apiDescriptionModule(): string {
   const { document, routes } = describeApi(OPERATIONS);
   const packed = brotliCompressSync(document, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }).toString('base64');
-  description = generated(
+  return generated(
     'api-description.mjs',
     [
       'let document;',
@@ -46,7 +43,6 @@ export function apiDescriptionModule(): string {
       '',
     ].join('\n'),
   );
-  return description;
 }
 
 /**
@@ -55,14 +51,10 @@ export function apiDescriptionModule(): string {
  * copy into the asset, and pdfkit's standard fonts (which a bundle cannot load) never needed.
  * Only the bundles that render PDFs keep it.
  */
-export function fontsModule(): string {
-  if (fonts) return fonts;
+function fontsModule(): string {
   const entries = Object.entries(fontBytes()).map(([name, bytes]) => [name, bytes.toString('base64')]);
-  fonts = generated('embedded-fonts.mjs', `export const EMBEDDED_FONTS = ${JSON.stringify(Object.fromEntries(entries))};\n`);
-  return fonts;
+  return generated('embedded-fonts.mjs', `export const EMBEDDED_FONTS = ${JSON.stringify(Object.fromEntries(entries))};\n`);
 }
 
 /** The modules esbuild injects into every function's bundle (infra/bundling.ts), written once per process. */
-export function injectedModules(): string[] {
-  return [apiDescriptionModule(), fontsModule()];
-}
+export const injectedModules = once(() => [apiDescriptionModule(), fontsModule()]);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { join, posix } from 'node:path';
+import { once } from '../domain/validation.js';
 import { RepositoryFileNotFoundError, RepositoryFileTooLargeError, RepositoryUpstreamError } from './errors.js';
 import { fileOf, type RepositoryFile } from './file.js';
 
@@ -28,8 +29,7 @@ export async function gitDirOf(dir: string): Promise<string | undefined> {
  * any repository was read.
  */
 type Git = typeof import('isomorphic-git').default;
-let loaded: Promise<Git> | undefined;
-const gitModule = () => (loaded ??= import('isomorphic-git').then((m) => m.default));
+const gitModule = once(async (): Promise<Git> => (await import('isomorphic-git')).default);
 
 const codeOf = (error: unknown) => (error as { code?: unknown }).code;
 /** isomorphic-git's answers for a ref, an object or a path that is not there or not of the kind asked for. */

@@ -1,18 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeFiles } from '../../infra/bundling.js';
 import { functionCode } from '../../infra/function-code.js';
+import { scratchDir } from '../support/scratch.js';
 
 const HTTP = fileURLToPath(new URL('../../functions/http/', import.meta.url));
-const outdir = mkdtempSync(join(tmpdir(), 'function-code-'));
-
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+const outdir = scratchDir('function-code-');
 
 describe('function code in the CDK app, bundled for real', () => {
   it('gives each function the asset built from its own entry, index.mjs beside its chunks', { timeout: 240_000 }, async () => {

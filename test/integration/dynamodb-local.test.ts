@@ -1,17 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startDynamoDbLocal } from '../../lib/local/emulators.js';
 import { scratchDir } from '../support/scratch.js';
 
-const toolOptions = process.env.JAVA_TOOL_OPTIONS;
-afterEach(() => {
-  if (toolOptions === undefined) delete process.env.JAVA_TOOL_OPTIONS;
-  else process.env.JAVA_TOOL_OPTIONS = toolOptions;
-});
-
 it('starts DynamoDB Local on the SQLite library beside its jar, leaving nothing in the temp folder when it stops', async () => {
   const temp = scratchDir('java-tmp-');
+  // test/support/restore-env.ts puts process.env back at the file's end.
   process.env.JAVA_TOOL_OPTIONS = `-Djava.io.tmpdir=${temp}`;
   const emulator = await startDynamoDbLocal({});
   try {

@@ -1,6 +1,7 @@
 import { create, type Font } from 'fontkit';
 import PDFDocument, { type OutlineItem, type StructureElement, type StructureOptions } from 'pdfkit';
 import type { DocumentModel } from '../../domain/document-model.js';
+import { once } from '../../domain/validation.js';
 import { type FontName, fontBytes } from './fonts.js';
 import { plain } from './format.js';
 
@@ -19,8 +20,6 @@ export interface Heading {
   toc: boolean;
 }
 
-let faces: [FontName, Font][] | undefined;
-
 /**
  * Each face parsed once per process. Given bytes, pdfkit parses the font again for every document,
  * and every PDF is laid out twice (measuring, then output), throwing fontkit's glyph and layout
@@ -28,10 +27,7 @@ let faces: [FontName, Font][] | undefined;
  * 465 ms, one of 1,000 controls 2.43 s instead of 2.18 s (2026-11-27). Each document still embeds a
  * subset of its own.
  */
-function fontFaces(): [FontName, Font][] {
-  faces ??= (Object.entries(fontBytes()) as [FontName, Buffer][]).map(([name, bytes]) => [name, create(bytes)]);
-  return faces;
-}
+const fontFaces = once((): [FontName, Font][] => (Object.entries(fontBytes()) as [FontName, Buffer][]).map(([name, bytes]) => [name, create(bytes)]));
 
 /** What the measuring pass learnt, which the output pass prints: the page count and each heading's page. */
 export interface Pagination {
