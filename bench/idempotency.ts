@@ -1,7 +1,7 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { ulid } from 'ulid';
+import { newUlid } from '../lib/domain/ids.js';
 import { slugify } from '../lib/domain/organisations.js';
 import { auditWrite, type AuditRecord } from '../lib/store/audit.js';
 import { ddb, sequentialRoundTrips, tableName, traceDdb, type DdbCall } from '../lib/store/client.js';
@@ -27,14 +27,14 @@ const refused = () => new Error('refused');
  * its slug claim, the licence counter and the creator's discovery entry, with its audit record.
  */
 async function organisationWrites(userId: string, name: string) {
-  const id = ulid();
+  const id = newUlid();
   const wanted = slugify(name);
   const slug = (await slugTaken(wanted)) ? `${wanted.slice(0, 50)}-${id.slice(-8).toLowerCase()}` : wanted;
   const now = new Date();
   const org = newOrganisation({ id, name, slug, timezone: 'Australia/Sydney', createdBy: userId, now });
   const audit: AuditRecord = {
     kind: 'CREATE_ORGANISATION',
-    request_id: ulid(),
+    request_id: newUlid(),
     operation_id: 'createOrganisation',
     method: 'POST',
     route: '/api/v1/organisations',

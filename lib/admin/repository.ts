@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, isAbsolute, normalize } from 'node:path';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { githubRepositoryOf, REPOSITORY_PROVIDERS, type RepositoryConnection, type RepositoryProvider } from '../domain/repositories.js';
 import { singleLine } from '../domain/validation.js';
 import { hostRefusal } from '../repositories/addresses.js';
@@ -74,7 +74,7 @@ export async function connectRepository(
   const name = Name.safeParse(input.name ?? location.name);
   if (!name.success) throw new RepositoryRefusedError('--name must be one line of 1 to 200 characters');
   await requireOrganisation(input.organisationId);
-  const owner = { id: ulid(now.getTime()), organisation_id: input.organisationId };
+  const owner = { id: newUlid(now.getTime()), organisation_id: input.organisationId };
   const connection: RepositoryConnection = {
     ...owner,
     provider,

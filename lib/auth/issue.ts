@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { settings } from '../config.js';
 import { getUser, livePermissions, putToken, type AccessScope } from '../store/identity.js';
 import { keys } from '../store/keys.js';
@@ -54,7 +54,7 @@ export async function issueToken(userId: string, request: IssuanceRequest, now: 
   const missing = issuerShortfall(valid, live ?? new Set());
   if (missing.length) throw new IssuanceError('issuer_lacks_permission', `the user does not hold ${missing.join(', ')}`);
 
-  const id = ulid(now.getTime());
+  const id = newUlid(now.getTime());
   const key = await tokenHashSecret();
   const token = mintToken({ tokenId: id, userId, organisationId, projectId: valid.projectId }, key);
   await putToken({

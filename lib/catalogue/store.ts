@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { putAll } from '../store/batch.js';
 import { forgetRelease } from '../store/catalogue-entries.js';
 import { claimedReleaseId, claimVersion, type Release, toRelease } from '../store/catalogue-releases.js';
@@ -14,7 +14,7 @@ export type { Release };
 async function releaseIdOf(version: string, now: Date): Promise<string> {
   const claimed = await claimedReleaseId(version);
   if (claimed) return claimed;
-  const id = ulid(now.getTime());
+  const id = newUlid(now.getTime());
   return (await claimVersion(version, id)) ? id : releaseIdOf(version, now);
 }
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { ApiError } from '../errors.js';
 import { problemResponse } from '../http/problem.js';
 import { readJsonBody } from '../domain/json-body.js';
@@ -47,7 +47,7 @@ export function consoleRequest(event: APIGatewayProxyEvent): ConsoleRequest {
   const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
   const below = event.path.startsWith(CONSOLE_PREFIX) ? event.path.slice(CONSOLE_PREFIX.length) : event.path;
   return {
-    requestId: ulid(),
+    requestId: newUlid(),
     method: event.httpMethod.toUpperCase(),
     path: below === '' ? '/' : below,
     query,

@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { putCeremony, takeCeremony, type Ceremony, type CeremonyPurpose } from '../store/console.js';
 import type { UserRecord } from '../store/identity.js';
 import type { PasskeyRecord } from '../store/passkeys.js';
@@ -77,7 +77,7 @@ export async function verifiedRegistration(
     if (!out.verified || !CREDENTIAL_ID.test(out.registrationInfo.credential.id)) return undefined;
     const { credential, credentialBackedUp } = out.registrationInfo;
     return {
-      id: ulid(now.getTime()),
+      id: newUlid(now.getTime()),
       user_id: user.id,
       credential_id: credential.id,
       public_key: Buffer.from(credential.publicKey).toString('base64url'),

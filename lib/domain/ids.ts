@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
+// biome-ignore lint/style/noRestrictedImports: the one place that hands ulid's generators their source of random bytes
+import { monotonicFactory, ulid } from 'ulid';
 import { singleLine } from './validation.js';
 
 /**
@@ -27,3 +29,24 @@ export function digestBase32(text: string, length: number): string {
   for (let i = 0; i < length; i++) out += CROCKFORD[digest[i]! % 32];
   return out;
 }
+
+/**
+ * Random bytes for new ULIDs, drawn from the CSPRNG 4 KB at a time and each used once. ulid's own
+ * generator asks crypto.getRandomValues for one byte per character: 16 calls and about 90 µs of CPU
+ * for each ULID (measured 2026-11-27, Node 20), 5 % of an API test worker's CPU; from the pool, under 1 µs.
+ */
+const pool = new Uint8Array(4096);
+let drawn = pool.length;
+function randomFraction(): number {
+  if (drawn === pool.length) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  return pool[drawn++]! / 256;
+}
+
+/** A new ULID, of the given time or now. */
+export const newUlid = (time?: number): string => ulid(time, randomFraction);
+
+/** A generator of ULIDs that keep their order within one millisecond too. */
+export const monotonicUlids = (): ((time?: number) => string) => monotonicFactory(randomFraction);

@@ -1,4 +1,4 @@
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from './ids.js';
 import * as z from 'zod';
 import { forbidden } from '../errors.js';
 import type { Permission } from './permissions.js';
@@ -40,7 +40,7 @@ export interface StoredTask {
 }
 
 /** Monotonic, so that tasks opened within one millisecond still list in the order they were opened. */
-const nextTaskId = monotonicFactory();
+const nextTaskId = monotonicUlids();
 
 /** A task as the service opens it, however it comes to exist: open, unassigned unless said, version 1. */
 export function openTask(

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import type { Permission } from '../domain/permissions.js';
 import type { FileOwner } from '../store/file-owners.js';
 import type { AccessScope } from '../store/identity.js';
@@ -63,7 +63,7 @@ export async function acceptUpload(r: AcceptRequest): Promise<{ upload: UploadRe
     const mismatch = await typeMismatch(r.file.bytes, PROFILES[r.profile], { declaredType: r.file.declared_type, fileName: r.file.file_name });
     if (mismatch) throw mismatchProblem(mismatch);
   }
-  const id = r.session?.id ?? ulid(r.now.getTime());
+  const id = r.session?.id ?? newUlid(r.now.getTime());
   const hash = sha256(r.file.bytes);
   const base = {
     id,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { validationFailed } from '../errors.js';
 import { once } from '../domain/validation.js';
 import { attributeEquals, itemAbsent } from '../store/conditions.js';
@@ -59,7 +59,7 @@ const sessionRecordSchema = once(() =>
 type SessionRecord = z.output<ReturnType<typeof sessionRecordSchema>>;
 
 export async function createSession(input: { purpose: string; maxBytes: number; fileName: string; scope: SessionScope; userId: string; now: Date }) {
-  const id = ulid(input.now.getTime());
+  const id = newUlid(input.now.getTime());
   const s3Key = `${AREAS.sessions}${id}`;
   const expires = Math.floor(input.now.getTime() / 1000) + SESSION_SECONDS;
   const post = await presignedPost({

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { stillAuthorised, type Attribution } from '../auth/revalidate.js';
 import { runAsFunction } from '../command-recording.js';
 import { settings } from '../config.js';
@@ -110,7 +110,7 @@ async function run(project: StoredProject, document: StoredDocument, summary: St
     const model = await gatherModel(project, document, now);
     await commit([renewLease(project.id, g.id, new Date())]);
     const renderer = rendererFor(document.document_key);
-    written = `${AREAS.documents}${ulid()}`;
+    written = `${AREAS.documents}${newUlid()}`;
     const file = await streamToObject(written, renderer.mediaType, (out) => renderer.render(model, out));
     // Boundary rule 5: the requester is checked again before the durable write.
     if (!(await stillAuthorised(attribution, new Date()))) throw new AuthorisationLost();

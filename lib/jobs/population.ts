@@ -17,7 +17,7 @@ import { asPopulationRun, type PopulationRun, runningPopulations } from '../stor
 import { toProject } from '../store/projects.js';
 import { getMany, getOne, keyString } from '../store/read.js';
 import { commit } from '../store/transact.js';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { providerEffectsOf } from './provider-effects.js';
 import { leaseUntil, MAX_REQUEUES, requeueFields, requeuesOf, stalled, stillStalled } from '../queues/recovery.js';
 import { sendJob } from '../queues/sqs.js';
@@ -183,7 +183,7 @@ async function populateOnce(message: { project_id?: string; run_id?: string }, n
   if (run.status !== 'running') return;
   const project = toProject(projectItem);
   // Each delivery owns the lease under its own name: a worker whose lease was taken over stops at its next checkpoint.
-  const owner = ulid();
+  const owner = newUlid();
   try {
     await updateRun(
       projectId,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { issueToken } from '../auth/issue.js';
 import { tokenHashSecret } from '../auth/secret.js';
 import { verifiedClaims } from '../auth/tokens.js';
@@ -51,7 +51,7 @@ export async function ensureDemo(dataDir: string, now: Date): Promise<{ created:
   }
   const userId = marker
     ? marker.user_id
-    : (await createUser({ email: `operator+${ulid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
+    : (await createUser({ email: `operator+${newUlid().toLowerCase()}@demo.invalid`, name: 'Demo Operator', superUser: true }, now)).id;
   const organisationId = marker ? marker.organisation_id : await createDemoOrganisation(userId, now);
   if (!marker) {
     // The demo operator also administers users in the console (the console's own installation permissions).
@@ -71,12 +71,12 @@ export async function ensureDemo(dataDir: string, now: Date): Promise<{ created:
 async function demoEnrolment(userId: string, now: Date): Promise<string | undefined> {
   const user = await getUser(userId);
   if (user?.status !== 'active' || (user.passkeys ?? 0) > 0) return undefined;
-  const enrolment = await reEnrolAs({ kind: 'operator' }, userId, { request_id: `local-${ulid()}`, method: 'LOCAL', route: 'npm start' }, now);
+  const enrolment = await reEnrolAs({ kind: 'operator' }, userId, { request_id: `local-${newUlid()}`, method: 'LOCAL', route: 'npm start' }, now);
   return enrolmentUrl(consoleConfig(), enrolment.secret);
 }
 
 async function createDemoOrganisation(userId: string, now: Date): Promise<string> {
-  const id = ulid(now.getTime());
+  const id = newUlid(now.getTime());
   const org = newOrganisation({
     id,
     name: 'Demo Organisation',

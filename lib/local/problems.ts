@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import { problemResponse } from '../http/problem.js';
 
@@ -20,7 +20,7 @@ export const frontDoorErrors = {
 
 /** A problem answer with the headers the pipeline's responseHeaders step gives every answer. */
 export function frontDoorProblem(error: ApiError, instance: string): APIGatewayProxyResult {
-  const requestId = ulid();
+  const requestId = newUlid();
   const result = problemResponse(error, requestId, instance);
   result.headers = { ...result.headers, 'X-Request-ID': requestId, 'X-Content-Type-Options': 'nosniff' };
   return result;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { createMetaHandler } from '../http/meta.js';
 import type { ApiHandler } from '../http/event.js';
 import { runtimeGlobal, type StreamingHandler } from '../http/streaming.js';
@@ -109,7 +109,7 @@ export function toEvent(
       httpMethod: method,
       path: url.pathname,
       stage: 'local',
-      requestId: ulid(),
+      requestId: newUlid(),
       requestTimeEpoch: Date.now(),
       resourceId: 'local',
       resourcePath: resource,
@@ -122,7 +122,7 @@ export function toEvent(
 }
 
 // Partial on purpose: without getRemainingTimeInMillis middy sets no early timeout, and a local request has no deadline.
-const lambdaContext = (name: string): Context => ({ functionName: name, awsRequestId: ulid(), callbackWaitsForEmptyEventLoop: false }) as unknown as Context;
+const lambdaContext = (name: string): Context => ({ functionName: name, awsRequestId: newUlid(), callbackWaitsForEmptyEventLoop: false }) as unknown as Context;
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');

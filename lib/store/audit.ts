@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { itemAbsent } from './conditions.js';
 import { keys } from './keys.js';
 import type { WriteItem } from './transact.js';
@@ -27,7 +27,7 @@ export interface AuditRecord {
 }
 
 function auditItem(record: AuditRecord, at: Date, sortKey?: string) {
-  const id = ulid(at.getTime());
+  const id = newUlid(at.getTime());
   const day = at.toISOString().slice(0, 10);
   return {
     ...keys.audit(record.organisation_id ?? 'installation', day, sortKey ?? `${at.toISOString()}#${id}`),

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/ids.js';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { once } from '../domain/validation.js';
@@ -96,7 +96,7 @@ export class EmailTakenError extends Error {
 
 export async function createUser(input: { email: string; name: string; superUser: boolean }, now: Date): Promise<UserRecord> {
   const user: UserRecord = {
-    id: ulid(now.getTime()),
+    id: newUlid(now.getTime()),
     email: input.email.toLowerCase(),
     name: input.name,
     status: 'active',

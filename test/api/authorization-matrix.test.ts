@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { satisfies } from '../../lib/auth/authority.js';
 import { CREDENTIAL_TYPES, dependenciesOf, permissionsOf, type CredentialType, type Permission } from '../../lib/domain/permissions.js';
 import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
@@ -115,7 +115,7 @@ async function arrangeFresh(c: Case) {
   });
   if (v.kind === 'live-without') await fixtures.grant(userId, scope, withoutPermission(c.type, v.permission));
   const targets: Record<string, string> =
-    v.kind === 'other-boundary' ? { organisation: ulid(), project: ulid() } : { organisation: organisationId, project: projectId };
+    v.kind === 'other-boundary' ? { organisation: newUlid(), project: newUlid() } : { organisation: organisationId, project: projectId };
   return { token, targets };
 }
 
@@ -149,10 +149,10 @@ describe('authorization matrix', () => {
   // Each case waits on the emulator most of its time: a few run side by side.
   it.concurrent.for(CASES.map((c) => [`${c.op.id} with a ${c.type} credential, ${label(c)}`, c] as const))('%s', async ([_name, c], { expect }) => {
     const { token, targets } = await arrange(c);
-    const path = `/api/v1${c.op.path.replace(/\{(\w+)\}/g, (_m, name: string) => targets[name] ?? ulid())}`;
+    const path = `/api/v1${c.op.path.replace(/\{(\w+)\}/g, (_m, name: string) => targets[name] ?? newUlid())}`;
     const headers: Record<string, string> = {};
     if (c.op.ifMatch) headers['If-Match'] = '"1-00000000000000000000"';
-    if (c.op.idempotencyKey) headers['Idempotency-Key'] = ulid();
+    if (c.op.idempotencyKey) headers['Idempotency-Key'] = newUlid();
     const res = await api.request(c.op.method, path, {
       token,
       headers,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToken, sealToken } from '../../lib/repositories/credentials.js';
 import { resolveLocalFile } from '../../lib/repositories/local.js';
@@ -124,7 +124,7 @@ describe('operator CLI: repository connect', () => {
   });
 
   it('refuses an organisation that does not exist', () => {
-    const out = admin('repository', 'connect', '--organisation', ulid(), '--provider', 'github', '--url', 'https://github.com/acme/widgets');
+    const out = admin('repository', 'connect', '--organisation', newUlid(), '--provider', 'github', '--url', 'https://github.com/acme/widgets');
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/^no organisation /);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { fixtures } from '../support/api.js';
 import { operatorCli, type CliResult } from '../support/cli.js';
 import { getOne } from '../../lib/store/read.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 describe('operator CLI', () => {
   it('creates a user, grants access and issues a token that is stored only as a hash', async () => {
-    const user = admin('user', 'create', '--email', `${ulid().toLowerCase()}@cli.test`, '--name', 'Cli User');
+    const user = admin('user', 'create', '--email', `${newUlid().toLowerCase()}@cli.test`, '--name', 'Cli User');
     expect(user.code).toBe(0);
     const userId = user.json().id as string;
     const grant = admin('access', 'grant', '--user', userId, '--organisation', organisationId, '--permissions', 'view-projects,manage-projects');
@@ -52,7 +52,7 @@ describe('operator CLI', () => {
   });
 
   it('prints a one-time console enrolment link with a new user, and a new one on re-enrolment', async () => {
-    const created = admin('user', 'create', '--email', `${ulid().toLowerCase()}@cli.test`, '--name', 'Linked User').json();
+    const created = admin('user', 'create', '--email', `${newUlid().toLowerCase()}@cli.test`, '--name', 'Linked User').json();
     expect(created.enrolment_url).toMatch(new RegExp(`^http://localhost:\\d+/console/enrol#${created.id}\\.[A-Za-z0-9_-]{43}$`));
     expect(Date.parse(created.enrolment_expires_at) - Date.now()).toBeGreaterThan(23 * 3_600_000);
     const again = admin('user', 'enrol', '--user', created.id).json();
@@ -84,9 +84,9 @@ describe('operator CLI', () => {
     ['an unknown command', ['user', 'rename']],
     ['a missing option', ['user', 'create', '--name', 'No Email']],
     ['an unknown option', ['user', 'create', '--email', 'a@b.c', '--name', 'N', '--colour', 'red']],
-    ['a wildcard ability', ['token', 'issue', '--user', ulid(), '--type', 'administration', '--abilities', '*', '--read-only', 'true']],
-    ['a missing mode', ['token', 'issue', '--user', ulid(), '--type', 'administration', '--abilities', 'manage-org-hierarchy']],
-    ['permissions of another scope', ['access', 'grant', '--user', ulid(), '--installation', '--permissions', 'view-controls']],
+    ['a wildcard ability', ['token', 'issue', '--user', newUlid(), '--type', 'administration', '--abilities', '*', '--read-only', 'true']],
+    ['a missing mode', ['token', 'issue', '--user', newUlid(), '--type', 'administration', '--abilities', 'manage-org-hierarchy']],
+    ['permissions of another scope', ['access', 'grant', '--user', newUlid(), '--installation', '--permissions', 'view-controls']],
   ])('prints one line on stderr and exits 2 for %s', (_label, args) => {
     const out = admin(...args);
     expect(out.code).toBe(2);
@@ -191,7 +191,7 @@ describe('operator CLI: task create', () => {
   });
 
   it.each([
-    ['an unknown project', /^no project/, async () => ['--project', ulid(), '--title', 'T']],
+    ['an unknown project', /^no project/, async () => ['--project', newUlid(), '--title', 'T']],
     [
       'a control of another project',
       /is not a control of project/,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 
 let api: Api;
@@ -26,7 +26,7 @@ describe('concurrent writes', () => {
 
   it('creates one resource for 20 parallel creates with the same Idempotency-Key, with identical bodies', async () => {
     const op = await fixtures.operator();
-    const key = ulid();
+    const key = newUlid();
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
         api.request('POST', '/api/v1/organisations', {
@@ -52,7 +52,7 @@ describe('concurrent creates of organisations with one name', () => {
         api.request('POST', '/api/v1/organisations', {
           token: op.admin,
           body: { name: 'Same Name Race', timezone: 'UTC' },
-          headers: { 'Idempotency-Key': ulid() },
+          headers: { 'Idempotency-Key': newUlid() },
         }),
       ),
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { deleteContactWrites, toContact } from '../../lib/store/contacts.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
@@ -17,14 +17,14 @@ beforeAll(async () => {
     await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
       token: op.org,
       body: { name: 'CRM', short_code: 'CRM' },
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
     })
   ).body.data.id;
 });
 afterAll(() => api.stop());
 
 const base = (system = systemId) => `/api/v1/organisations/${op.organisationId}/systems/${system}/contacts`;
-const create = (body: unknown, key = ulid(), token = op.org) => api.request('POST', base(), { token, body, headers: { 'Idempotency-Key': key } });
+const create = (body: unknown, key = newUlid(), token = op.org) => api.request('POST', base(), { token, body, headers: { 'Idempotency-Key': key } });
 
 describe('contacts', () => {
   it('creates a contact of the system with an ETag and a Location', async () => {
@@ -35,7 +35,7 @@ describe('contacts', () => {
   });
 
   it('replays a create for the same key and answers 409 for another payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await create({ name: 'Grace Hopper' }, key);
     expect((await create({ name: 'Grace Hopper' }, key)).body.data).toEqual(first.body.data);
     expect((await create({ name: 'Someone Else' }, key)).status).toBe(409);
@@ -87,7 +87,7 @@ describe('contacts', () => {
       await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
         token: op.org,
         body: { name: 'Other', short_code: 'OTH' },
-        headers: { 'Idempotency-Key': ulid() },
+        headers: { 'Idempotency-Key': newUlid() },
       })
     ).body.data.id;
     expect((await api.request('GET', `${base(other)}/${created.body.data.id}`, { token: op.org })).status).toBe(404);
@@ -95,7 +95,7 @@ describe('contacts', () => {
 
   it('needs manage-contacts to create (403) but only view-contacts to read', async () => {
     const token = await fixtures.token(op.userId, 'organisation', { organisationId: op.organisationId, abilities: ['view-contacts'] });
-    expect((await create({ name: 'Nope' }, ulid(), token)).status).toBe(403);
+    expect((await create({ name: 'Nope' }, newUlid(), token)).status).toBe(403);
     expect((await api.request('GET', base(), { token })).status).toBe(200);
   });
 });

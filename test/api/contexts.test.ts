@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
@@ -15,7 +15,7 @@ beforeAll(async () => {
   const created = await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
     token: op.org,
     body: { name: 'Payroll', short_code: 'pay' },
-    headers: { 'Idempotency-Key': ulid() },
+    headers: { 'Idempotency-Key': newUlid() },
   });
   systemId = created.body.data.id;
 });
@@ -101,7 +101,7 @@ describe('system context', () => {
     const other = await api.request('POST', `/api/v1/organisations/${op.organisationId}/systems`, {
       token: op.org,
       body: { name: 'Other', short_code: `o${Date.now() % 100000}` },
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
     });
     const path = `/api/v1/organisations/${op.organisationId}/systems/${other.body.data.id}/context`;
     const etag = (await api.request('GET', path, { token: op.org })).headers.get('etag');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
 import type { Api } from '../support/api.js';
 import { arrangeControls, IMPLEMENTED } from '../support/controls.js';
@@ -66,7 +66,7 @@ describe('the control-summary register', () => {
 
   it('answers 404 for a row ID that is not one of its rows', async () => {
     const { p, token } = await arrange();
-    expect((await api.request('GET', summaryUrl(p.id, `/${ulid()}`), { token })).status).toBe(404);
+    expect((await api.request('GET', summaryUrl(p.id, `/${newUlid()}`), { token })).status).toBe(404);
   });
 
   it('redacts the counts without view-controls', async () => {

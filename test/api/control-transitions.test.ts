@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { transitionControl } from '../../lib/operations/controls/transitions.js';
@@ -176,7 +176,7 @@ describe('transitionControl', () => {
       const control = a.idOf('sample-9001');
       const items = await getMany([keys.project(a.p.id), keys.control(a.p.id, control)]);
       const ctx: OperationContext = {
-        requestId: ulid(),
+        requestId: newUlid(),
         now: new Date(),
         caller: {
           tokenId: issued.id,

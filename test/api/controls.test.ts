@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { ddb, tableName } from '../../lib/store/client.js';
 import { recountProject } from '../../lib/store/controls.js';
@@ -234,6 +234,6 @@ describe('getControl', () => {
     const other = await arrange();
     const res = await api.request('GET', url(p.id, `/${other.idOf('sample-9001')}`), { token });
     expect(res.status).toBe(404);
-    expect((await api.request('GET', url(p.id, `/${ulid()}`), { token })).status).toBe(404);
+    expect((await api.request('GET', url(p.id, `/${newUlid()}`), { token })).status).toBe(404);
   });
 });

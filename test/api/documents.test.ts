@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { publicUrl, resetSettings } from '../../lib/config.js';
@@ -291,13 +291,13 @@ describe('generated content and redaction', () => {
     await d.assess('sample-9001');
     const contact = await api.request('POST', `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}/contacts`, {
       token: world.op.org,
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
       body: { name: 'Ada Operator' },
     });
     expect(contact.status).toBe(201);
     const row = await api.request('POST', `/api/v1/projects/${d.p.id}/registers/${REGISTER_DEFINITION_IDS.poam}/rows`, {
       token: d.token,
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
       body: {
         data: {
           item_id: 'P-7',
@@ -358,7 +358,7 @@ describe('generated content and redaction', () => {
     const logoEtag = (await api.request('GET', logoUrl, { token: world.op.org })).headers.get('etag')!;
     const logo = await api.request('POST', logoUrl, {
       token: world.op.org,
-      headers: { 'Idempotency-Key': ulid(), 'If-Match': logoEtag },
+      headers: { 'Idempotency-Key': newUlid(), 'If-Match': logoEtag },
       form: form(png(120, 60), 'logo.png'),
     });
     expect(logo.status).toBe(201);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { metadataOf, type EvidenceSource } from '../../lib/domain/evidence.js';
 import { LIBRARY_DEFINITION_IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
@@ -162,7 +162,7 @@ describe('evidence without a file', () => {
     const rowsUrl = `/api/v1/projects/${a.p.id}/registers/${REGISTER_DEFINITION_IDS.riskRegister}/rows`;
     const row = await api.request('POST', rowsUrl, {
       token: a.token,
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
       body: { data: { risk_id: 'R-1', title: 'Unpatched VPN', status: 'open' } },
     });
     expect(row.status).toBe(201);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Api } from '../support/api.js';
 import { fixtures } from '../support/api.js';
 import { arrangeUploads, pdfForm, sessionForm } from '../support/evidence-files.js';
@@ -39,7 +39,7 @@ describe('file answers', () => {
     const op = await fixtures.operator();
     const url = `/api/v1/organisations/${op.organisationId}/logo`;
     const etag = (await api.request('GET', url, { token: op.org })).headers.get('etag')!;
-    const headers = { 'Idempotency-Key': ulid(), 'If-Match': etag };
+    const headers = { 'Idempotency-Key': newUlid(), 'If-Match': etag };
     expect((await api.request('POST', url, { token: op.org, form: form(png(32, 32), 'logo.png'), headers })).status).toBe(201);
     await api.drainJobs();
     const file = await api.request('GET', `${url}/file`, { token: op.org });

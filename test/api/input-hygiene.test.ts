@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 
@@ -9,10 +9,10 @@ let system: string;
 
 const systems = () => `/api/v1/organisations/${op.organisationId}/systems`;
 const assets = () => `${systems()}/${system}/registers/${IDS.assetRegister}/rows`;
-const post = (path: string, body: unknown) => api.request('POST', path, { token: op.org, body, headers: { 'Idempotency-Key': ulid() } });
+const post = (path: string, body: unknown) => api.request('POST', path, { token: op.org, body, headers: { 'Idempotency-Key': newUlid() } });
 /** A body exactly as written, since JSON.stringify of an object would not keep every key this test needs. */
 const postRaw = (path: string, json: string) =>
-  api.request('POST', path, { token: op.org, rawBody: json, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
+  api.request('POST', path, { token: op.org, rawBody: json, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() } });
 
 beforeAll(async () => {
   api = await startApi();
@@ -94,7 +94,7 @@ describe('encoding', () => {
     const res = await fetch(api.base + systems(), {
       method: 'POST',
       body,
-      headers: { Authorization: `Bearer ${op.org}`, 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+      headers: { Authorization: `Bearer ${op.org}`, 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() },
     });
     const problem = (await res.json()) as { code: string; request_id: string };
     expect(res.status).toBe(400);

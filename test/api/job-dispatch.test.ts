@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { releaseEntries } from '../../lib/store/catalogue-entries.js';
@@ -98,7 +98,7 @@ describe.each(crashes)('a crash %s', (crash) => {
       crash,
       async () => {
         const etag = (await api.request('GET', url, { token: op.org })).headers.get('etag')!;
-        const headers = { 'Idempotency-Key': ulid(), 'If-Match': etag };
+        const headers = { 'Idempotency-Key': newUlid(), 'If-Match': etag };
         const res = await api.request('POST', url, { token: op.org, form: form(png(40, 20), 'logo.png'), headers });
         expect(res.status).toBe(201);
       },

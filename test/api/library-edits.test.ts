@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { CONTENT_BUDGET_BYTES } from '../../lib/domain/library.js';
 import { LIBRARY_DEFINITION_IDS as IDS } from '../../lib/domain/library-definitions.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
@@ -248,7 +248,7 @@ describe('updateLibraryItem', () => {
 
   it('answers 404 for a ULID that names no definition', async () => {
     const p = await world.fresh();
-    expect((await world.patch(itemPath(p.id, ulid()), p.token, p.etag, { classification: 'P' })).status).toBe(404);
+    expect((await world.patch(itemPath(p.id, newUlid()), p.token, p.etag, { classification: 'P' })).status).toBe(404);
   });
 
   it('answers 401 for an organisation credential', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { LIBRARY_DEFINITION_IDS as IDS, LIBRARY_DEFINITIONS } from '../../lib/domain/library-definitions.js';
 import { queryAll } from '../../lib/store/read.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
@@ -75,7 +75,7 @@ describe('getLibraryItem', () => {
 
   it('answers 404 for a ULID that names no definition', async () => {
     const p = await world.project();
-    expect((await api.request('GET', itemPath(p.id, ulid()), { token: p.token })).status).toBe(404);
+    expect((await api.request('GET', itemPath(p.id, newUlid()), { token: p.token })).status).toBe(404);
   });
 
   it('answers 422 for a definition that is not a ULID', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { applyVerdict } from '../../lib/files/scan.js';
 import { keys } from '../../lib/store/keys.js';
 import { getOne } from '../../lib/store/read.js';
@@ -19,7 +19,7 @@ const logo = (op: Operator) => `/api/v1/organisations/${op.organisationId}/logo`
 const read = (op: Operator) => api.request('GET', logo(op), { token: op.org });
 async function upload(op: Operator, data: FormData, options: { etag?: string | null; key?: string } = {}) {
   const etag = options.etag === undefined ? (await read(op)).headers.get('etag') : options.etag;
-  const headers: Record<string, string> = { 'Idempotency-Key': options.key ?? ulid() };
+  const headers: Record<string, string> = { 'Idempotency-Key': options.key ?? newUlid() };
   if (etag) headers['If-Match'] = etag;
   return api.request('POST', logo(op), { token: op.org, form: data, headers });
 }
@@ -114,7 +114,7 @@ describe('organisation logo', () => {
 
   it('replays the upload for the same key and file', async () => {
     const op = await fixtures.operator();
-    const key = ulid();
+    const key = newUlid();
     const etag = (await read(op)).headers.get('etag');
     const first = await upload(op, form(png(20, 20), 'r.png'), { etag, key });
     const again = await upload(op, form(png(20, 20), 'r.png'), { etag, key });
@@ -151,7 +151,7 @@ describe('organisation logo', () => {
     const res = await api.request('POST', logo(op), {
       token: op.org,
       rawBody: '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\nabc',
-      headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'Idempotency-Key': ulid(), 'If-Match': etag },
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'Idempotency-Key': newUlid(), 'If-Match': etag },
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'malformed_multipart', detail: 'The multipart/form-data body cannot be read: the multipart body is malformed.' });

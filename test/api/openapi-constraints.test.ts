@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../lib/operations/kernel/openapi.js';
 import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
@@ -54,13 +54,13 @@ const constrained = (schema: Json) =>
 /** Candidates for each class the document states: letter case, blank, an inner space, an unknown name, a number past a bound. */
 function outside(schema: Json): string[] {
   if (schema.type === 'integer') return [String(schema.minimum - 1), String(schema.maximum + 1)];
-  return [ulid().toLowerCase(), '   ', 'A B', 'no-such-value', '1/2'].filter((v) => !accepts(schema, v));
+  return [newUlid().toLowerCase(), '   ', 'A B', 'no-such-value', '1/2'].filter((v) => !accepts(schema, v));
 }
 
 function inside(schema: Json): string[] {
   if (schema.type === 'integer') return [String(schema.minimum), String(schema.maximum)];
   if (schema.enum) return schema.enum;
-  const first = [...(schema.examples ?? []), ulid(), '1', 'Some text'].find((v) => accepts(schema, v));
+  const first = [...(schema.examples ?? []), newUlid(), '1', 'Some text'].find((v) => accepts(schema, v));
   return first === undefined ? [] : [first];
 }
 
@@ -74,7 +74,7 @@ describe('path parameters', () => {
     expect(params.length).toBeGreaterThan(200);
     for (const p of params) {
       const pattern = new RegExp(p.schema.pattern, 'u');
-      const verdicts = { upper: pattern.test(ulid()), lower: pattern.test(ulid().toLowerCase()), letterI: pattern.test('01JD3Q5Z8X6Y7W2V9T4S3R2P1I') };
+      const verdicts = { upper: pattern.test(newUlid()), lower: pattern.test(newUlid().toLowerCase()), letterI: pattern.test('01JD3Q5Z8X6Y7W2V9T4S3R2P1I') };
       expect({ name: p.name, ...verdicts }).toEqual({ name: p.name, upper: true, lower: false, letterI: false });
     }
   });
@@ -228,7 +228,7 @@ describe('an upload form', () => {
       for (const name of names) {
         if (name === 'file') f.append('file', file(), 'x.pdf');
         else if (name === 'url') f.append('url', 'https://example.com/x.pdf');
-        else f.append(name, ulid());
+        else f.append(name, newUlid());
       }
       return f;
     };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 
 let api: Api;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-const create = (body: unknown, key = ulid(), token = op.admin) =>
+const create = (body: unknown, key = newUlid(), token = op.admin) =>
   api.request('POST', '/api/v1/organisations', { token, body, headers: { 'Idempotency-Key': key } });
 
 describe('createOrganisation', () => {
@@ -26,7 +26,7 @@ describe('createOrganisation', () => {
   });
 
   it('replays the first response for the same key and payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await create({ name: 'Replay Co', timezone: 'UTC' }, key);
     const second = await create({ timezone: 'UTC', name: 'Replay Co' }, key);
     expect(second.status).toBe(201);
@@ -36,7 +36,7 @@ describe('createOrganisation', () => {
   });
 
   it('answers 409 when the key is reused with another payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     await create({ name: 'First Payload', timezone: 'UTC' }, key);
     const res = await create({ name: 'Second Payload', timezone: 'UTC' }, key);
     expect(res.status).toBe(409);
@@ -44,7 +44,7 @@ describe('createOrganisation', () => {
   });
 
   it('answers 409 when the key is reused with another credential of the same actor', async () => {
-    const key = ulid();
+    const key = newUlid();
     await create({ name: 'Token One', timezone: 'UTC' }, key);
     const otherToken = await fixtures.token(op.userId, 'administration');
     const res = await create({ name: 'Token One', timezone: 'UTC' }, key, otherToken);
@@ -73,7 +73,7 @@ describe('createOrganisation', () => {
     const res = await api.request('POST', '/api/v1/organisations', {
       token: op.admin,
       rawBody: 'name=x',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': ulid() },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': newUlid() },
     });
     expect(res.status).toBe(415);
   });
@@ -82,7 +82,7 @@ describe('createOrganisation', () => {
     const res = await api.request('POST', '/api/v1/organisations', {
       token: op.admin,
       rawBody: '{"name": ',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() },
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('malformed_json');
@@ -95,7 +95,7 @@ describe('createOrganisation', () => {
   });
 
   it('refuses an organisation token (401)', async () => {
-    const res = await create({ name: 'Wrong Type', timezone: 'UTC' }, ulid(), op.org);
+    const res = await create({ name: 'Wrong Type', timezone: 'UTC' }, newUlid(), op.org);
     expect(res.status).toBe(401);
   });
 });
@@ -141,7 +141,7 @@ describe('listOrganisations', () => {
     const stranger = await fixtures.user();
     await fixtures.organisation(stranger);
     for (const name of ['Charlie', 'Alpha', 'Bravo']) {
-      await create({ name, timezone: 'UTC' }, ulid(), actor.admin);
+      await create({ name, timezone: 'UTC' }, newUlid(), actor.admin);
     }
     const res = await api.request('GET', '/api/v1/organisations?page[size]=2&page[number]=1', { token: actor.admin });
     expect(res.status).toBe(200);
@@ -209,8 +209,8 @@ describe('updateOrganisation', () => {
   });
 
   it('changes the slug when it is free and answers 409 when another organisation holds it', async () => {
-    const taken = (await create({ name: `Slug Holder ${ulid()}`, timezone: 'UTC' })).body.data.slug;
-    const mine = `mine-${ulid().toLowerCase().slice(-10)}`;
+    const taken = (await create({ name: `Slug Holder ${newUlid()}`, timezone: 'UTC' })).body.data.slug;
+    const mine = `mine-${newUlid().toLowerCase().slice(-10)}`;
     const ok = await patch({ slug: mine }, (await read()).headers.get('etag'));
     expect(ok.body.data.slug).toBe(mine);
     const clash = await patch({ slug: taken }, ok.headers.get('etag'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { deleteToken, setUserStatus } from '../../lib/store/identity.js';
 import { parseToken } from '../../lib/auth/tokens.js';
@@ -56,7 +56,7 @@ describe('authentication', () => {
   it.each([
     ['no Authorization header', undefined],
     ['a malformed token', 'aop_not-a-token'],
-    ['an unknown token id', `aop_${ulid()}${ulid()}${ulid()}${'0'.repeat(26)}${'a'.repeat(40)}`],
+    ['an unknown token id', `aop_${newUlid()}${newUlid()}${newUlid()}${'0'.repeat(26)}${'a'.repeat(40)}`],
   ])('answers 401 for %s', async (_label, token) => {
     const res = await get(token);
     expect(res.status).toBe(401);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import type { Api } from '../support/api.js';
 import { form, png } from '../support/files.js';
@@ -120,7 +120,7 @@ describe('project credential reads', () => {
     const p = await world.project();
     const created = await api.request('POST', `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}/contacts`, {
       token: world.op.org,
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
       body: { name: 'Pat Owner' },
     });
     expect(created.status).toBe(201);
@@ -134,7 +134,7 @@ describe('project credential reads', () => {
   it('answers 404 for another project', async () => {
     const p = await world.project();
     const token = await world.projectToken(p.id);
-    expect((await api.request('GET', project(ulid(), '/inputs'), { token })).status).toBe(404);
+    expect((await api.request('GET', project(newUlid(), '/inputs'), { token })).status).toBe(404);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dependenciesOf, permissionsOf, type Permission } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
@@ -12,7 +12,7 @@ let api: Api;
 let world: World;
 
 const rows = (project: string, definition = IDS.riskRegister) => `/api/v1/projects/${project}/registers/${definition}/rows`;
-const post = (path: string, body: unknown, token: string, key = ulid()) => api.request('POST', path, { token, body, headers: { 'Idempotency-Key': key } });
+const post = (path: string, body: unknown, token: string, key = newUlid()) => api.request('POST', path, { token, body, headers: { 'Idempotency-Key': key } });
 const risk = (id: string, extra: Record<string, unknown> = {}) => ({ data: { risk_id: id, title: `Risk ${id}`, status: 'open', ...extra } });
 const without = (...removed: Permission[]) =>
   permissionsOf('project').filter((p) => !removed.includes(p) && !dependenciesOf('project', p).some((d) => removed.includes(d)));
@@ -44,7 +44,7 @@ describe('project register guards', () => {
 
   it('refuses the replay of a row create once the project is archived (403 project_archived)', async () => {
     const p = await project();
-    const key = ulid();
+    const key = newUlid();
     expect((await post(rows(p.id), risk('G-2'), p.token, key)).status).toBe(201);
     await archive(p.id);
     const replayed = await post(rows(p.id), risk('G-2'), p.token, key);
@@ -54,8 +54,8 @@ describe('project register guards', () => {
   it('redacts a replayed row create for a credential that cannot read its contact column', async () => {
     const p = await project();
     const system = `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}`;
-    const contact = await api.request('POST', `${system}/contacts`, { token: world.op.org, body: { name: 'Ada' }, headers: { 'Idempotency-Key': ulid() } });
-    const key = ulid();
+    const contact = await api.request('POST', `${system}/contacts`, { token: world.op.org, body: { name: 'Ada' }, headers: { 'Idempotency-Key': newUlid() } });
+    const key = newUlid();
     const first = await post(rows(p.id), risk('G-3', { risk_owner: contact.body.data.id }), p.token, key);
     expect(first.body.data.data.risk_owner).toBe(contact.body.data.id);
     await fixtures.grant(world.op.userId, { kind: 'project', id: p.id }, without('view-contacts'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dependenciesOf, permissionsOf, type Permission } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
@@ -20,7 +20,7 @@ let controlId: string;
 const registers = (project = projectId) => `/api/v1/projects/${project}/registers`;
 const rows = (definition: string, project = projectId) => `${registers(project)}/${definition}/rows`;
 const get = (path: string, as = token) => api.request('GET', path, { token: as });
-const post = (path: string, body: unknown, as = token, key = ulid()) => api.request('POST', path, { token: as, body, headers: { 'Idempotency-Key': key } });
+const post = (path: string, body: unknown, as = token, key = newUlid()) => api.request('POST', path, { token: as, body, headers: { 'Idempotency-Key': key } });
 const patch = (path: string, body: unknown, etag: string | null, as = token) =>
   api.request('PATCH', path, { token: as, body, headers: etag ? { 'If-Match': etag } : {} });
 const risk = (id: string, extra: Record<string, unknown> = {}) => ({ data: { risk_id: id, title: `Risk ${id}`, status: 'open', ...extra } });
@@ -28,7 +28,7 @@ const risk = (id: string, extra: Record<string, unknown> = {}) => ({ data: { ris
 const without = (...removed: Permission[]) =>
   permissionsOf('project').filter((p) => !removed.includes(p) && !dependenciesOf('project', p).some((d) => removed.includes(d)));
 const orgSystemPath = () => `/api/v1/organisations/${world.op.organisationId}/systems/${world.systemId}`;
-const orgPost = (path: string, body: unknown) => api.request('POST', path, { token: world.op.org, body, headers: { 'Idempotency-Key': ulid() } });
+const orgPost = (path: string, body: unknown) => api.request('POST', path, { token: world.op.org, body, headers: { 'Idempotency-Key': newUlid() } });
 
 async function archive(project: string) {
   await ddb().send(
@@ -73,8 +73,8 @@ describe('listProjectRegisters and getProjectRegister', () => {
   });
 
   it('answers 404 for an unknown definition and for another project', async () => {
-    expect((await get(`${registers()}/${ulid()}`)).status).toBe(404);
-    expect((await get(registers(ulid()))).status).toBe(404);
+    expect((await get(`${registers()}/${newUlid()}`)).status).toBe(404);
+    expect((await get(registers(newUlid()))).status).toBe(404);
   });
 
   it('answers 403 without view-registers and 422 for a malformed definition', async () => {
@@ -102,7 +102,7 @@ describe('project register rows', () => {
   });
 
   it('replays a create with the same Idempotency-Key and refuses the key with another payload (409)', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await post(rows(IDS.poam), { data: { item_id: 'P-1', weakness: 'Weak', status: 'open' } }, token, key);
     const again = await post(rows(IDS.poam), { data: { item_id: 'P-1', weakness: 'Weak', status: 'open' } }, token, key);
     expect(again.status).toBe(201);
@@ -122,7 +122,7 @@ describe('project register rows', () => {
     const malformed = await api.request('POST', rows(IDS.riskRegister), {
       token,
       rawBody: '{',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() },
     });
     expect(malformed.status).toBe(400);
     const wrong = await post(rows(IDS.riskRegister), risk('R-X', { likelihood: 'often' }));
@@ -142,13 +142,13 @@ describe('project register rows', () => {
   });
 
   it('answers 404 for an unknown row', async () => {
-    expect((await get(`${rows(IDS.riskRegister)}/${ulid()}`)).status).toBe(404);
+    expect((await get(`${rows(IDS.riskRegister)}/${newUlid()}`)).status).toBe(404);
   });
 
   it('answers 404 for the rows of an unknown definition', async () => {
-    const definition = ulid();
+    const definition = newUlid();
     expect((await get(rows(definition))).status).toBe(404);
-    expect((await get(`${rows(definition)}/${ulid()}`)).status).toBe(404);
+    expect((await get(`${rows(definition)}/${newUlid()}`)).status).toBe(404);
     expect((await post(rows(definition), risk('N-1'))).status).toBe(404);
   });
 
@@ -198,7 +198,7 @@ describe('updateProjectRegisterRow', () => {
 
   it('answers 404 for an unknown row', async () => {
     const { etag } = await created('U-4');
-    expect((await patch(`${rows(IDS.riskRegister)}/${ulid()}`, { data: { treatment: 'a' } }, etag)).status).toBe(404);
+    expect((await patch(`${rows(IDS.riskRegister)}/${newUlid()}`, { data: { treatment: 'a' } }, etag)).status).toBe(404);
   });
 
   it('keeps a row with review_due in the review-due index, and takes it out when the date is cleared', async () => {
@@ -234,7 +234,7 @@ describe('shared, generated and archived registers refuse writes', () => {
   ])('refuses to create or edit rows of %s (403)', async (_label, definition, code) => {
     const created = await post(rows(definition), { data: {} });
     expect([created.status, created.body.code]).toEqual([403, code]);
-    const edited = await patch(`${rows(definition)}/${ulid()}`, { data: { name: 'x' } }, '"x"');
+    const edited = await patch(`${rows(definition)}/${newUlid()}`, { data: { name: 'x' } }, '"x"');
     expect([edited.status, edited.body.code]).toEqual([403, code]);
   });
 
@@ -263,17 +263,17 @@ describe('references', () => {
   });
 
   it.each([
-    ['an unknown contact', { risk_owner: ulid() }, '/data/risk_owner'],
-    ['a control ULID of no control of this project', { related_control: ulid() }, '/data/related_control'],
+    ['an unknown contact', { risk_owner: newUlid() }, '/data/risk_owner'],
+    ['a control ULID of no control of this project', { related_control: newUlid() }, '/data/related_control'],
     ['a reference code no control of this project has', { related_control: 'ISM-9999' }, '/data/related_control'],
   ])('refuses %s (422 invalid_reference)', async (_label, extra, pointer) => {
-    const res = await post(rows(IDS.riskRegister), risk(`BAD-${ulid()}`, extra));
+    const res = await post(rows(IDS.riskRegister), risk(`BAD-${newUlid()}`, extra));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer, code: 'invalid_reference' })]);
   });
 
   it('refuses a document key outside the catalogue (422 invalid_reference)', async () => {
-    const res = await post(rows(IDS.exceptions), exception(`BAD-${ulid()}`, { supporting_document: 'no-such-document' }));
+    const res = await post(rows(IDS.exceptions), exception(`BAD-${newUlid()}`, { supporting_document: 'no-such-document' }));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/supporting_document', code: 'invalid_reference' })]);
   });
@@ -281,11 +281,11 @@ describe('references', () => {
   it('refuses a contact of another system (422 invalid_reference)', async () => {
     const other = await api.request('POST', `/api/v1/organisations/${world.op.organisationId}/systems`, {
       token: world.op.org,
-      body: { name: 'Other', short_code: `O${ulid().slice(-6)}` },
-      headers: { 'Idempotency-Key': ulid() },
+      body: { name: 'Other', short_code: `O${newUlid().slice(-6)}` },
+      headers: { 'Idempotency-Key': newUlid() },
     });
     const foreign = await orgPost(`/api/v1/organisations/${world.op.organisationId}/systems/${other.body.data.id}/contacts`, { name: 'Bob' });
-    const res = await post(rows(IDS.riskRegister), risk(`BAD-${ulid()}`, { risk_owner: foreign.body.data.id }));
+    const res = await post(rows(IDS.riskRegister), risk(`BAD-${newUlid()}`, { risk_owner: foreign.body.data.id }));
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/risk_owner', code: 'invalid_reference' })]);
   });
 
@@ -294,8 +294,8 @@ describe('references', () => {
     ['view-controls', IDS.riskRegister, 'related_control'],
     ['view-docsuite', IDS.exceptions, 'supporting_document'],
   ] as const)('without %s, redacts the column on reads and refuses to set it (422)', async (permission, definition, column) => {
-    const full = await post(rows(IDS.exceptions), exception(`RED-${ulid()}`, { supporting_document: 'soa' }));
-    const riskRow = await post(rows(IDS.riskRegister), risk(`RED-${ulid()}`, { risk_owner: contactId, related_control: controlId }));
+    const full = await post(rows(IDS.exceptions), exception(`RED-${newUlid()}`, { supporting_document: 'soa' }));
+    const riskRow = await post(rows(IDS.riskRegister), risk(`RED-${newUlid()}`, { risk_owner: contactId, related_control: controlId }));
     const row = definition === IDS.exceptions ? full : riskRow;
     const limited = await world.projectToken(projectId, without(permission));
     const read = await get(`${rows(definition)}/${row.body.data.id}`, limited);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { officeDocument, PDF } from '../support/files.js';
@@ -73,7 +73,7 @@ describe('uploadReleaseArtefacts', () => {
     ['26 files', 26],
   ])('refuses %s (422 at /files)', async (_label, count) => {
     const { release, a, etag } = await arrange();
-    const files = Array.from({ length: count }, () => ({ upload_session: ulid() }));
+    const files = Array.from({ length: count }, () => ({ upload_session: newUlid() }));
     const res = await a.bulk(release.id, await etag(), files);
     expect(res.status).toBe(422);
     expect(res.body.errors[0].pointer).toBe('/files');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Permission } from '../../lib/domain/permissions.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { form, PDF } from '../support/files.js';
@@ -31,7 +31,7 @@ async function arrange() {
 describe('creating restricted artefacts', () => {
   it.each(['hierarchy', 'viewOnly'] as const)('needs upload-restricted-provider-artefacts (403 with %s)', async (who) => {
     const { a } = await arrange();
-    const res = await a.create(restricted(), ulid(), as[who]);
+    const res = await a.create(restricted(), newUlid(), as[who]);
     expect(res.status).toBe(403);
     expect((await a.list()).body.meta.total).toBe(0);
   });
@@ -46,7 +46,7 @@ describe('creating restricted artefacts', () => {
 
   it('answers an upload-only credential a minimal receipt: no content, no ETag, no Location', async () => {
     const { a } = await arrange();
-    const res = await a.create(restricted({ name: 'Penetration test' }), ulid(), as.uploadOnly);
+    const res = await a.create(restricted({ name: 'Penetration test' }), newUlid(), as.uploadOnly);
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({ id: expect.any(String), restricted: true, received: true });
     expect(res.headers.get('etag')).toBeNull();
@@ -55,7 +55,7 @@ describe('creating restricted artefacts', () => {
 
   it('grants an upload-only credential no later reads of what it created: detail, list, download and deletion are 404 or omitted', async () => {
     const { a } = await arrange();
-    const file = (await a.create(form(PDF, 'pentest.pdf', 'application/pdf', { restricted: 'true' }), ulid(), as.uploadOnly)).body.data;
+    const file = (await a.create(form(PDF, 'pentest.pdf', 'application/pdf', { restricted: 'true' }), newUlid(), as.uploadOnly)).body.data;
     await api.drainJobs();
     expect((await a.get(file.id)).body.data.status).toBe('ready');
     expect((await a.get(file.id, as.uploadOnly)).status).toBe(404);
@@ -68,7 +68,7 @@ describe('creating restricted artefacts', () => {
 
   it('replays an upload-only receipt as the same minimal receipt', async () => {
     const { a } = await arrange();
-    const key = ulid();
+    const key = newUlid();
     const first = await a.create(restricted(), key, as.uploadOnly);
     const again = await a.create(restricted(), key, as.uploadOnly);
     expect(again.headers.get('idempotency-replayed')).toBe('true');
@@ -82,7 +82,7 @@ describe('creating restricted artefacts', () => {
     await fixtures.grant(userId, { kind: 'installation' }, all);
     const token = await fixtures.token(userId, 'administration', { abilities: all });
     const a = providerArtefacts(api, provider.id, token);
-    const key = ulid();
+    const key = newUlid();
     const first = await a.create(restricted(), key);
     expect(first.body.data.url).toBe('https://provider.example/restricted');
     await fixtures.grant(userId, { kind: 'installation' }, ['manage-org-hierarchy', 'upload-restricted-provider-artefacts']);
@@ -123,7 +123,7 @@ describe('reading restricted artefacts', () => {
     const { a } = await arrange();
     const made = await a.created(restricted());
     const hidden = await a.get(made.id, as.hierarchy);
-    const unknown = await a.get(ulid(), as.hierarchy);
+    const unknown = await a.get(newUlid(), as.hierarchy);
     expect(hidden.status).toBe(404);
     expect(hidden.body.detail).toBe(unknown.body.detail);
     expect((await a.get(made.id, as.viewOnly)).body.data.restricted).toBe(true);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
@@ -77,7 +77,7 @@ describe('createProviderArtefact: links', () => {
 
   it('replays the first answer for the same key, and answers 409 for another payload under it', async () => {
     const { a } = await arrange();
-    const key = ulid();
+    const key = newUlid();
     const first = await a.create(linkForm('https://provider.example/a'), key);
     const again = await a.create(linkForm('https://provider.example/a'), key);
     expect(again.headers.get('idempotency-replayed')).toBe('true');
@@ -96,14 +96,14 @@ describe('createProviderArtefact: links', () => {
   });
 
   it('answers 404 for an unknown provider', async () => {
-    const a = providerArtefacts(api, ulid(), op.admin);
+    const a = providerArtefacts(api, newUlid(), op.admin);
     expect((await a.create(linkForm('https://provider.example'))).status).toBe(404);
   });
 
   it('is refused to read-only credentials (403)', async () => {
     const { a } = await arrange();
     const readOnly = await fixtures.token(op.userId, 'administration', { readOnly: true });
-    expect((await a.create(linkForm('https://provider.example'), ulid(), readOnly)).status).toBe(403);
+    expect((await a.create(linkForm('https://provider.example'), newUlid(), readOnly)).status).toBe(403);
   });
 });
 
@@ -177,7 +177,10 @@ describe('createProviderArtefact: files', () => {
   });
 
   it('answers 404 to an upload session of an unknown provider', async () => {
-    const res = await api.request('POST', `/api/v1/external-providers/${ulid()}/artefact-upload-sessions`, { token: op.admin, body: { file_name: 'x.pdf' } });
+    const res = await api.request('POST', `/api/v1/external-providers/${newUlid()}/artefact-upload-sessions`, {
+      token: op.admin,
+      body: { file_name: 'x.pdf' },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -209,7 +212,7 @@ describe('createProviderArtefact: releases', () => {
     const other = await storedProvider();
     const theirs = await storedRelease(other.id, { status: 'draft' });
     expect((await a.create(linkForm('https://provider.example', { release_id: theirs.id }))).body.errors?.[0]?.code).toBe('unknown_release');
-    expect((await a.create(linkForm('https://provider.example', { ism_version_id: ulid() }))).body.errors?.[0]?.code).toBe('unknown_ism_release');
+    expect((await a.create(linkForm('https://provider.example', { ism_version_id: newUlid() }))).body.errors?.[0]?.code).toBe('unknown_ism_release');
   });
 });
 
@@ -227,7 +230,7 @@ describe('getProviderArtefact, listProviderArtefacts', () => {
     const { a } = await arrange();
     const other = await arrange();
     const theirs = await other.a.created(linkForm('https://provider.example'));
-    expect((await a.get(ulid())).status).toBe(404);
+    expect((await a.get(newUlid())).status).toBe(404);
     expect((await a.get(theirs.id)).status).toBe(404);
   });
 

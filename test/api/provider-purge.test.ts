@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { assertionId } from '../../lib/domain/assertions.js';
 import { newImportRun } from '../../lib/domain/imports/run.js';
 import { getObject } from '../../lib/files/storage.js';
@@ -25,7 +25,7 @@ afterAll(() => api.stop());
 const providerUrl = (providerId: string) => `/api/v1/external-providers/${providerId}`;
 const releaseUrl = (providerId: string, releaseId: string) => `${providerUrl(providerId)}/assurance-releases/${releaseId}`;
 /** A control identifier no other test asserts, so that each test reads its own index partition. */
-const freshControl = () => `ism-${ulid().slice(-8).toLowerCase()}`;
+const freshControl = () => `ism-${newUlid().slice(-8).toLowerCase()}`;
 
 async function remove(url: string) {
   const etag = (await api.request('GET', url, { token: op.admin })).headers.get('etag')!;
@@ -44,10 +44,10 @@ async function assertedDraft(providerId: string) {
   await storedAssertion(release, confirmed, 'confirmed');
   await storedAssertion(release, pending, 'pending');
   const run = newImportRun({
-    run_id: ulid(),
+    run_id: newUlid(),
     provider_id: providerId,
     release_id: release.id,
-    artefact_id: ulid(),
+    artefact_id: newUlid(),
     ism_version_id: release.ism_version_id,
     kind: 'ccm',
     started_by: op.userId,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
 import { storedAssertion, storedProvider, storedRelease } from '../support/providers.js';
@@ -17,11 +17,11 @@ const OPTIONS = '/api/v1/external-providers/options';
 const options = (query = '', token = op.admin) => api.request('GET', `${OPTIONS}${query}`, { token });
 const ids = (res: { body: { data: { release_id: string }[] } }) => res.body.data.map((o) => o.release_id);
 /** A control identifier no other test asserts, so that each test reads its own index partition. */
-const freshControl = () => `ism-${ulid().slice(-8).toLowerCase()}`;
+const freshControl = () => `ism-${newUlid().slice(-8).toLowerCase()}`;
 
 describe('listExternalProviderOptions', () => {
   it('lists published releases with their provider, and no drafts', async () => {
-    const ismVersionId = ulid();
+    const ismVersionId = newUlid();
     const provider = await storedProvider('Options Cloud');
     const published = await storedRelease(provider.id, { ismVersionId });
     await storedRelease(provider.id, { ismVersionId, status: 'draft' });
@@ -54,7 +54,7 @@ describe('listExternalProviderOptions', () => {
   });
 
   it('orders by ISM release, then provider, then release, and pages', async () => {
-    const ismVersionId = ulid();
+    const ismVersionId = newUlid();
     const first = await storedProvider();
     const second = await storedProvider();
     const a = await storedRelease(second.id, { ismVersionId });
@@ -105,7 +105,7 @@ describe('listExternalProviderOptions', () => {
 
   it('combines control_id and ism_version_id, and pages the result', async () => {
     const control = freshControl();
-    const ismVersionId = ulid();
+    const ismVersionId = newUlid();
     const provider = await storedProvider();
     const releases = [
       await storedRelease(provider.id, { ismVersionId }),
@@ -121,7 +121,7 @@ describe('listExternalProviderOptions', () => {
 
   it('no longer lists the releases of a deleted provider', async () => {
     const control = freshControl();
-    const ismVersionId = ulid();
+    const ismVersionId = newUlid();
     const provider = await storedProvider();
     const release = await storedRelease(provider.id, { ismVersionId });
     await storedAssertion(release, control);

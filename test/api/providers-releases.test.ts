@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import { RELEASE_LIMIT } from '../../lib/domain/providers.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
@@ -23,7 +23,7 @@ afterAll(() => api.stop());
 
 const releasesOf = (providerId: string) => `/api/v1/external-providers/${providerId}/assurance-releases`;
 const valid = () => ({ name: 'IRAP assessment 2026', version: '2026.1', ism_version_id: ism.id, assessed_on: '2026-03-01', valid_until: '2027-03-01' });
-const create = (providerId: string, body: unknown, key = ulid(), token = op.admin) =>
+const create = (providerId: string, body: unknown, key = newUlid(), token = op.admin) =>
   api.request('POST', releasesOf(providerId), { token, body, headers: { 'Idempotency-Key': key } });
 
 async function draft(body: Record<string, unknown> = {}) {
@@ -62,7 +62,7 @@ describe('createAssuranceRelease', () => {
 
   it('replays the first answer for the same key and answers 409 for another payload', async () => {
     const provider = await storedProvider();
-    const key = ulid();
+    const key = newUlid();
     const first = await create(provider.id, valid(), key);
     const again = await create(provider.id, valid(), key);
     expect(again.headers.get('idempotency-replayed')).toBe('true');
@@ -78,7 +78,7 @@ describe('createAssuranceRelease', () => {
 
   it('answers 422 for an ISM release that was never imported', async () => {
     const provider = await storedProvider();
-    const res = await create(provider.id, { ...valid(), ism_version_id: ulid() });
+    const res = await create(provider.id, { ...valid(), ism_version_id: newUlid() });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ pointer: '/ism_version_id', code: 'unknown_ism_release' });
   });
@@ -99,12 +99,12 @@ describe('createAssuranceRelease', () => {
   });
 
   it('answers 404 under an unknown provider', async () => {
-    expect((await create(ulid(), valid())).status).toBe(404);
+    expect((await create(newUlid(), valid())).status).toBe(404);
   });
 
   it('needs publish-provider-assurance-packages (403)', async () => {
     const provider = await storedProvider();
-    const res = await create(provider.id, valid(), ulid(), hierarchyOnly);
+    const res = await create(provider.id, valid(), newUlid(), hierarchyOnly);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('permission_denied');
   });
@@ -112,7 +112,7 @@ describe('createAssuranceRelease', () => {
   it('refuses a read-only credential (403)', async () => {
     const provider = await storedProvider();
     const readOnly = await fixtures.token(op.userId, 'administration', { readOnly: true });
-    expect((await create(provider.id, valid(), ulid(), readOnly)).status).toBe(403);
+    expect((await create(provider.id, valid(), newUlid(), readOnly)).status).toBe(403);
   });
 
   it(`refuses a release beyond ${RELEASE_LIMIT} per provider (422)`, async () => {
@@ -139,7 +139,7 @@ describe('listAssuranceReleases and getAssuranceRelease', () => {
   });
 
   it('answers 404 for the releases of an unknown provider', async () => {
-    expect((await api.request('GET', releasesOf(ulid()), { token: op.admin })).status).toBe(404);
+    expect((await api.request('GET', releasesOf(newUlid()), { token: op.admin })).status).toBe(404);
   });
 
   it('reads a release with the ETag its create answered, with manage-org-hierarchy alone', async () => {
@@ -184,7 +184,7 @@ describe('updateAssuranceRelease', () => {
 
   it('answers 422 for an ISM release that was never imported', async () => {
     const r = await draft();
-    const res = await patch(r.url, r.etag, { ism_version_id: ulid() });
+    const res = await patch(r.url, r.etag, { ism_version_id: newUlid() });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].pointer).toBe('/ism_version_id');
   });
@@ -193,7 +193,7 @@ describe('updateAssuranceRelease', () => {
     const r = await draft();
     await storedAssertion({ provider_id: r.providerId, id: r.id }, 'ism-0001', 'pending');
     const etag = (await api.request('GET', r.url, { token: op.admin })).headers.get('etag')!;
-    const res = await patch(r.url, etag, { ism_version_id: ulid() });
+    const res = await patch(r.url, etag, { ism_version_id: newUlid() });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('ism_version_locked');
   });

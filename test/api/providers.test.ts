@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
 import { storedRelease } from '../support/providers.js';
@@ -17,9 +17,9 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const BASE = '/api/v1/external-providers';
-const create = (body: unknown, key = ulid(), token = op.admin) => api.request('POST', BASE, { token, body, headers: { 'Idempotency-Key': key } });
+const create = (body: unknown, key = newUlid(), token = op.admin) => api.request('POST', BASE, { token, body, headers: { 'Idempotency-Key': key } });
 async function provider(body: Record<string, unknown> = {}) {
-  const res = await create({ name: `Cloud ${ulid()}`, ...body });
+  const res = await create({ name: `Cloud ${newUlid()}`, ...body });
   if (res.status !== 201) throw new Error(`provider not created: ${res.status}`);
   return { id: res.body.data.id as string, url: `${BASE}/${res.body.data.id}`, etag: res.headers.get('etag')! };
 }
@@ -40,7 +40,7 @@ describe('createExternalProvider', () => {
   });
 
   it('replays the first answer for the same key and payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await create({ name: 'Replayed Cloud' }, key);
     const second = await create({ name: 'Replayed Cloud' }, key);
     expect(second.status).toBe(201);
@@ -50,7 +50,7 @@ describe('createExternalProvider', () => {
   });
 
   it('answers 409 for the same key with another payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     await create({ name: 'First Cloud' }, key);
     const res = await create({ name: 'Second Cloud' }, key);
     expect(res.status).toBe(409);
@@ -77,7 +77,7 @@ describe('createExternalProvider', () => {
 
   it('refuses a read-only credential (403)', async () => {
     const readOnly = await fixtures.token(op.userId, 'administration', { readOnly: true });
-    const res = await create({ name: 'Read Only Cloud' }, ulid(), readOnly);
+    const res = await create({ name: 'Read Only Cloud' }, newUlid(), readOnly);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('read_only_credential');
   });
@@ -87,13 +87,13 @@ describe('createExternalProvider', () => {
     await fixtures.grant(other, { kind: 'installation' }, ['manage-org-hierarchy', 'view-restricted-provider-artefacts']);
     const token = await fixtures.token(other, 'administration', { abilities: ['manage-org-hierarchy', 'view-restricted-provider-artefacts'] });
     await fixtures.grant(other, { kind: 'installation' }, ['view-restricted-provider-artefacts']);
-    const res = await create({ name: 'Lost Permission Cloud' }, ulid(), token);
+    const res = await create({ name: 'Lost Permission Cloud' }, newUlid(), token);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('permission_denied');
   });
 
   it('refuses an organisation credential (401)', async () => {
-    const res = await create({ name: 'Wrong Type Cloud' }, ulid(), op.org);
+    const res = await create({ name: 'Wrong Type Cloud' }, newUlid(), op.org);
     expect(res.status).toBe(401);
   });
 });
@@ -133,7 +133,7 @@ describe('getExternalProvider', () => {
   });
 
   it('answers 404 for an unknown provider', async () => {
-    expect((await api.request('GET', `${BASE}/${ulid()}`, { token: op.admin })).status).toBe(404);
+    expect((await api.request('GET', `${BASE}/${newUlid()}`, { token: op.admin })).status).toBe(404);
   });
 
   it('answers 422 for a path parameter that is not a ULID', async () => {

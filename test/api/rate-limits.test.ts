@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { mintToken } from '../../lib/auth/tokens.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { auditRecords } from '../support/audit.js';
@@ -75,7 +75,7 @@ describe('rate limits', () => {
     const res = await api.request('POST', '/api/v1/organisations', {
       token: op.admin,
       body: { name: 'Budget', timezone: 'UTC' },
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
     });
     expect(res.headers.get('ratelimit-policy')).toContain('"mutation-actor";q=60;w=60');
     expect(res.headers.get('ratelimit-policy')).not.toContain('organisation');
@@ -84,7 +84,7 @@ describe('rate limits', () => {
   it('charges no caller budget for a token the server did not mint, whoever it names', async () => {
     await atStartOfWindow();
     const victim = await fixtures.operator();
-    const forged = mintToken({ tokenId: ulid(), userId: victim.userId, organisationId: victim.organisationId }, 'not-the-server-key-'.repeat(3));
+    const forged = mintToken({ tokenId: newUlid(), userId: victim.userId, organisationId: victim.organisationId }, 'not-the-server-key-'.repeat(3));
     for (let i = 0; i < 6; i++) expect((await read(forged, victim.organisationId)).status).toBe(401);
     const res = await read(victim.org, victim.organisationId);
     expect(res.status).toBe(200);

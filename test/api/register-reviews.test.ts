@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
@@ -19,7 +19,7 @@ const review = (options: { body?: unknown; key?: string; as?: string; definition
   api.request('POST', reviews(options.definition, options.project), {
     token: options.as ?? token,
     body: options.body,
-    headers: { 'Idempotency-Key': options.key ?? ulid() },
+    headers: { 'Idempotency-Key': options.key ?? newUlid() },
   });
 const list = (query = '', as = token, definition: string = IDS.riskRegister, project = projectId) =>
   api.request('GET', `${reviews(definition, project)}${query}`, { token: as });
@@ -54,7 +54,7 @@ describe('createRegisterReview', () => {
   });
 
   it('takes a zero-length body sent as JSON as notes null', async () => {
-    const res = await api.request('POST', reviews(), { token, rawBody: '', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
+    const res = await api.request('POST', reviews(), { token, rawBody: '', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() } });
     expect([res.status, res.body.data.notes]).toEqual([201, null]);
   });
 
@@ -79,12 +79,16 @@ describe('createRegisterReview', () => {
 
   it('refuses unknown members (422) and a body that is not JSON (400)', async () => {
     expect((await review({ body: { notes: null, approved: true } })).status).toBe(422);
-    const malformed = await api.request('POST', reviews(), { token, rawBody: '{', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() } });
+    const malformed = await api.request('POST', reviews(), {
+      token,
+      rawBody: '{',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() },
+    });
     expect(malformed.status).toBe(400);
   });
 
   it('replays the same key, treating omitted notes and null alike, and refuses it with other notes (409)', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await review({ key });
     const again = await review({ key, body: { notes: null } });
     expect(again.status).toBe(201);
@@ -98,7 +102,7 @@ describe('createRegisterReview', () => {
   });
 
   it('answers 404 for the generated control summary and for an unknown definition', async () => {
-    for (const definition of [IDS.controlSummary, ulid()]) {
+    for (const definition of [IDS.controlSummary, newUlid()]) {
       expect((await review({ definition })).status).toBe(404);
       expect((await list('', token, definition)).status).toBe(404);
     }
@@ -111,7 +115,7 @@ describe('createRegisterReview', () => {
 
   it('refuses an archived project (403 project_archived), on a replay too', async () => {
     const { id, as } = await freshProject();
-    const key = ulid();
+    const key = newUlid();
     expect((await review({ project: id, as, key })).status).toBe(201);
     await archive(id);
     const replayed = await review({ project: id, as, key });
@@ -121,7 +125,7 @@ describe('createRegisterReview', () => {
 
   it('checks authority again on a replay (403 once manage-registers is no longer held)', async () => {
     const { id, as } = await freshProject();
-    const key = ulid();
+    const key = newUlid();
     expect((await review({ project: id, as, key })).status).toBe(201);
     await fixtures.grant(
       world.op.userId,
@@ -155,6 +159,6 @@ describe('listRegisterReviews', () => {
 
   it('answers 403 without view-registers and 404 for another project', async () => {
     expect((await list('', await world.projectToken(projectId, ['view-controls']))).status).toBe(403);
-    expect((await list('', token, IDS.riskRegister, ulid())).status).toBe(404);
+    expect((await list('', token, IDS.riskRegister, newUlid())).status).toBe(404);
   });
 });

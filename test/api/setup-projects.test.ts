@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Release } from '../../lib/catalogue/store.js';
 import { fixtures, type Api } from '../support/api.js';
 import { startProjectWorld, type World } from '../support/projects.js';
@@ -31,7 +31,7 @@ describe('createProject', () => {
   });
 
   it('replays the same request under the same key and refuses another payload under it', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await world.create({}, key);
     const again = await world.create({}, key);
     expect(again.status).toBe(201);
@@ -46,7 +46,7 @@ describe('createProject', () => {
   });
 
   it('refuses a release that is not imported, with its pointer', async () => {
-    const res = await world.create({ ism_release_id: ulid() });
+    const res = await world.create({ ism_release_id: newUlid() });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/ism_release_id', code: 'unknown_release' })]);
   });
@@ -61,7 +61,7 @@ describe('createProject', () => {
     const other = await fixtures.system(await fixtures.organisation(world.op.userId));
     const res = await api.request('POST', `/api/v1/organisations/${world.op.organisationId}/systems/${other}/projects`, {
       token: world.op.org,
-      headers: { 'Idempotency-Key': ulid() },
+      headers: { 'Idempotency-Key': newUlid() },
       body: { name: 'x', ism_release_id: release.id, classification: 'P' },
     });
     expect(res.status).toBe(404);
@@ -162,7 +162,7 @@ describe('scope', () => {
     const res = await api.request('PATCH', `${p.url}/scope`, {
       token: world.op.org,
       headers: { 'If-Match': etag },
-      body: { provider_selections: [{ provider_id: ulid(), release_id: ulid() }] },
+      body: { provider_selections: [{ provider_id: newUlid(), release_id: newUlid() }] },
     });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ pointer: '/provider_selections/0', code: 'unknown_provider_release' });

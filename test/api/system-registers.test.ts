@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
@@ -29,7 +29,7 @@ const LIMITS = [
 const orgPath = (org = op.organisationId) => `/api/v1/organisations/${org}`;
 const registers = (system = systemA, org = op.organisationId) => `${orgPath(org)}/systems/${system}/registers`;
 const rows = (definition: string, system = systemA, org = op.organisationId) => `${registers(system, org)}/${definition}/rows`;
-const post = (path: string, body: unknown, token = op.org, key = ulid()) => api.request('POST', path, { token, body, headers: { 'Idempotency-Key': key } });
+const post = (path: string, body: unknown, token = op.org, key = newUlid()) => api.request('POST', path, { token, body, headers: { 'Idempotency-Key': key } });
 const patch = (path: string, body: unknown, etag: string | null, token = op.org) =>
   api.request('PATCH', path, { token, body, headers: etag ? { 'If-Match': etag } : {} });
 const get = (path: string, token = op.org) => api.request('GET', path, { token });
@@ -82,7 +82,7 @@ describe('listSystemRegisters and getSystemRegister', () => {
   it.each([
     ['a generated definition', IDS.controlSummary],
     ['a project-owned definition', IDS.riskRegister],
-    ['an unknown definition', ulid()],
+    ['an unknown definition', newUlid()],
   ])('answers 404 for %s, for the manifest and its rows', async (_label, definition) => {
     expect((await get(`${registers()}/${definition}`)).status).toBe(404);
     expect((await get(rows(definition))).status).toBe(404);
@@ -90,7 +90,7 @@ describe('listSystemRegisters and getSystemRegister', () => {
   });
 
   it('answers 404 for a system of another organisation', async () => {
-    expect((await get(registers(ulid()))).status).toBe(404);
+    expect((await get(registers(newUlid()))).status).toBe(404);
   });
 });
 
@@ -120,7 +120,7 @@ describe('system register rows', () => {
   });
 
   it('replays a create for the same key and payload, and answers 409 for another payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await post(rows(IDS.assetRegister), asset('AT-200'), op.org, key);
     const again = await post(rows(IDS.assetRegister), asset('AT-200'), op.org, key);
     expect(again.status).toBe(201);
@@ -241,7 +241,7 @@ describe('contact references', () => {
         ExpressionAttributeValues: { ':d': 'deleted' },
       }),
     );
-    for (const [i, contact] of [contactB, deleted, ulid()].entries()) {
+    for (const [i, contact] of [contactB, deleted, newUlid()].entries()) {
       const res = await post(rows(IDS.assetRegister), asset(`C-BAD-${i}`, { owner_contact: contact }));
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/data/owner_contact', code: 'invalid_reference' })]);
@@ -274,7 +274,7 @@ describe('contact references', () => {
     const actor = await fixtures.operator();
     const system = (await post(`${orgPath(actor.organisationId)}/systems`, { name: 'R', short_code: 'RPL' }, actor.org)).body.data.id;
     const contact = (await post(`${orgPath(actor.organisationId)}/systems/${system}/contacts`, { name: 'Eve' }, actor.org)).body.data.id;
-    const key = ulid();
+    const key = newUlid();
     const body = { data: { supplier_name: 'Replay Co', contact } };
     const path = rows(IDS.thirdPartyRegister, system, actor.organisationId);
     const first = await post(path, body, actor.org, key);

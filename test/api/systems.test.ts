@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 
 let api: Api;
@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const base = (org = op.organisationId) => `/api/v1/organisations/${org}/systems`;
-const create = (body: unknown, token = op.org, org = op.organisationId, key = ulid()) =>
+const create = (body: unknown, token = op.org, org = op.organisationId, key = newUlid()) =>
   api.request('POST', base(org), { token, body, headers: { 'Idempotency-Key': key } });
 
 describe('createSystem', () => {
@@ -44,7 +44,7 @@ describe('createSystem', () => {
   });
 
   it('replays for the same key and payload', async () => {
-    const key = ulid();
+    const key = newUlid();
     const first = await create({ name: 'Replay', short_code: 'RPL' }, op.org, op.organisationId, key);
     const again = await create({ name: 'Replay', short_code: 'RPL' }, op.org, op.organisationId, key);
     expect(again.headers.get('idempotency-replayed')).toBe('true');
@@ -140,7 +140,7 @@ describe('getSystem and updateSystem', () => {
   });
 
   it('answers 404 for an unknown system and for a system of another organisation', async () => {
-    expect((await api.request('GET', `${base()}/${ulid()}`, { token: op.org })).status).toBe(404);
+    expect((await api.request('GET', `${base()}/${newUlid()}`, { token: op.org })).status).toBe(404);
     const other = await fixtures.operator();
     const theirs = await create({ name: 'Theirs', short_code: 'THEIRS' }, other.org, other.organisationId);
     expect((await api.request('GET', `${base()}/${theirs.body.data.id}`, { token: op.org })).status).toBe(404);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
 import { GENEROUS_BUDGETS } from '../support/projects.js';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const url = (taskId: string, rest = '') => `/api/v1/projects/${projectId}/tasks/${taskId}/comments${rest}`;
-const post = (taskId: string, body: unknown, key: string | null = ulid(), as = token) =>
+const post = (taskId: string, body: unknown, key: string | null = newUlid(), as = token) =>
   api.request('POST', url(taskId), { token: as, body, headers: key === null ? {} : { 'Idempotency-Key': key } });
 
 describe('createTaskComment', () => {
@@ -37,7 +37,7 @@ describe('createTaskComment', () => {
 
   it('replays the same comment under the same key without adding another', async () => {
     const task = await storedTask(projectId);
-    const key = ulid();
+    const key = newUlid();
     const first = await post(task.id, { comment: 'Once.' }, key);
     const again = await post(task.id, { comment: 'Once.' }, key);
     expect(again.headers.get('idempotency-replayed')).toBe('true');
@@ -47,7 +47,7 @@ describe('createTaskComment', () => {
 
   it('answers 409 for another payload under the same key', async () => {
     const task = await storedTask(projectId);
-    const key = ulid();
+    const key = newUlid();
     await post(task.id, { comment: 'First.' }, key);
     expect((await post(task.id, { comment: 'Second.' }, key)).status).toBe(409);
   });
@@ -75,7 +75,7 @@ describe('createTaskComment', () => {
   });
 
   it('answers 404 for an unknown task', async () => {
-    expect((await post(ulid(), { comment: 'Lost.' })).status).toBe(404);
+    expect((await post(newUlid(), { comment: 'Lost.' })).status).toBe(404);
   });
 
   it('answers 404 for a task whose related control lies in another project', async () => {
@@ -94,7 +94,7 @@ describe('createTaskComment', () => {
         body: { comment: 'Before.' },
         headers: { 'Idempotency-Key': key },
       });
-    const key = ulid();
+    const key = newUlid();
     expect((await send()).status).toBe(201);
     await ddb().send(
       new UpdateCommand({
@@ -112,7 +112,7 @@ describe('createTaskComment', () => {
   it('refuses a read-only credential (403)', async () => {
     const task = await storedTask(projectId);
     const readOnly = await fixtures.token(op.userId, 'project', { projectId, abilities: ['view-tasks'], readOnly: true });
-    expect((await post(task.id, { comment: 'Read only.' }, ulid(), readOnly)).status).toBe(403);
+    expect((await post(task.id, { comment: 'Read only.' }, newUlid(), readOnly)).status).toBe(403);
   });
 });
 
@@ -135,7 +135,7 @@ describe('listTaskComments', () => {
   });
 
   it('answers 404 for an unknown task', async () => {
-    expect((await api.request('GET', url(ulid()), { token })).status).toBe(404);
+    expect((await api.request('GET', url(newUlid()), { token })).status).toBe(404);
   });
 
   it('answers 404 for a task whose related control lies in another project', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { permissionsOf, type Permission } from '../../lib/domain/permissions.js';
 import { etagFor } from '../../lib/operations/kernel/etag.js';
 import { fixtures, startApi, type Api } from '../support/api.js';
@@ -77,7 +77,7 @@ describe('getTask', () => {
   });
 
   it('answers 404 for an unknown task', async () => {
-    expect((await read(ulid())).status).toBe(404);
+    expect((await read(newUlid())).status).toBe(404);
   });
 
   it('answers 403 without view-tasks', async () => {
@@ -169,7 +169,7 @@ describe('claimTask', () => {
   });
 
   it('answers 404 for an unknown task', async () => {
-    expect((await act(ulid(), 'claim', manager, '"1-00000000000000000000"')).status).toBe(404);
+    expect((await act(newUlid(), 'claim', manager, '"1-00000000000000000000"')).status).toBe(404);
   });
 
   it('refuses a read-only credential (403)', async () => {

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_RESULT_DETAIL_TYPE } from '../../infra/malware-protection.js';
 import { queueUrl } from '../../lib/queues/queues.js';
@@ -115,7 +115,7 @@ describe('bundled HTTP functions', () => {
       'organisations',
       event('POST', '/api/v1/organisations', {
         token: operator.admin,
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': ulid() },
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newUlid() },
         body: { name: '  ', timezone: 'Mars/Olympus' },
       }),
     );
@@ -128,7 +128,7 @@ describe('bundled HTTP functions', () => {
   it('answers 400 malformed_multipart from the organisations bundle for a logo body the form reader cannot read', async () => {
     const request = event('POST', `/api/v1/organisations/${operator.organisationId}/logo`, {
       token: operator.org,
-      headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'Idempotency-Key': ulid() },
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'Idempotency-Key': newUlid() },
     });
     const { result } = await load('organisations', { ...request, body: '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc' });
     expect(result?.statusCode).toBe(400);
@@ -311,7 +311,7 @@ describe('bundled workers', () => {
 
   const scanResult = (objectKey: string, scanResultStatus: string) => ({
     version: '0',
-    id: ulid(),
+    id: newUlid(),
     'detail-type': SCAN_RESULT_DETAIL_TYPE,
     source: 'aws.guardduty',
     account: '123456789012',
@@ -328,7 +328,7 @@ describe('bundled workers', () => {
     const image = png(64, 32);
     const etag = (await read()).headers.get('etag')!;
     expect(
-      (await api.request('POST', path, { token: op.org, form: form(image, 'logo.png'), headers: { 'Idempotency-Key': ulid(), 'If-Match': etag } })).status,
+      (await api.request('POST', path, { token: op.org, form: form(image, 'logo.png'), headers: { 'Idempotency-Key': newUlid(), 'If-Match': etag } })).status,
     ).toBe(201);
 
     const job = await queuedScan();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import type { ImportKind } from '../../lib/domain/imports/run.js';
@@ -182,7 +182,7 @@ describe('the import job', () => {
   });
 
   it('stops before writing when its starter lost the access', async () => {
-    const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Leaver', superUser: false }, new Date());
+    const user = await createUser({ email: `${newUlid().toLowerCase()}@test.invalid`, name: 'Leaver', superUser: false }, new Date());
     await grantAccess(user.id, { kind: 'installation' }, permissionsOf('administration'), new Date());
     const token = await issueToken(
       user.id,
@@ -202,7 +202,7 @@ describe('the import job', () => {
 
   it('fails when the artefact now names another ISM release than the run was started for', async () => {
     const { message, source, run } = await startedImport('ccm', csvBytes([HEADER, matrixRow(controls()[0]!, 'Provider')]));
-    await importAssertions(message, async () => ({ ...(await source()), ism_version_id: ulid() }), new Date());
+    await importAssertions(message, async () => ({ ...(await source()), ism_version_id: newUlid() }), new Date());
     expect((await importRun(run.provider_id, run.artefact_id))?.error_code).toBe('artefact_changed');
   });
 

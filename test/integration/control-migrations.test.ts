@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { stripControlCopies } from '../../lib/migrations/index.js';
 import { putAll } from '../../lib/store/batch.js';
 import { controlItem } from '../../lib/store/controls.js';
@@ -16,7 +16,7 @@ const reference = { provider_id: 'P1', release_id: 'R1', assertion_id: 'A1', res
 
 /** A control as a release before issue 25 stored it: the catalogue text and the provider's words copied onto it. */
 async function controlWithCopies() {
-  const control = buildControl({ project_id: ulid(), provider_guidance: [reference], version: 3 });
+  const control = buildControl({ project_id: newUlid(), provider_guidance: [reference], version: 3 });
   const item = {
     ...controlItem(control),
     statement: 'The catalogue text.',
@@ -44,7 +44,7 @@ describe('migration control-copied-text', () => {
   });
 
   it('leaves a control without copies as it is', async () => {
-    const control = buildControl({ project_id: ulid(), provider_guidance: [reference] });
+    const control = buildControl({ project_id: newUlid(), provider_guidance: [reference] });
     await putAll([controlItem(control)]);
     const before = await getOne(keys.control(control.project_id, control.id));
     await stripControlCopies();

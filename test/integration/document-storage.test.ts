@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runAsFunction } from '../../lib/command-recording.js';
 import { AREAS, getObject } from '../../lib/files/storage.js';
@@ -26,7 +26,7 @@ function writeChunks(total: number): { bytes: Buffer; write: (out: Writable, end
 
 describe('streaming a generated document into S3', () => {
   it('stores an output above one part as a multipart upload, with its size and SHA-256 counted on the way', async () => {
-    const key = `${AREAS.documents}${ulid()}`;
+    const key = `${AREAS.documents}${newUlid()}`;
     const { bytes, write } = writeChunks(12 * 1024 * 1024 + 123);
     const stored = await runAsFunction('workers/generate', () => streamToObject(key, 'application/pdf', write));
     expect(stored).toEqual({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
@@ -34,7 +34,7 @@ describe('streaming a generated document into S3', () => {
   });
 
   it('aborts the multipart upload when the renderer fails part way, leaving no object', async () => {
-    const key = `${AREAS.documents}${ulid()}`;
+    const key = `${AREAS.documents}${newUlid()}`;
     const { write } = writeChunks(7 * 1024 * 1024);
     const failing = async (out: Writable) => {
       await write(out, false);

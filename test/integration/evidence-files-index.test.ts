@@ -1,5 +1,5 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { monotonicFactory, ulid } from 'ulid';
+import { monotonicUlids, newUlid } from '../../lib/domain/ids.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { metadataOf, type StoredEvidence } from '../../lib/domain/evidence.js';
 import { ddb, tableName, traceDdb } from '../../lib/store/client.js';
@@ -13,7 +13,7 @@ beforeAll(async () => {
   await useTestServices();
 });
 
-const nextId = monotonicFactory();
+const nextId = monotonicUlids();
 
 /** Evidence as controls carry it: uploads and references with a paragraph of text each. */
 function evidence(projectId: string, controlId: string, kind: 'upload' | 'text_reference', fileStatus: 'ready' | 'quarantine' = 'ready'): StoredEvidence {
@@ -31,7 +31,7 @@ function evidence(projectId: string, controlId: string, kind: 'upload' | 'text_r
 
 /** A project whose controls each hold `references` references and one upload (the first control's still scanning). */
 async function seeded(controls: number, references: number) {
-  const projectId = ulid();
+  const projectId = newUlid();
   const controlIds = Array.from({ length: controls }, () => nextId());
   const items = controlIds.flatMap((c, i) => [
     { ...keys.evidenceHead(projectId, c), entity: 'evidence-head', revision: 1, count: references + 1 },

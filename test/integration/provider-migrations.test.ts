@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { indexRunningImports, markDeletedProviderData, moveAssertionsToUlids, reviseImportRuns } from '../../lib/migrations/index.js';
 import { assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
 import { deleteAll, putAll } from '../../lib/store/batch.js';
@@ -65,7 +65,7 @@ describe('migration assertion-ulids', () => {
 
   it('marks for purging an assertion it moved of a release deleted before the move', async () => {
     const provider = await storedProvider();
-    const deletedRelease = ulid();
+    const deletedRelease = newUlid();
     await legacy({ ...(await storedAssertion(await storedRelease(provider.id, { status: 'draft' }), 'ism-0005')), release_id: deletedRelease });
     await moveAssertionsToUlids(new Date());
     expect(await getOne(keys.providerPurge(provider.id, deletedRelease))).toMatchObject({ GSI1PK: 'PURGE_PENDING' });
@@ -97,10 +97,10 @@ describe('migration deleted-provider-data', () => {
     const provider = await storedProvider();
     const kept = await storedRelease(provider.id, { status: 'draft' });
     await storedAssertion(kept, 'ism-0002', 'pending');
-    const deletedRelease = ulid();
+    const deletedRelease = newUlid();
     await orphanAssertion(provider.id, deletedRelease);
-    const deletedProvider = ulid();
-    await orphanAssertion(deletedProvider, ulid());
+    const deletedProvider = newUlid();
+    await orphanAssertion(deletedProvider, newUlid());
     await markDeletedProviderData(new Date());
     expect(await getOne(keys.providerPurge(provider.id, deletedRelease))).toMatchObject({ GSI1PK: 'PURGE_PENDING', release_id: deletedRelease });
     expect(await getOne(keys.providerPurge(deletedProvider))).toMatchObject({ GSI1PK: 'PURGE_PENDING', release_id: null });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { monotonicFactory, ulid } from 'ulid';
+import { monotonicUlids, newUlid } from '../../lib/domain/ids.js';
 import { REGISTER_DEFINITION_IDS as IDS } from '../../lib/domain/registers.js';
 import { traceDdb } from '../../lib/store/client.js';
 import { collectionCounts } from '../../lib/store/counters.js';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   await useTestServices();
 });
 
-const nextId = monotonicFactory();
+const nextId = monotonicUlids();
 const definitionId = IDS.assetRegister;
 /** Rows with long text columns, as real registers have: the cost of reading one grows with it. */
 const NOTES = 'n'.repeat(3000);
@@ -34,7 +34,7 @@ async function created(scope: RowScope, count: number, legacy = false): Promise<
       id: nextId(),
       definition_id: definitionId,
       system_id: scope.owner === 'system' ? scope.systemId : null,
-      data: { asset_tag: `A-${ids.length}-${ulid()}`, name: 'Asset', notes: NOTES },
+      data: { asset_tag: `A-${ids.length}-${newUlid()}`, name: 'Asset', notes: NOTES },
     });
     const writes = createRowWrites(scope, { row, logicalKey: row.data.asset_tag as string }, () => new Error('key taken'));
     await commit(legacy ? legacyWrites(scope, writes) : writes);
@@ -48,7 +48,7 @@ const page = async (scope: RowScope, number: number, size: number) => {
   return { ids: result.map((r) => r.row.id), queries: calls.filter((c) => c.command === 'Query'), rcu: calls.reduce((n, c) => n + c.rcu, 0) };
 };
 
-const systemScope = (): RowScope => ({ owner: 'system', systemId: ulid() });
+const systemScope = (): RowScope => ({ owner: 'system', systemId: newUlid() });
 
 describe('register row pages', () => {
   it('reads a deep page from the order items, then its own rows only, at a fraction of the read units', async () => {

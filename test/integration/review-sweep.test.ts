@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { StoredProject } from '../../lib/domain/projects.js';
 import { sweepReviewTasks } from '../../lib/jobs/review-tasks.js';
 import { sweep } from '../../lib/jobs/sweep.js';
@@ -34,8 +34,8 @@ async function putSubject(subject: ReviewSubject, reviewDue: string, indexedAs =
 }
 
 async function dueItem(projectId: string, reviewDue: string, kind: ReviewSubject['kind'] = 'library-item'): Promise<ReviewSubject> {
-  const definitionId = ulid();
-  const subject: ReviewSubject = { kind, projectId, definitionId, id: kind === 'library-item' ? definitionId : ulid() };
+  const definitionId = newUlid();
+  const subject: ReviewSubject = { kind, projectId, definitionId, id: kind === 'library-item' ? definitionId : newUlid() };
   await putSubject(subject, reviewDue);
   return subject;
 }
@@ -120,7 +120,7 @@ describe('review sweep', () => {
 
   it('creates no task for an index entry whose subject is no longer due on that date', async () => {
     const projectId = await newProject();
-    const subject: ReviewSubject = { kind: 'library-item', projectId, definitionId: ulid(), id: '' };
+    const subject: ReviewSubject = { kind: 'library-item', projectId, definitionId: newUlid(), id: '' };
     subject.id = subject.definitionId;
     await putSubject(subject, '2026-12-24', '2026-10-05');
     await sweep(NOW);

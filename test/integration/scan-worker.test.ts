@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { SQSEvent } from 'aws-lambda';
 import { handler } from '../../functions/workers/scan.js';
 import { applyVerdict } from '../../lib/files/scan.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 const quarantined = (bytes: Buffer, fileName?: string, session?: { id: string }) => quarantinedUpload(op, bytes, fileName, session);
 
-const message = (uploadId: string, id = ulid()): SQSEvent =>
+const message = (uploadId: string, id = newUlid()): SQSEvent =>
   ({ Records: [{ messageId: id, body: JSON.stringify({ upload_id: uploadId }) }] }) as unknown as SQSEvent;
 const statusOf = async (id: string) => (await getOne(keys.upload(id)))!;
 
@@ -124,7 +124,7 @@ describe('scan worker', () => {
   // Jobs are dispatched from committed records, so a missing one was deleted since, and never comes back.
   it('drops a job whose upload no longer exists, however young its message', async () => {
     const gone = {
-      Records: [{ messageId: 'young', receiptHandle: 'r', body: JSON.stringify({ upload_id: ulid() }), attributes: { SentTimestamp: String(Date.now()) } }],
+      Records: [{ messageId: 'young', receiptHandle: 'r', body: JSON.stringify({ upload_id: newUlid() }), attributes: { SentTimestamp: String(Date.now()) } }],
     } as unknown as SQSEvent;
     expect(await handler(gone)).toEqual({ batchItemFailures: [] });
   });
@@ -172,7 +172,7 @@ describe('GuardDuty verdicts', () => {
         [png(36, 36), 'clean', { status: 'ready' }],
         [png(37, 37), 'malicious', { status: 'error', error_code: 'malware_detected' }],
       ] as const) {
-        const session = { id: ulid() };
+        const session = { id: newUlid() };
         // GuardDuty scans the quarantine copy as soon as it lands, possibly before the record commits.
         await applyVerdict(`quarantine/${session.id}`, verdict, new Date());
         const { upload } = await quarantined(bytes, 'early.png', session);
@@ -186,7 +186,7 @@ describe('GuardDuty verdicts', () => {
   });
 
   it('count only for objects the service wrote: a verdict on a client-writable session object is ignored', async () => {
-    const session = { id: ulid() };
+    const session = { id: newUlid() };
     const { upload } = await quarantined(png(38, 38), 'session.png', session);
     expect(upload.s3_key).toBe(`quarantine/${session.id}`);
     await putObject(`uploads/${session.id}`, EICAR, 'application/octet-stream');

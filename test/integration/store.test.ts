@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, onTableWrite, tableName, traceDdb } from '../../lib/store/client.js';
 import { createUser, EmailTakenError, grantAccess, livePermissions, revokeAccess, setUserStatus } from '../../lib/store/identity.js';
@@ -31,7 +31,7 @@ describe('table write listeners', () => {
   it('hear each write of this process, and no read, until they unsubscribe', async () => {
     let heard = 0;
     const unsubscribe = onTableWrite(() => heard++);
-    const key = { PK: `LISTEN#${ulid()}`, SK: 'A' };
+    const key = { PK: `LISTEN#${newUlid()}`, SK: 'A' };
     await ddb().send(new PutCommand({ TableName: tableName(), Item: key }));
     await commit([{ kind: 'delete', key }]);
     await getOne(key);
@@ -43,18 +43,18 @@ describe('table write listeners', () => {
 
 describe('identity store', () => {
   it('refuses a second user with the same email, whatever its case', async () => {
-    const email = `${ulid().toLowerCase()}@x.test`;
+    const email = `${newUlid().toLowerCase()}@x.test`;
     await createUser({ email, name: 'A', superUser: false }, new Date());
     await expect(createUser({ email: email.toUpperCase(), name: 'B', superUser: false }, new Date())).rejects.toBeInstanceOf(EmailTakenError);
   });
 
   it('reports a status change of a missing user as not done', async () => {
-    expect(await setUserStatus(ulid(), 'disabled')).toBe(false);
+    expect(await setUserStatus(newUlid(), 'disabled')).toBe(false);
   });
 
   it('replaces live permissions on a new grant and forgets them on revoke', async () => {
-    const userId = ulid();
-    const scope = { kind: 'organisation', id: ulid() } as const;
+    const userId = newUlid();
+    const scope = { kind: 'organisation', id: newUlid() } as const;
     await grantAccess(userId, scope, ['view-projects', 'view-contacts'], new Date());
     await grantAccess(userId, scope, ['view-contacts'], new Date());
     expect([...(await livePermissions(userId, scope))!]).toEqual(['view-contacts']);
@@ -65,15 +65,15 @@ describe('identity store', () => {
 
 describe('organisation writes', () => {
   it('refuse a slug another organisation holds', async () => {
-    const first = org(ulid());
+    const first = org(newUlid());
     await commit(createOrganisationWrites(first, 1_000, fail('limit'), fail('slug')));
-    await expect(commit(createOrganisationWrites(org(ulid(), first.slug), 1_000, fail('limit'), fail('slug')))).rejects.toThrow('slug');
+    await expect(commit(createOrganisationWrites(org(newUlid(), first.slug), 1_000, fail('limit'), fail('slug')))).rejects.toThrow('slug');
   });
 
   it('refuse an organisation beyond the licence limit and leave nothing behind', async () => {
     // A table of its own: the licence counter is installation-wide.
     await useTestServices();
-    const creator = ulid();
+    const creator = newUlid();
     await commit(createOrganisationWrites(org(creator), 1, fail('limit'), fail('slug')));
     const refused = org(creator);
     await expect(commit(createOrganisationWrites(refused, 1, fail('limit'), fail('slug')))).rejects.toThrow('limit');
@@ -82,7 +82,7 @@ describe('organisation writes', () => {
   });
 
   it('make an organisation visible to its creator, oldest first', async () => {
-    const creator = ulid();
+    const creator = newUlid();
     const a = org(creator);
     await commit(createOrganisationWrites(a, 1_000, fail('limit'), fail('slug')));
     const b = org(creator);
@@ -94,7 +94,7 @@ describe('organisation writes', () => {
 });
 
 describe('receipts', () => {
-  const scope = { userId: ulid(), tokenId: 'T', operationId: 'op', target: 'op', payloadHash: 'h' };
+  const scope = { userId: newUlid(), tokenId: 'T', operationId: 'op', target: 'op', payloadHash: 'h' };
 
   it('refuse a second receipt under the same key while the first is live', async () => {
     const now = Math.floor(Date.now() / 1000);
@@ -112,7 +112,7 @@ describe('receipts', () => {
 
 describe('reads', () => {
   it('batch-reads more than 100 keys, once each', async () => {
-    const pk = `BULK#${ulid()}`;
+    const pk = `BULK#${newUlid()}`;
     for (let i = 0; i < 130; i++) await ddb().send(new PutCommand({ TableName: tableName(), Item: { PK: pk, SK: String(i).padStart(3, '0') } }));
     const wanted = Array.from({ length: 130 }, (_, i) => ({ PK: pk, SK: String(i).padStart(3, '0') }));
     const found = await getMany([...wanted, ...wanted.slice(0, 5)]);
@@ -120,7 +120,7 @@ describe('reads', () => {
   });
 
   it('reads page 3 of a query in index order', async () => {
-    const pk = `PAGE#${ulid()}`;
+    const pk = `PAGE#${newUlid()}`;
     for (let i = 0; i < 12; i++) await ddb().send(new PutCommand({ TableName: tableName(), Item: { PK: pk, SK: String(i).padStart(2, '0') } }));
     const page = await queryPage({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk } }, { number: 3, size: 5 });
     expect(page.map((i) => i.SK)).toEqual(['10', '11']);
@@ -129,8 +129,8 @@ describe('reads', () => {
 
 describe('rate-limit counters', () => {
   it('count parallel hits exactly, for the actor and each credential in its item', async () => {
-    const subject = ulid();
-    const credentials = [ulid(), ulid()];
+    const subject = newUlid();
+    const credentials = [newUlid(), newUlid()];
     const now = new Date();
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
@@ -143,7 +143,7 @@ describe('rate-limit counters', () => {
   });
 
   it('take back a hit in the window it was counted in', async () => {
-    const hit = { budget: 'read-organisation', subject: ulid() };
+    const hit = { budget: 'read-organisation', subject: newUlid() };
     const now = new Date();
     await countHits(hit, now);
     await countHits(hit, now);
@@ -154,7 +154,7 @@ describe('rate-limit counters', () => {
 
 describe('trace', () => {
   it('records each DynamoDB request with consumed capacity', async () => {
-    const { calls } = await traceDdb(() => getOne(keys.user(ulid())));
+    const { calls } = await traceDdb(() => getOne(keys.user(newUlid())));
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ command: 'GetItem' });
     expect(calls[0]!.rcu).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sweepStalledScans } from '../../lib/files/scan.js';
 import { sweepStalledImports } from '../../lib/jobs/import-sweep.js';
@@ -32,7 +32,7 @@ afterEach(() => {
 
 /** A record the sweep cannot read: in the sweep's index partition, sorting first, without any of its fields. */
 async function malformedIn(partition: string) {
-  const item = { PK: `TESTBAD#${ulid()}`, SK: 'RECORD', GSI1PK: partition, GSI1SK: '0', requeues: 'none' };
+  const item = { PK: `TESTBAD#${newUlid()}`, SK: 'RECORD', GSI1PK: partition, GSI1SK: '0', requeues: 'none' };
   await ddb().send(new PutCommand({ TableName: tableName(), Item: item }));
   return item;
 }
@@ -46,7 +46,7 @@ interface SweepKind {
   good: () => Promise<Key>;
 }
 
-const starter = { userId: ulid(), tokenId: ulid() };
+const starter = { userId: newUlid(), tokenId: newUlid() };
 
 const KINDS: SweepKind[] = [
   {
@@ -56,7 +56,7 @@ const KINDS: SweepKind[] = [
     sweep: sweepStalledRuns,
     good: async () => {
       const project = buildProject();
-      const { writes } = startRunWrites(project, undefined, { runId: ulid(), ...starter, now: new Date() });
+      const { writes } = startRunWrites(project, undefined, { runId: newUlid(), ...starter, now: new Date() });
       await commit([writes[1]!]);
       return keys.projectPopulation(project.id);
     },
@@ -67,7 +67,7 @@ const KINDS: SweepKind[] = [
     partition: gsi1.runningImports,
     sweep: sweepStalledImports,
     good: async () => {
-      const { run } = await startedImportRun(ulid(), await importStarter());
+      const { run } = await startedImportRun(newUlid(), await importStarter());
       return keys.artefactImport(run.provider_id, run.artefact_id);
     },
   },
@@ -87,8 +87,8 @@ const KINDS: SweepKind[] = [
     partition: gsi1.pendingRecalculations,
     sweep: sweepRecalculations,
     good: async () => {
-      const organisationId = ulid();
-      const subject = { project_id: ulid() };
+      const organisationId = newUlid();
+      const subject = { project_id: newUlid() };
       const authority = { scope: { kind: 'organisation' as const, id: organisationId }, permissions: [] };
       await commit([recalculationMarker({ subject, organisationId, ...starter, authority, now: new Date() })]);
       return markerKey(subject);
@@ -100,7 +100,7 @@ const KINDS: SweepKind[] = [
     partition: gsi1.pendingPurges,
     sweep: sweepPurges,
     good: async () => {
-      const subject = { provider_id: ulid() };
+      const subject = { provider_id: newUlid() };
       const now = new Date();
       await commit([purgeMarkerWrite(subject, starter.userId, now)]);
       const { PK, SK } = purgeMarkerItem(subject, starter.userId, now);

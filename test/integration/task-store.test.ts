@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { getOne } from '../../lib/store/read.js';
 import { assignTaskWrite, commentCount, createCommentWrites, createTaskWrites, isAvailableTask, taskKeys, toTask } from '../../lib/store/tasks.js';
 import { commit } from '../../lib/store/transact.js';
@@ -23,7 +23,7 @@ describe('task store', () => {
     const projectId = await newProject();
     const created = await createTask({ project_id: projectId });
     const read = toTask((await getOne(taskKeys.task(projectId, created.id)))!);
-    const claim = assignTaskWrite(read, ulid());
+    const claim = assignTaskWrite(read, newUlid());
     await commit(createCommentWrites(comment(projectId, created.id)));
     await commit([claim]);
     expect(commentCount(toTask((await getOne(taskKeys.task(projectId, created.id)))!))).toBe(1);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { watchQuarantinedUploads } from '../../lib/migrations/index.js';
 import { gsi1, keys } from '../../lib/store/keys.js';
 import { putAll } from '../../lib/store/batch.js';
@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 /** An upload record as a release before scan watch items wrote it: no watch item beside it. */
 async function unwatchedUpload(status: 'quarantine' | 'ready') {
-  const id = ulid();
+  const id = newUlid();
   await putAll([{ ...keys.upload(id), entity: 'upload', id, status, created_at: '2026-11-01T00:00:00.000Z' }]);
   return id;
 }

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { permissionsOf, type CredentialType } from '../../lib/domain/permissions.js';
 import type { AnyOperation } from '../../lib/operations/kernel/operation.js';
 import { fixtures, startApi } from './api.js';
@@ -33,6 +33,6 @@ export async function startForEveryOperation() {
      * reaches the checks.
      */
     pathOf: (op: AnyOperation, values: Record<string, string> = {}) =>
-      `/api/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? own[name] ?? ulid()))}`,
+      `/api/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? own[name] ?? newUlid()))}`,
   };
 }

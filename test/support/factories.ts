@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { type UploadRecord, uploadPut } from '../../lib/files/uploads.js';
 import { importRelease } from '../../lib/catalogue/store.js';
 import { type AssertionContent, type AssertionStatus, assertionId, type StoredAssertion } from '../../lib/domain/assertions.js';
@@ -52,7 +52,7 @@ const never = () => new Error('a factory write met a condition it should never m
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 export function buildOrganisation(over: Partial<StoredOrganisation> = {}): StoredOrganisation {
-  const id = over.id ?? ulid();
+  const id = over.id ?? newUlid();
   return {
     ...newOrganisation({
       id,
@@ -70,10 +70,10 @@ export function buildOrganisation(over: Partial<StoredOrganisation> = {}): Store
 export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
   const type = over.type ?? 'organisation';
   return {
-    id: ulid(),
-    user_id: ulid(),
+    id: newUlid(),
+    user_id: newUlid(),
     type,
-    ...(type === 'organisation' ? { organisation_id: ulid() } : {}),
+    ...(type === 'organisation' ? { organisation_id: newUlid() } : {}),
     name: 'CI',
     abilities: ['manage-org-hierarchy', 'view-projects'],
     read_only: false,
@@ -86,13 +86,13 @@ export function buildToken(over: Partial<TokenRecord> = {}): TokenRecord {
 
 /** An active user of the installation who is no super user and has never re-enrolled. */
 export function buildUser(over: Partial<UserRecord> = {}): UserRecord {
-  const id = over.id ?? ulid();
+  const id = over.id ?? newUlid();
   return { id, email: `${id.toLowerCase()}@test.invalid`, name: 'Test User', status: 'active', super_user: false, created_at: BUILT_AT, ...over };
 }
 
 /** A user's access at a scope, as grantAccess stores it (a project's names the project's organisation when `organisationId` is given). */
 export function buildAccess(scope: AccessScope, over: { user_id?: string; permissions?: string[]; organisationId?: string } = {}): AccessRecord {
-  const held = { user_id: over.user_id ?? ulid(), permissions: over.permissions ?? ['view-projects'], granted_at: BUILT_AT };
+  const held = { user_id: over.user_id ?? newUlid(), permissions: over.permissions ?? ['view-projects'], granted_at: BUILT_AT };
   if (scope.kind === 'installation') return { ...held, scope: 'installation' };
   if (scope.kind === 'organisation') return { ...held, scope: 'organisation', organisation_id: scope.id };
   return { ...held, scope: 'project', project_id: scope.id, ...(over.organisationId ? { organisation_id: over.organisationId } : {}) };
@@ -107,15 +107,15 @@ export const storedAccess = (userId: string, scope: AccessScope, permissions: st
 
 /** A pending recalculation of a system's projects, requested once at BUILT_AT by a project credential, under its key. */
 export function buildRecalculationMarker(over: Partial<RecalculationMarker> = {}): RecalculationMarker {
-  const systemId = ulid();
+  const systemId = newUlid();
   return {
     ...keys.applicabilityRecalculation(systemId),
     subject: { system_id: systemId },
     requested_at: BUILT_AT,
     last_requested_at: BUILT_AT,
-    requested_by: ulid(),
-    token_id: ulid(),
-    authority: { scope: { kind: 'organisation', id: ulid() }, permissions: ['manage-projects'] },
+    requested_by: newUlid(),
+    token_id: newUlid(),
+    authority: { scope: { kind: 'organisation', id: newUlid() }, permissions: ['manage-projects'] },
     generation: 1,
     ...over,
   };
@@ -124,7 +124,7 @@ export function buildRecalculationMarker(over: Partial<RecalculationMarker> = {}
 /** A console session of a user, begun at BUILT_AT and not seen since, that runs out twelve hours later. */
 export function buildConsoleSession(over: Partial<ConsoleSession> = {}): ConsoleSession {
   return {
-    user_id: ulid(),
+    user_id: newUlid(),
     epoch: 0,
     created_at: BUILT_AT,
     last_seen_at: BUILT_AT,
@@ -138,9 +138,9 @@ export function buildConsoleSession(over: Partial<ConsoleSession> = {}): Console
 /** A user's passkey as its registration stored it, never used since. */
 export function buildPasskey(over: Partial<PasskeyRecord> = {}): PasskeyRecord {
   return {
-    id: ulid(),
-    user_id: ulid(),
-    credential_id: Buffer.from(ulid()).toString('base64url'),
+    id: newUlid(),
+    user_id: newUlid(),
+    credential_id: Buffer.from(newUlid()).toString('base64url'),
     public_key: 'pQECAyYgASFYIA',
     counter: 0,
     transports: ['internal'],
@@ -154,8 +154,8 @@ export function buildPasskey(over: Partial<PasskeyRecord> = {}): PasskeyRecord {
 /** A connection of an organisation to a public GitHub repository (no token). */
 export function buildRepositoryConnection(over: Partial<RepositoryConnection> = {}): RepositoryConnection {
   return {
-    id: ulid(),
-    organisation_id: ulid(),
+    id: newUlid(),
+    organisation_id: newUlid(),
     provider: 'github',
     url: 'https://github.com/acme/policies',
     name: 'acme/policies',
@@ -166,10 +166,10 @@ export function buildRepositoryConnection(over: Partial<RepositoryConnection> = 
 }
 
 export function buildSystem(over: Partial<StoredSystem> = {}): StoredSystem {
-  const id = over.id ?? ulid();
+  const id = over.id ?? newUlid();
   return {
     id,
-    organisation_id: ulid(),
+    organisation_id: newUlid(),
     name: `System ${id}`,
     short_code: `S${id.slice(-8)}`,
     description: null,
@@ -183,12 +183,12 @@ export function buildSystem(over: Partial<StoredSystem> = {}): StoredSystem {
 /** An active PROTECTED project whose population has completed. */
 export function buildProject(over: Partial<StoredProject> = {}): StoredProject {
   return {
-    id: ulid(),
-    organisation_id: ulid(),
-    system_id: ulid(),
+    id: newUlid(),
+    organisation_id: newUlid(),
+    system_id: newUlid(),
     name: 'Factory project',
     description: null,
-    ism_release_id: ulid(),
+    ism_release_id: newUlid(),
     ism_release_version: 'factory',
     classification: 'P',
     essential_eight_target: 'none',
@@ -225,7 +225,7 @@ export function buildCatalogueEntry(over: Partial<CatalogueEntry> = {}): Catalog
 
 /** A catalogue release of the given entries (one control by default). */
 export function buildCatalogueRelease(over: Partial<ParsedRelease> = {}): ParsedRelease {
-  return { version: `factory-${ulid().toLowerCase()}`, title: 'Factory catalogue', published: '2026-01-01', entries: [buildCatalogueEntry()], ...over };
+  return { version: `factory-${newUlid().toLowerCase()}`, title: 'Factory catalogue', published: '2026-01-01', entries: [buildCatalogueEntry()], ...over };
 }
 
 /** An applicable control of a project, in editing, with nothing implemented or assessed yet. */
@@ -240,8 +240,8 @@ export function buildControl(over: Partial<StoredControl> = {}): StoredControl {
   } = buildCatalogueEntry({ position: over.position ?? 0 });
   return {
     ...entry,
-    id: ulid(),
-    project_id: ulid(),
+    id: newUlid(),
+    project_id: newUlid(),
     catalogue_id,
     applicability: 'y',
     applicability_origin: 'default_inclusion',
@@ -263,9 +263,9 @@ export function buildControl(over: Partial<StoredControl> = {}): StoredControl {
 export function buildEvidence(over: Partial<StoredEvidence> = {}): StoredEvidence {
   return {
     ...metadataOf({ title: 'Evidence', description: 'What was seen.' }),
-    id: ulid(),
-    project_id: ulid(),
-    control_id: ulid(),
+    id: newUlid(),
+    project_id: newUlid(),
+    control_id: newUlid(),
     kind: 'text_reference',
     status: 'ready',
     version: 1,
@@ -280,7 +280,7 @@ export function buildEvidence(over: Partial<StoredEvidence> = {}): StoredEvidenc
 
 /** An uploaded PDF of a control as the scan pipeline leaves it: ready, its file checked and released. */
 export function buildUploadEvidence(over: Partial<StoredEvidence> = {}): StoredEvidence {
-  const uploadId = over.upload_id ?? ulid();
+  const uploadId = over.upload_id ?? newUlid();
   return buildEvidence({
     ...metadataOf({ title: 'Access review minutes' }),
     kind: 'upload',
@@ -299,13 +299,13 @@ export function buildUploadEvidence(over: Partial<StoredEvidence> = {}): StoredE
 
 /** A row of a system's asset register. */
 export function buildRegisterRow(over: Partial<StoredRegisterRow> = {}): StoredRegisterRow {
-  const id = over.id ?? ulid();
+  const id = over.id ?? newUlid();
   return {
     id,
     definition_id: REGISTER_DEFINITION_IDS.assetRegister,
     owner: 'system',
-    organisation_id: ulid(),
-    system_id: ulid(),
+    organisation_id: newUlid(),
+    system_id: newUlid(),
     data: { asset_tag: `A-${id}`, name: 'Asset' },
     created_at: BUILT_AT,
     updated_at: BUILT_AT,
@@ -317,11 +317,11 @@ export function buildRegisterRow(over: Partial<StoredRegisterRow> = {}): StoredR
 /** A review of a project's risk register, without notes. */
 export function buildRegisterReview(over: Partial<StoredRegisterReview> = {}): StoredRegisterReview {
   return {
-    id: ulid(),
-    project_id: ulid(),
+    id: newUlid(),
+    project_id: newUlid(),
     definition_id: REGISTER_DEFINITION_IDS.riskRegister,
     notes: null,
-    reviewed_by: ulid(),
+    reviewed_by: newUlid(),
     reviewed_at: BUILT_AT,
     ...over,
   };
@@ -329,16 +329,16 @@ export function buildRegisterReview(over: Partial<StoredRegisterReview> = {}): S
 
 /** An open, unassigned manual task unrelated to a control. */
 export function buildTask(over: Partial<StoredTask> = {}): StoredTask {
-  return { ...openTask({ project_id: ulid(), kind: 'manual', title: 'Confirm the system owner' }, new Date(BUILT_AT)), ...over };
+  return { ...openTask({ project_id: newUlid(), kind: 'manual', title: 'Confirm the system owner' }, new Date(BUILT_AT)), ...over };
 }
 
 /** A comment on a task. */
 export function buildTaskComment(over: Partial<StoredTaskComment> = {}): StoredTaskComment {
-  return { id: ulid(), task_id: ulid(), project_id: ulid(), author_user_id: ulid(), comment: 'Looked at it.', created_at: BUILT_AT, ...over };
+  return { id: newUlid(), task_id: newUlid(), project_id: newUlid(), author_user_id: newUlid(), comment: 'Looked at it.', created_at: BUILT_AT, ...over };
 }
 
 export function buildProvider(over: Partial<StoredProvider> = {}): StoredProvider {
-  const id = over.id ?? ulid();
+  const id = over.id ?? newUlid();
   return {
     id,
     name: `Provider ${id}`,
@@ -356,8 +356,8 @@ export function buildProvider(over: Partial<StoredProvider> = {}): StoredProvide
 /** A draft release as the create operation stores it (`publishedRelease` publishes one). */
 export function buildRelease(over: Partial<StoredRelease> = {}): StoredRelease {
   const draft = newRelease(
-    { name: 'Factory release', version: '1.0', ism_version_id: over.ism_version_id ?? ulid(), assessed_on: '2026-01-15' },
-    { id: over.id ?? ulid(), providerId: over.provider_id ?? ulid(), ismVersion: 'factory', by: 'factory', now: new Date(BUILT_AT) },
+    { name: 'Factory release', version: '1.0', ism_version_id: over.ism_version_id ?? newUlid(), assessed_on: '2026-01-15' },
+    { id: over.id ?? newUlid(), providerId: over.provider_id ?? newUlid(), ismVersion: 'factory', by: 'factory', now: new Date(BUILT_AT) },
   );
   return { ...draft, ...over };
 }
@@ -380,11 +380,11 @@ export const assertionContent = (): AssertionContent => ({
 
 /** A confirmed, exact assertion of a release that the provider implements the control. */
 export function buildAssertion(over: Partial<StoredAssertion> = {}): StoredAssertion {
-  const releaseId = over.release_id ?? ulid();
+  const releaseId = over.release_id ?? newUlid();
   const controlId = over.control_id ?? 'ism-0001';
   return {
     id: assertionId(releaseId, controlId),
-    provider_id: ulid(),
+    provider_id: newUlid(),
     release_id: releaseId,
     control_id: controlId,
     status: 'confirmed',
@@ -410,10 +410,10 @@ export function buildSelectedAssertion(over: Partial<SelectedAssertion> = {}): S
 
 /** A provider's file artefact whose upload is still in quarantine. */
 export function buildArtefact(over: Partial<StoredArtefact> = {}): StoredArtefact {
-  const uploadId = over.upload_id ?? ulid();
+  const uploadId = over.upload_id ?? newUlid();
   return {
-    id: ulid(),
-    provider_id: ulid(),
+    id: newUlid(),
+    provider_id: newUlid(),
     release_id: null,
     kind: 'file',
     name: 'ccm.xlsx',
@@ -439,12 +439,12 @@ export function buildArtefact(over: Partial<StoredArtefact> = {}): StoredArtefac
 /** A queued draft generation of a document. */
 export function buildGeneration(over: Partial<StoredGeneration> = {}): StoredGeneration {
   return {
-    id: ulid(),
+    id: newUlid(),
     status: 'queued',
     options: { output: 'draft', draft_watermark: true, show_implementation_notes: false, show_assessor_notes: false },
-    requested_by: ulid(),
+    requested_by: newUlid(),
     requested_by_name: 'Alex',
-    token_id: ulid(),
+    token_id: newUlid(),
     requested_at: BUILT_AT,
     approved_by: null,
     approved_by_name: null,
@@ -461,8 +461,8 @@ export function buildGeneration(over: Partial<StoredGeneration> = {}): StoredGen
  * credential; a quarantined one is `{ status: 'quarantine', checks: { validation: 'pending', malware: 'pending' } ... }`.
  */
 export function buildUpload(over: Partial<UploadRecord> = {}): UploadRecord {
-  const id = over.id ?? ulid();
-  const projectId = over.project_id ?? ulid();
+  const id = over.id ?? newUlid();
+  const projectId = over.project_id ?? newUlid();
   return {
     id,
     profile: 'evidence',
@@ -476,12 +476,12 @@ export function buildUpload(over: Partial<UploadRecord> = {}): UploadRecord {
     detected_type: 'application/pdf',
     width: null,
     height: null,
-    organisation_id: ulid(),
+    organisation_id: newUlid(),
     project_id: projectId,
     provider_id: null,
-    owner: keys.evidence(projectId, ulid(), ulid()),
-    uploaded_by: ulid(),
-    token_id: ulid(),
+    owner: keys.evidence(projectId, newUlid(), newUlid()),
+    uploaded_by: newUlid(),
+    token_id: newUlid(),
     authority: { scope: { kind: 'project', id: projectId }, permissions: ['edit-control-implementation', 'view-controls'] },
     checks: { validation: 'passed', malware: 'clean' },
     reused_from: null,
@@ -493,7 +493,7 @@ export function buildUpload(over: Partial<UploadRecord> = {}): UploadRecord {
 
 /** A ready network diagram's owner item, as ownerShows writes it and the scan mirrors its release into it. */
 export function buildFileOwner(over: Partial<FileOwner> = {}): FileOwner {
-  const uploadId = over.upload_id ?? ulid();
+  const uploadId = over.upload_id ?? newUlid();
   return {
     upload_id: uploadId,
     file_status: 'ready',
@@ -505,7 +505,7 @@ export function buildFileOwner(over: Partial<FileOwner> = {}): FileOwner {
     height: 480,
     s3_key: `files/${uploadId}`,
     uploaded_at: BUILT_AT,
-    uploaded_by: ulid(),
+    uploaded_by: newUlid(),
     version: 1,
     ...over,
   };
@@ -522,7 +522,8 @@ export function storedUpload(upload: UploadRecord): Item {
 
 /** A user of the installation; its id. */
 export async function createUser(options: { superUser?: boolean } = {}): Promise<string> {
-  return (await createStoredUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Test User', superUser: options.superUser ?? false }, new Date())).id;
+  return (await createStoredUser({ email: `${newUlid().toLowerCase()}@test.invalid`, name: 'Test User', superUser: options.superUser ?? false }, new Date()))
+    .id;
 }
 
 export async function createOrganisation(over: Partial<StoredOrganisation> = {}): Promise<StoredOrganisation> {

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
 import { recalculationMarker } from '../../lib/store/recalculations.js';
@@ -35,7 +35,7 @@ export async function populationStarter(): Promise<PopulationStarter> {
 /** A new run of the project, started exactly as startPopulation starts one; returns its id. */
 export async function startRun(projectId: string, starter: PopulationStarter): Promise<string> {
   const project = toProject((await getOne(keys.project(projectId)))!);
-  const runId = ulid();
+  const runId = newUlid();
   await commit(
     startRunWrites(project, asPopulationRun(await getOne(keys.projectPopulation(projectId))), {
       runId,
@@ -57,7 +57,7 @@ export async function startedProject(
   const project = await createProject({
     organisation_id: starter.organisationId,
     // A system the project only names, never stored: the population job reads none.
-    system_id: ulid(),
+    system_id: newUlid(),
     name: 'Population test',
     ism_release_id: release.id,
     ism_release_version: release.version,

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
@@ -43,7 +43,7 @@ export async function setupWorld(api: Api, release: Release) {
   const op = await fixtures.operator();
   const systemId = await fixtures.system(op.organisationId);
   const base = `/api/v1/organisations/${op.organisationId}/systems/${systemId}/projects`;
-  const create = (body: Record<string, unknown> = {}, key = ulid()) =>
+  const create = (body: Record<string, unknown> = {}, key = newUlid()) =>
     api.request('POST', base, {
       token: op.org,
       headers: { 'Idempotency-Key': key },

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import type { Api } from './api.js';
 
 export const artefactsUrl = (providerId: string) => `/api/v1/external-providers/${providerId}/artefacts`;
@@ -14,7 +14,7 @@ export function linkForm(url: string, fields: Record<string, string> = {}): Form
 
 /** Requests about the artefacts of one provider, by one credential unless told otherwise. */
 export function providerArtefacts(api: Api, providerId: string, token: string) {
-  const create = (data: FormData, key = ulid(), as = token) =>
+  const create = (data: FormData, key = newUlid(), as = token) =>
     api.request('POST', artefactsUrl(providerId), { token: as, form: data, headers: { 'Idempotency-Key': key } });
   const get = (id: string, as = token) => api.request('GET', `${artefactsUrl(providerId)}/${id}`, { token: as });
   const list = (query = '', as = token) => api.request('GET', `${artefactsUrl(providerId)}${query}`, { token: as });
@@ -23,7 +23,7 @@ export function providerArtefacts(api: Api, providerId: string, token: string) {
   const download = (id: string, as = token) => api.request('GET', `${artefactsUrl(providerId)}/${id}/file`, { token: as });
   /** Creates an artefact (201 expected): its body's data. */
   async function created(data: FormData, as = token) {
-    const res = await create(data, ulid(), as);
+    const res = await create(data, newUlid(), as);
     if (res.status !== 201) throw new Error(`artefact refused: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data as { id: string } & Record<string, unknown>;
   }
@@ -48,13 +48,13 @@ export function providerArtefacts(api: Api, providerId: string, token: string) {
 export async function draftReleaseThroughApi(api: Api, token: string, ismVersionId: string) {
   const provider = await api.request('POST', '/api/v1/external-providers', {
     token,
-    headers: { 'Idempotency-Key': ulid() },
-    body: { name: `Cloud ${ulid()}` },
+    headers: { 'Idempotency-Key': newUlid() },
+    body: { name: `Cloud ${newUlid()}` },
   });
   const providerId = provider.body.data.id as string;
   const release = await api.request('POST', `/api/v1/external-providers/${providerId}/assurance-releases`, {
     token,
-    headers: { 'Idempotency-Key': ulid() },
+    headers: { 'Idempotency-Key': newUlid() },
     body: { name: 'IRAP 2026', version: '2026.1', ism_version_id: ismVersionId, assessed_on: '2026-02-01' },
   });
   return { provider_id: providerId, release_id: release.body.data.id as string, etag: release.headers.get('etag')! };

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { putAll } from '../../lib/store/batch.js';
 import { keys } from '../../lib/store/keys.js';
 import { purgeMarkerWrite } from '../../lib/store/provider-purge.js';
@@ -12,8 +12,8 @@ import { buildAssertion } from './factories.js';
  * the deleting transaction writes.
  */
 export async function deletedRelease(count: number, confirmed: number) {
-  const providerId = ulid();
-  const releaseId = ulid();
+  const providerId = newUlid();
+  const releaseId = newUlid();
   const controls = Array.from({ length: count }, (_, i) => `ism-${String(i).padStart(4, '0')}`);
   const assertions = controls.map((control, i) =>
     buildAssertion({ provider_id: providerId, release_id: releaseId, control_id: control, status: i < confirmed ? 'confirmed' : 'pending' }),

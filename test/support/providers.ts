@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { issueToken } from '../../lib/auth/issue.js';
 import { type ImportKind, newImportRun } from '../../lib/domain/imports/run.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
@@ -87,20 +87,20 @@ export async function releaseAsStored(providerId: string, releaseId: string): Pr
 /** An import run of a new artefact of a new provider, as the start operation builds it (not stored). */
 export const unrelatedImportRun = () =>
   newImportRun({
-    run_id: ulid(),
-    provider_id: ulid(),
-    release_id: ulid(),
-    artefact_id: ulid(),
-    ism_version_id: ulid(),
+    run_id: newUlid(),
+    provider_id: newUlid(),
+    release_id: newUlid(),
+    artefact_id: newUlid(),
+    ism_version_id: newUlid(),
     kind: 'ccm',
-    started_by: ulid(),
-    token_id: ulid(),
+    started_by: newUlid(),
+    token_id: newUlid(),
     now: new Date(),
   });
 
 /** A user holding every Administration permission, and a token of theirs: who starts the import jobs that job-level tests run. */
 export async function importStarter(): Promise<{ userId: string; tokenId: string }> {
-  const user = await createUser({ email: `${ulid().toLowerCase()}@test.invalid`, name: 'Importer', superUser: false }, new Date());
+  const user = await createUser({ email: `${newUlid().toLowerCase()}@test.invalid`, name: 'Importer', superUser: false }, new Date());
   await grantAccess(user.id, { kind: 'installation' }, permissionsOf('administration'), new Date());
   const token = await issueToken(
     user.id,
@@ -123,10 +123,10 @@ export async function startedImportRun(
   const provider = await storedProvider(options.providerName);
   const release = await storedRelease(provider.id, { ismVersionId, status: options.status ?? 'draft' });
   const run = newImportRun({
-    run_id: ulid(at.getTime()),
+    run_id: newUlid(at.getTime()),
     provider_id: provider.id,
     release_id: release.id,
-    artefact_id: ulid(),
+    artefact_id: newUlid(),
     ism_version_id: ismVersionId,
     kind: options.kind ?? 'ccm',
     started_by: starter.userId,

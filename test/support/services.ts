@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { SETTINGS } from '../../lib/config.js';
 import { ensureBucket } from '../../lib/files/s3.js';
 import { ensureQueues } from '../../lib/jobs/local.js';
@@ -17,8 +17,8 @@ export async function useTestServices(overrides: Record<string, string> = {}): P
   // Worker processes are reused across files: start every file from the documented defaults.
   for (const name of Object.keys(SETTINGS)) delete process.env[name];
   Object.assign(process.env, overrides);
-  const tableName = `t-${ulid().toLowerCase()}`;
-  process.env.BUCKET_NAME = `b-${ulid().toLowerCase()}`;
+  const tableName = `t-${newUlid().toLowerCase()}`;
+  process.env.BUCKET_NAME = `b-${newUlid().toLowerCase()}`;
   const secret = randomBytes(32).toString('hex');
   // A database of its own in the shared DynamoDB Local: DynamoDB Local reads a stream in time that grows with every record of its database.
   process.env.DYNAMODB_LOCAL_DATABASE = tableName.replace(/[^a-z0-9]/g, '');

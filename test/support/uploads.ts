@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../lib/domain/ids.js';
 import { parseToken } from '../../lib/auth/tokens.js';
 import { acceptUpload } from '../../lib/files/accept.js';
 import { ddb, tableName } from '../../lib/store/client.js';
@@ -8,7 +8,7 @@ import type { fixtures } from './api.js';
 
 /** An upload by `op` in quarantine whose owner shows it, as the logo operation leaves it (from a session's object when given). */
 export async function quarantinedUpload(op: Awaited<ReturnType<typeof fixtures.operator>>, bytes: Buffer, fileName = 'f.png', session?: { id: string }) {
-  const owner = { PK: `TESTOWNER#${ulid()}`, SK: 'OWNER' };
+  const owner = { PK: `TESTOWNER#${newUlid()}`, SK: 'OWNER' };
   const { upload, writes } = await acceptUpload({
     profile: 'organisation-logo',
     owner,

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { logger } from '../../log.js';
 import { sourceIp } from '../event.js';
 import type { Middleware, PipelineRequest } from '../state.js';
@@ -40,7 +40,7 @@ export function responseHeaders(): Middleware {
   return {
     before: (request) => {
       request.state = {
-        requestId: ulid(),
+        requestId: newUlid(),
         startedAt: new Date(),
         ip: sourceIp(request.event),
         page: { number: 1, size: 50 },

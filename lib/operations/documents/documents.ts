@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { once } from '../../domain/validation.js';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { publicUrl, settings } from '../../config.js';
 import {
   CATALOGUE,
@@ -158,7 +158,7 @@ async function startGeneration(ctx: OperationContext, project: StoredProject, ke
   const user = ctx.prefetched(keys.user(ctx.caller.userId));
   const name = String(user?.name ?? '');
   const final = options.output === 'final';
-  const documentId = existing?.id ?? ulid(ctx.now.getTime());
+  const documentId = existing?.id ?? newUlid(ctx.now.getTime());
   const next: StoredDocument = {
     id: documentId,
     project_id: project.id,
@@ -168,7 +168,7 @@ async function startGeneration(ctx: OperationContext, project: StoredProject, ke
     output: existing?.output ?? null,
     version: (existing?.version ?? 0) + 1,
     generation: {
-      id: ulid(ctx.now.getTime()),
+      id: newUlid(ctx.now.getTime()),
       status: 'queued',
       options,
       requested_by: ctx.caller.userId,

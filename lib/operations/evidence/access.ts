@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import type { StoredControl } from '../../domain/controls.js';
 import { evidenceView, metadataErrors, metadataOf, type EvidenceKind, type EvidenceMetadata, type StoredEvidence } from '../../domain/evidence.js';
 import type { StoredProject } from '../../domain/projects.js';
@@ -83,7 +83,7 @@ export function newEvidence(
   if (errors.length) throw validationFailed(errors);
   const at = ctx.now.toISOString();
   return {
-    id: ulid(ctx.now.getTime()),
+    id: newUlid(ctx.now.getTime()),
     project_id: params.project,
     control_id: params.control,
     kind,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { settings } from '../../config.js';
 import { applyOrganisationPatch, CreateOrganisation, Organisation, slugify, UpdateOrganisation } from '../../domain/organisations.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
@@ -84,7 +84,7 @@ export const createOrganisation = operation({
   idempotencyKey: true,
   sideEffects: ['Creates the organisation identity', 'Counts against the organisation licence limit', 'Writes an audit record'],
   handle: async (ctx, { body }) => {
-    const id = ulid(ctx.now.getTime());
+    const id = newUlid(ctx.now.getTime());
     const wanted = slugify(body.name);
     const slug = (await slugTaken(wanted)) ? `${wanted.slice(0, 50)}-${id.slice(-8).toLowerCase()}` : wanted;
     const org = newOrganisation({ id, name: body.name, slug, timezone: body.timezone, createdBy: ctx.caller.userId, now: ctx.now });

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import type { StoredArtefact } from '../../domain/provider-artefacts.js';
 import { validationFailed } from '../../errors.js';
 import { acceptUpload, type IncomingFile } from '../../files/accept.js';
@@ -17,7 +17,7 @@ type ArtefactBase = Pick<StoredArtefact, 'provider_id' | 'release_id' | 'restric
 export function newArtefact(ctx: OperationContext, base: ArtefactBase, link?: string): StoredArtefact {
   const at = ctx.now.toISOString();
   return {
-    id: ulid(ctx.now.getTime()),
+    id: newUlid(ctx.now.getTime()),
     provider_id: base.provider_id,
     release_id: base.release_id,
     kind: link ? 'link' : 'file',

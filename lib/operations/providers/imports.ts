@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { type ImportKind, type ImportRun, importRunView, newImportRun } from '../../domain/imports/run.js';
 import { ArtefactDetail, artefactView, type StoredArtefact } from '../../domain/provider-artefacts.js';
 import { conflict, validationFailed } from '../../errors.js';
@@ -81,7 +81,7 @@ function startImport(kind: ImportKind) {
       const { release, current } = await importable(ctx, artefact, kind);
       const at = ctx.now.toISOString();
       const run = newImportRun({
-        run_id: ulid(ctx.now.getTime()),
+        run_id: newUlid(ctx.now.getTime()),
         provider_id: artefact.provider_id,
         release_id: release.id,
         artefact_id: artefact.id,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { CreateExternalProvider, ExternalProvider, providerView, UpdateExternalProvider, type StoredProvider } from '../../domain/providers.js';
 import { conflict, forbidden } from '../../errors.js';
 import { keys } from '../../store/keys.js';
@@ -64,7 +64,7 @@ export const createExternalProvider = operation({
   handle: async (ctx, { body }) => {
     const at = ctx.now.toISOString();
     const provider: StoredProvider = {
-      id: ulid(ctx.now.getTime()),
+      id: newUlid(ctx.now.getTime()),
       name: body.name,
       description: body.description ?? null,
       website: body.website ?? null,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import {
   AssuranceRelease,
   CreateAssuranceRelease,
@@ -98,7 +98,7 @@ export const createAssuranceRelease = operation({
   prefetch: providerPrefetch,
   handle: async (ctx, { params, body }) => {
     const provider = providerOf(ctx, params.provider);
-    const release = newRelease(body, { id: ulid(ctx.now.getTime()), providerId: provider.id, ismVersion: '', by: ctx.caller.userId, now: ctx.now });
+    const release = newRelease(body, { id: newUlid(ctx.now.getTime()), providerId: provider.id, ismVersion: '', by: ctx.caller.userId, now: ctx.now });
     const dates = releaseDateErrors(release, new Set(Object.keys(body)));
     if (dates.length) throw validationFailed(dates);
     release.ism_version = await ismVersionOf(body.ism_version_id);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../../domain/ids.js';
 import {
   invalidReferences,
   logicalKeyOf,
@@ -33,7 +33,7 @@ import type { OperationContext } from '../kernel/operation.js';
 const ETAG_KIND = 'register-row';
 
 /** Monotonic, so that rows created within one millisecond still list oldest first. */
-const nextRowId = monotonicFactory();
+const nextRowId = monotonicUlids();
 
 const RowValues = once(() =>
   z

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../../domain/ids.js';
 import { CreateRegisterReview, RegisterReview, reviewView, type StoredRegisterReview } from '../../domain/register-reviews.js';
 import { manifestOf, REGISTER_DEFINITIONS, RegisterDefinitionView } from '../../domain/registers.js';
 import { keys } from '../../store/keys.js';
@@ -11,7 +11,7 @@ import { boundProjectOf, ProjectParams, requireEditable, projectStillEditable } 
 import { PROJECT_REGISTERS_PATH, ProjectRegisterParams, projectRegisterOf, requireReviewable, writableHere } from './project-access.js';
 
 /** Monotonic, so that reviews recorded within one millisecond keep their order by ID. */
-const nextReviewId = monotonicFactory();
+const nextReviewId = monotonicUlids();
 
 const REVIEWS_PATH = `${PROJECT_REGISTERS_PATH}/{definition}/reviews`;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import type { StoredProject } from '../../domain/projects.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { conflict } from '../../errors.js';
@@ -108,7 +108,7 @@ export const startPopulation = operation({
     if (status === 'running') throw conflict('population_active', 'A population run is active; poll it until it finishes.');
     if (status === 'completed') throw conflict('population_completed', 'The project is populated; a completed run cannot be restarted.');
     const { next, run, writes } = startRunWrites(project, current, {
-      runId: ulid(ctx.now.getTime()),
+      runId: newUlid(ctx.now.getTime()),
       userId: ctx.caller.userId,
       tokenId: ctx.caller.tokenId,
       now: ctx.now,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { getRelease } from '../../store/catalogue-releases.js';
 import { toOrganisation } from '../../store/organisations.js';
 import { CreateProject, SetupProject, setupProjectView, UpdateSetupProject, workflowSettingsOf, type StoredProject } from '../../domain/projects.js';
@@ -80,7 +80,7 @@ export const createProject = operation({
     }
     const at = ctx.now.toISOString();
     const project: StoredProject = {
-      id: ulid(ctx.now.getTime()),
+      id: newUlid(ctx.now.getTime()),
       organisation_id: params.organisation,
       system_id: params.system,
       name: body.name,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { Contact, contactView, CreateContact, UpdateContact, type StoredContact } from '../../domain/contacts.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
 import { notFound } from '../../errors.js';
@@ -68,7 +68,7 @@ export const createContact = operation({
     systemOf(ctx, params.organisation, params.system);
     const at = ctx.now.toISOString();
     const contact: StoredContact = {
-      id: ulid(ctx.now.getTime()),
+      id: newUlid(ctx.now.getTime()),
       system_id: params.system,
       organisation_id: params.organisation,
       name: body.name,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ulid } from 'ulid';
+import { newUlid } from '../../domain/ids.js';
 import { settings } from '../../config.js';
 import { CreateSystem, System, systemView, UpdateSystem, type StoredSystem } from '../../domain/systems.js';
 import { etagFor, requireIfMatch } from '../kernel/etag.js';
@@ -62,7 +62,7 @@ export const createSystem = operation({
     if (!ctx.prefetched(keys.organisation(params.organisation))) throw notFound();
     const at = ctx.now.toISOString();
     const system: StoredSystem = {
-      id: ulid(ctx.now.getTime()),
+      id: newUlid(ctx.now.getTime()),
       organisation_id: params.organisation,
       name: body.name,
       short_code: body.short_code,

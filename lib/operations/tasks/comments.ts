@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../../domain/ids.js';
 import { commentView, CreateTaskComment, TaskComment, type StoredTaskComment } from '../../domain/tasks.js';
 import { commentCount, commentsPage, createCommentWrites } from '../../store/tasks.js';
 import { NoQuery, PageQuery } from '../kernel/common.js';
@@ -10,7 +10,7 @@ import { changeableTask, storedTaskOf, TaskParams, TASKS_PATH, taskPrefetch } fr
 const COMMENTS = `${TASKS_PATH}/{task}/comments`;
 
 /** Monotonic, so that comments made within one millisecond still list oldest first. */
-const nextCommentId = monotonicFactory();
+const nextCommentId = monotonicUlids();
 
 export const listTaskComments = operation({
   id: 'listTaskComments',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { IssuanceError, issuerShortfall, validateIssuance, type IssuanceRequest } from '../../../lib/auth/issuance.js';
 
 const now = new Date('2026-11-22T00:00:00Z');
 const lifetimes = { projectReadOnlyDays: 90, projectMutationDays: 30, organisationDays: 30, administrationDays: 30 };
-const project = ulid();
+const project = newUlid();
 const base: IssuanceRequest = { token_type: 'project', project_id: project, name: 'ci', abilities: ['view-controls'], read_only: true };
 
 function reason(req: IssuanceRequest): string {
@@ -31,7 +31,7 @@ describe('validateIssuance', () => {
     ['an unknown token type', { token_type: 'personal' }, 'invalid_token_type'],
     ['a project credential without a project', { project_id: undefined }, 'malformed_binding'],
     ['a project id that is not a ULID', { project_id: 'p-1' }, 'malformed_binding'],
-    ['a project credential bound to an organisation too', { organisation_id: ulid() }, 'malformed_binding'],
+    ['a project credential bound to an organisation too', { organisation_id: newUlid() }, 'malformed_binding'],
     ['empty abilities', { abilities: [] }, 'empty_abilities'],
     ['abilities that are not a list', { abilities: 'view-controls' }, 'empty_abilities'],
     ['an unknown ability', { abilities: ['view-everything'] }, 'unknown_ability'],
@@ -49,15 +49,15 @@ describe('validateIssuance', () => {
   });
 
   it('rejects an Administration credential with a binding', () => {
-    expect(reason({ token_type: 'administration', organisation_id: ulid(), name: 'a', abilities: ['manage-org-hierarchy'], read_only: false })).toBe(
+    expect(reason({ token_type: 'administration', organisation_id: newUlid(), name: 'a', abilities: ['manage-org-hierarchy'], read_only: false })).toBe(
       'malformed_binding',
     );
   });
 
   it('rejects an organisation credential bound to a project', () => {
-    expect(reason({ token_type: 'organisation', organisation_id: ulid(), project_id: ulid(), name: 'a', abilities: ['view-projects'], read_only: false })).toBe(
-      'malformed_binding',
-    );
+    expect(
+      reason({ token_type: 'organisation', organisation_id: newUlid(), project_id: newUlid(), name: 'a', abilities: ['view-projects'], read_only: false }),
+    ).toBe('malformed_binding');
   });
 
   it.each([
@@ -66,7 +66,7 @@ describe('validateIssuance', () => {
     ['organisation', true, 30],
     ['administration', false, 30],
   ] as const)('limits a %s credential (read-only %s) to %i days', (type, readOnly, max) => {
-    const binding = type === 'project' ? { project_id: ulid() } : type === 'organisation' ? { organisation_id: ulid() } : {};
+    const binding = type === 'project' ? { project_id: newUlid() } : type === 'organisation' ? { organisation_id: newUlid() } : {};
     const abilities = type === 'project' ? ['view-controls'] : type === 'organisation' ? ['view-projects'] : ['manage-org-hierarchy'];
     const req = { token_type: type, ...binding, name: 'n', abilities, read_only: readOnly };
     expect(reason({ ...req, expires_at: days(max) })).toBe('accepted');
@@ -88,7 +88,7 @@ describe('issuerShortfall', () => {
 
   it('needs manage-org-hierarchy or manage-projects for an organisation credential', () => {
     const org = validateIssuance(
-      { token_type: 'organisation', organisation_id: ulid(), name: 'o', abilities: ['view-contacts'], read_only: true },
+      { token_type: 'organisation', organisation_id: newUlid(), name: 'o', abilities: ['view-contacts'], read_only: true },
       now,
       lifetimes,
     );

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { bearerToken, hashToken, mintToken as mint, parseToken, tokenMatches, verifiedClaims } from '../../../lib/auth/tokens.js';
 
 const key = 'k'.repeat(48);
-const claims = { tokenId: ulid(), userId: ulid(), organisationId: ulid() };
+const claims = { tokenId: newUlid(), userId: newUlid(), organisationId: newUlid() };
 const mintToken = (c: typeof claims) => mint(c, key);
 
 describe('tokens', () => {
@@ -47,7 +47,7 @@ describe('tokens', () => {
 
   it('fails the MAC when an identifier is swapped for another', () => {
     const t = mintToken(claims);
-    expect(verifiedClaims(t.replace(claims.userId, ulid()), key)).toBeUndefined();
+    expect(verifiedClaims(t.replace(claims.userId, newUlid()), key)).toBeUndefined();
   });
 
   it('reads a Bearer header case-insensitively and nothing else', () => {

@@ -1,8 +1,9 @@
-import { isValid, ulid } from 'ulid';
+import { isValid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { describe, expect, it } from 'vitest';
 import { assertionId, releaseAssertionIds } from '../../../lib/domain/assertions.js';
 
-const release = ulid();
+const release = newUlid();
 
 describe('assertionId', () => {
   it('is a ULID', () => {
@@ -18,7 +19,7 @@ describe('assertionId', () => {
   });
 
   it('differs between releases for one control', () => {
-    expect(assertionId(release, 'ism-1691')).not.toBe(assertionId(ulid(), 'ism-1691'));
+    expect(assertionId(release, 'ism-1691')).not.toBe(assertionId(newUlid(), 'ism-1691'));
   });
 
   it('begins with its release\u2019s part, so that a release\u2019s assertions are one key range', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { base32, digestBase32, Ulid, ULID_PATTERN } from '../../../lib/domain/ids.js';
+import { decodeTime } from 'ulid';
+import { base32, digestBase32, monotonicUlids, newUlid, Ulid, ULID_PATTERN } from '../../../lib/domain/ids.js';
 
 describe('ULIDs', () => {
   it('accept 26 upper-case Crockford characters with a 48-bit time', () => {
@@ -34,5 +35,31 @@ describe('digestBase32', () => {
 
   it('writes only Crockford characters, as many as asked', () => {
     expect(digestBase32('x', 12)).toMatch(/^[0-9A-HJKMNP-TV-Z]{12}$/);
+  });
+});
+
+describe('newUlid', () => {
+  it('writes a ULID of the time given', () => {
+    const id = newUlid(Date.UTC(2026, 10, 27));
+    expect(Ulid.safeParse(id).success).toBe(true);
+    expect(decodeTime(id)).toBe(Date.UTC(2026, 10, 27));
+  });
+
+  it('draws a different random part each time, past the end of one pool of random bytes', () => {
+    const ids = Array.from({ length: 1000 }, () => newUlid(0));
+    expect(new Set(ids).size).toBe(1000);
+  });
+
+  it('uses every character of the alphabet in the random part', () => {
+    const characters = new Set(Array.from({ length: 200 }, () => newUlid().slice(10)).join(''));
+    expect(characters.size).toBe(32);
+  });
+});
+
+describe('monotonicUlids', () => {
+  it('keeps creation order within one millisecond', () => {
+    const next = monotonicUlids();
+    const ids = Array.from({ length: 50 }, () => next(1_700_000_000_000));
+    expect([...ids].sort()).toEqual(ids);
   });
 });

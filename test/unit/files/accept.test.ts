@@ -1,7 +1,8 @@
 import { CopyObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { decodeTime, ulid } from 'ulid';
+import { decodeTime } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettings } from '../../../lib/config.js';
 import { acceptUpload, type AcceptRequest, ownerShows, readyFile } from '../../../lib/files/accept.js';
@@ -38,17 +39,17 @@ afterEach(() => {
 });
 
 const now = new Date('2026-11-27T06:00:00.000Z');
-const projectId = ulid();
-const organisationId = ulid();
+const projectId = newUlid();
+const organisationId = newUlid();
 
 function request(over: Partial<AcceptRequest> = {}): AcceptRequest {
   return {
     profile: 'evidence',
-    owner: keys.evidence(projectId, ulid(), ulid()),
+    owner: keys.evidence(projectId, newUlid(), newUlid()),
     organisationId,
     projectId,
-    userId: ulid(),
-    tokenId: ulid(),
+    userId: newUlid(),
+    tokenId: newUlid(),
     authority: { scope: { kind: 'project', id: projectId }, permissions: ['edit-control-implementation', 'view-controls'] },
     file: { file_name: 'firewall-review.pdf', declared_type: 'application/pdf', bytes: PDF },
     now,
@@ -80,7 +81,7 @@ describe('acceptUpload: type claims', () => {
   });
 
   it("leaves a session's file to the scan, which checks the copy only this service writes", async () => {
-    const session = { id: ulid(), s3Key: 'uploads/01SESSION' };
+    const session = { id: newUlid(), s3Key: 'uploads/01SESSION' };
     const { upload } = await acceptUpload(
       request({ session, file: { file_name: 'diagram.pdf', declared_type: 'application/octet-stream', bytes: png(4, 4) } }),
     );
@@ -138,7 +139,7 @@ describe('acceptUpload: new bytes', () => {
   });
 
   it("takes a session's id and copies its object into quarantine inside S3", async () => {
-    const session = { id: ulid(), s3Key: 'uploads/01SESSION' };
+    const session = { id: newUlid(), s3Key: 'uploads/01SESSION' };
     const { upload } = await acceptUpload(request({ session }));
     expect({ id: upload.id, puts: calls(s3).filter((c) => c === 'PutObjectCommand') }).toEqual({ id: session.id, puts: [] });
     expect(s3.commandCalls(CopyObjectCommand).map((c) => c.args[0].input)).toEqual([
@@ -194,7 +195,7 @@ describe('acceptUpload: reuse', () => {
 
   it('reuses nothing of another uploader', async () => {
     const r = request();
-    released(r, { uploaded_by: ulid() });
+    released(r, { uploaded_by: newUlid() });
     expect((await acceptUpload(r)).upload.status).toBe('quarantine');
   });
 

@@ -3,7 +3,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettings } from '../../../lib/config.js';
 import { resetS3Client } from '../../../lib/files/s3.js';
@@ -54,16 +54,16 @@ afterEach(() => {
 });
 
 const now = new Date('2026-11-27T06:00:00.000Z');
-const projectId = ulid();
-const controlId = ulid();
+const projectId = newUlid();
+const controlId = newUlid();
 
 /** An evidence file in quarantine, its owner showing it, and its uploader still holding what it needed. */
 function quarantined(bytes: Buffer = PDF, over: Partial<UploadRecord> = {}): UploadRecord {
-  const id = over.id ?? ulid();
+  const id = over.id ?? newUlid();
   const upload = buildUpload({
     id,
     project_id: projectId,
-    owner: keys.evidence(projectId, controlId, ulid()),
+    owner: keys.evidence(projectId, controlId, newUlid()),
     authority: { scope: { kind: 'project', id: projectId }, permissions: ['edit-control-implementation', 'view-controls'] },
     status: 'quarantine',
     s3_key: `quarantine/${id}`,
@@ -199,7 +199,7 @@ describe('processScan: release', () => {
 
   it('leaves alone an owner that shows another upload by now', async () => {
     const upload = quarantined();
-    store({ ...table.read(upload.owner)!, upload_id: ulid() });
+    store({ ...table.read(upload.owner)!, upload_id: newUlid() });
     await processScan(upload.id, now);
     expect(transactions()[0]).toHaveLength(2);
   });
@@ -219,7 +219,7 @@ describe('processScan: release', () => {
 
 describe('processScan: nothing to do', () => {
   it('does nothing for an upload deleted since its job was dispatched', async () => {
-    await processScan(ulid(), now);
+    await processScan(newUlid(), now);
     expect([...transactions(), ...s3.calls()]).toEqual([]);
   });
 
@@ -341,7 +341,7 @@ describe('processScan with GuardDuty', () => {
 
 describe('applyVerdict', () => {
   it('keeps a verdict that beats its upload record for a week, written only while the record is absent', async () => {
-    const id = ulid();
+    const id = newUlid();
     await applyVerdict(`quarantine/${id}`, 'clean', now);
     expect(transactions()).toEqual([
       [
@@ -396,8 +396,8 @@ describe('applyVerdict', () => {
 describe('condemnHash', () => {
   it('turns a file link mirroring a condemned upload to error too, and goes on past a link deleted meanwhile', async () => {
     const upload = quarantined();
-    const gone = keys.evidence(projectId, ulid(), ulid());
-    const link = keys.evidence(projectId, ulid(), ulid());
+    const gone = keys.evidence(projectId, newUlid(), newUlid());
+    const link = keys.evidence(projectId, newUlid(), newUlid());
     store({ ...gone, upload_id: upload.id, file_status: 'ready' }, { ...link, upload_id: upload.id, file_status: 'ready' });
     const mirrored = { ...upload, mirrors: new Set([keyString(gone), keyString(link)]) };
     ddb.on(QueryCommand).resolves({ Items: [storedUpload(mirrored)] });
@@ -411,7 +411,7 @@ describe('condemnHash', () => {
 
   it('mirrors again but writes no upload already condemned: a condemnation that stopped half way is done again', async () => {
     const upload = quarantined(PDF, { status: 'error', error_code: 'malware_detected' });
-    const link = keys.evidence(projectId, ulid(), ulid());
+    const link = keys.evidence(projectId, newUlid(), newUlid());
     store({ ...link, upload_id: upload.id, file_status: 'ready' });
     ddb.on(QueryCommand).resolves({ Items: [storedUpload({ ...upload, mirrors: new Set([keyString(link)]) })] });
     await condemnHash(upload.sha256, now);

@@ -1,7 +1,8 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { decodeTime, ulid } from 'ulid';
+import { decodeTime } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettings } from '../../../lib/config.js';
 import { resetS3Client } from '../../../lib/files/s3.js';
@@ -31,9 +32,9 @@ afterEach(() => {
 });
 
 const now = new Date('2026-11-27T06:00:00.000Z');
-const organisationId = ulid();
-const projectId = ulid();
-const userId = ulid();
+const organisationId = newUlid();
+const projectId = newUlid();
+const userId = newUlid();
 const projectScope: SessionScope = { organisationId, projectId };
 const create = (scope: SessionScope = projectScope) => createSession({ purpose: 'evidence', maxBytes: 50_000_000, fileName: 'scan.pdf', scope, userId, now });
 
@@ -96,7 +97,7 @@ describe('createSession', () => {
   });
 
   it("records a provider's session under the provider alone", async () => {
-    const providerId = ulid();
+    const providerId = newUlid();
     const { writes } = await create({ providerId });
     const item: Record<string, unknown> = writes[0]?.kind === 'put' ? writes[0].item : {};
     expect([item.provider_id, 'organisation_id' in item, 'project_id' in item]).toEqual([providerId, false, false]);
@@ -104,7 +105,7 @@ describe('createSession', () => {
 });
 
 describe('readSession', () => {
-  const id = ulid();
+  const id = newUlid();
   const record = (over: Record<string, unknown> = {}) => ({ ...sessionItem(id, Math.floor(now.getTime() / 1000) + 60), ...over });
   const stored = (over: Record<string, unknown> = {}) => ddb.on(GetCommand).resolves({ Item: record(over) });
   const uploaded = (bytes: Buffer) => s3.on(GetObjectCommand, { Bucket: BUCKET, Key: `uploads/${id}` }).resolves({ Body: objectBody(bytes) });
@@ -121,10 +122,10 @@ describe('readSession', () => {
   it.each([
     ['a session that does not exist', () => ddb.on(GetCommand).resolves({}), {}],
     ['another purpose', () => stored(), { purpose: 'organisation-logo' }],
-    ['another project of the organisation', () => stored(), { scope: { organisationId, projectId: ulid() } }],
+    ['another project of the organisation', () => stored(), { scope: { organisationId, projectId: newUlid() } }],
     ["the organisation's own scope", () => stored(), { scope: { organisationId } }],
-    ['a provider', () => stored(), { scope: { providerId: ulid() } }],
-    ['another user', () => stored(), { userId: ulid() }],
+    ['a provider', () => stored(), { scope: { providerId: newUlid() } }],
+    ['another user', () => stored(), { userId: newUlid() }],
   ])('refuses as no such session %s', async (_label, arrange, expected) => {
     arrange();
     expect(await refused(() => read(expected as never))).toEqual(refusal('invalid_upload_session', 'no such upload session for this upload'));
@@ -155,7 +156,7 @@ describe('readSession', () => {
 
 describe('consumeSessionWrite', () => {
   it('marks the session consumed while it is still open', () => {
-    const id = ulid();
+    const id = newUlid();
     expect(consumeSessionWrite(id)).toEqual({
       kind: 'update',
       key: keys.uploadSession(id),
@@ -168,7 +169,7 @@ describe('consumeSessionWrite', () => {
   });
 
   it('answers a session consumed meanwhile as used', async () => {
-    const { onConditionFailed } = consumeSessionWrite(ulid()) as { onConditionFailed: OnConditionFailed };
+    const { onConditionFailed } = consumeSessionWrite(newUlid()) as { onConditionFailed: OnConditionFailed };
     expect(await refused(() => Promise.reject(onConditionFailed(undefined)))).toEqual(refusal('invalid_upload_session', 'the upload session has been used'));
   });
 });

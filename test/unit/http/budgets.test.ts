@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { resetSettings } from '../../../lib/config.js';
 import { callerHits, ingressHit, withLimit } from '../../../lib/http/budgets.js';
 
@@ -10,7 +10,7 @@ afterEach(() => {
 
 describe('budgets', () => {
   it('keeps the credential count inside its actor item and the organisation in its own', () => {
-    const claims = { tokenId: ulid(), userId: ulid(), organisationId: ulid() };
+    const claims = { tokenId: newUlid(), userId: newUlid(), organisationId: newUlid() };
     expect(callerHits('read', claims)).toEqual([
       { budget: 'read-actor', subject: claims.userId, nested: [{ budget: 'read-credential', subject: claims.tokenId }] },
       { budget: 'read-organisation', subject: claims.organisationId },
@@ -18,7 +18,7 @@ describe('budgets', () => {
   });
 
   it('gives an Administration credential no organisation budget', () => {
-    expect(callerHits('mutation', { tokenId: ulid(), userId: ulid() }).map((h) => h.budget)).toEqual(['mutation-actor']);
+    expect(callerHits('mutation', { tokenId: newUlid(), userId: newUlid() }).map((h) => h.budget)).toEqual(['mutation-actor']);
   });
 
   it('counts ingress per IP', () => {

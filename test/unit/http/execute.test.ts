@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { execute } from '../../../lib/http/execute.js';
 import { getOrganisation } from '../../../lib/operations/organisations/organisations.js';
 import type { AnyOperation } from '../../../lib/operations/kernel/operation.js';
@@ -8,10 +8,10 @@ import { newOrganisation, organisationPut } from '../../../lib/store/organisatio
 import { keyString, type Item } from '../../../lib/store/read.js';
 import { pipelineRequest } from '../../support/pipeline.js';
 
-const organisationId = ulid();
+const organisationId = newUlid();
 const caller = {
-  tokenId: ulid(),
-  userId: ulid(),
+  tokenId: newUlid(),
+  userId: newUlid(),
   type: 'organisation' as const,
   organisationId,
   readOnly: false,

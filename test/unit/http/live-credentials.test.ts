@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { confirmLive, expectLive, forgetLive } from '../../../lib/http/live-credentials.js';
 
 const now = Date.parse('2026-11-23T10:00:00Z');
@@ -7,17 +7,17 @@ const later = now + 3_600_000;
 
 describe('live credentials', () => {
   it('expects nothing of a credential that never authenticated here', () => {
-    expect(expectLive(ulid(), now)).toBe(false);
+    expect(expectLive(newUlid(), now)).toBe(false);
   });
 
   it('expects a credential that authenticated lately to authenticate again', () => {
-    const id = ulid();
+    const id = newUlid();
     confirmLive(id, later, now);
     expect(expectLive(id, now + 1_000)).toBe(true);
   });
 
   it('keeps one expectation open per credential until authentication decides', () => {
-    const id = ulid();
+    const id = newUlid();
     confirmLive(id, later, now);
     expect(expectLive(id, now + 1)).toBe(true);
     expect(expectLive(id, now + 2)).toBe(false);
@@ -26,19 +26,19 @@ describe('live credentials', () => {
   });
 
   it('stops expecting once the credential expires', () => {
-    const id = ulid();
+    const id = newUlid();
     confirmLive(id, now + 500, now);
     expect(expectLive(id, now + 500)).toBe(false);
   });
 
   it('stops expecting five minutes after the last confirmation', () => {
-    const id = ulid();
+    const id = newUlid();
     confirmLive(id, later, now);
     expect(expectLive(id, now + 5 * 60_000 + 1)).toBe(false);
   });
 
   it('forgets a credential that failed', () => {
-    const id = ulid();
+    const id = newUlid();
     confirmLive(id, later, now);
     forgetLive(id);
     expect(expectLive(id, now + 1)).toBe(false);

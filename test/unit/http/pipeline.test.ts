@@ -1,7 +1,7 @@
 import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashToken, mintToken } from '../../../lib/auth/tokens.js';
 import { createApiHandler } from '../../../lib/http/pipeline.js';
@@ -40,8 +40,8 @@ const organisation = buildOrganisation();
 
 /** A credential of a user with the given live permissions: an organisation's of `organisation`, or the installation's. */
 function credential(type: 'organisation' | 'administration', permissions: string[]): string {
-  const userId = ulid();
-  const tokenId = ulid();
+  const userId = newUlid();
+  const tokenId = newUlid();
   const organisationId = type === 'organisation' ? organisation.id : undefined;
   const token = mintToken({ tokenId, userId, organisationId }, SECRET);
   const scope: AccessScope = type === 'organisation' ? { kind: 'organisation', id: organisation.id } : { kind: 'installation' };

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../lib/domain/ids.js';
 import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { resetDdbClient, tableName } from '../../../lib/store/client.js';
 import { joinControl, joinControls } from '../../../lib/store/control-text.js';
@@ -28,7 +28,7 @@ function asserted() {
 
 /** Each test reads its own catalogue release: the join keeps what it read, by release. */
 function catalogue() {
-  const releaseId = ulid();
+  const releaseId = newUlid();
   ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.catalogueEntry(releaseId, 0).PK, ':sk': 'ENTRY#' } }).resolves({ Items: [entryItem] });
   return releaseId;
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../../lib/domain/ids.js';
 import { hashToken, mintToken, parseToken } from '../../../../lib/auth/tokens.js';
 import { authenticate } from '../../../../lib/http/middlewares/authenticate.js';
 import { confirmLive, expectLive } from '../../../../lib/http/live-credentials.js';
@@ -30,12 +30,12 @@ const countersTouched = () =>
     .map((c) => [String(c.args[0].input.Key!.PK).split('#')[1], c.args[0].input.ExpressionAttributeValues![':d']]);
 const lastUseWrites = () => ddb.commandCalls(UpdateCommand).filter((c) => String(c.args[0].input.Key!.PK).startsWith('TOKEN#'));
 
-const userId = ulid();
-const organisationId = ulid();
+const userId = newUlid();
+const organisationId = newUlid();
 
 /** The items the load step would have read for an organisation token. */
 function world(options: { token?: Partial<Item>; user?: Partial<Item>; access?: string[] | null } = {}) {
-  const tokenId = ulid();
+  const tokenId = newUlid();
   const token = mintToken({ tokenId, userId, organisationId }, SECRET);
   const items = new Map<string, Item>();
   const put = (item: Item) => items.set(keyString(item), item);

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../../../lib/domain/ids.js';
 import { describe, expect, it } from 'vitest';
 import type { TokenClaims } from '../../../../lib/auth/tokens.js';
 import { authorize } from '../../../../lib/http/middlewares/authorize.js';
@@ -15,9 +15,9 @@ import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
  * The authorize step on what the load step read and the authenticate step accepted: the token,
  * its user and the user's live access at the token's scope.
  */
-const userId = ulid();
-const organisationId = ulid();
-const projectId = ulid();
+const userId = newUlid();
+const organisationId = newUlid();
+const projectId = newUlid();
 
 interface Credential {
   token?: Partial<TokenRecord>;
@@ -78,16 +78,16 @@ describe('authorize step', () => {
   });
 
   it('throws 404 for another organisation than the bound one', async () => {
-    expect(await thrownBy(() => authorize().before!(request(getOrganisation, { organisation: ulid() })))).toMatchObject({ status: 404 });
+    expect(await thrownBy(() => authorize().before!(request(getOrganisation, { organisation: newUlid() })))).toMatchObject({ status: 404 });
   });
 
   it('throws 404 for another project than the bound one', async () => {
-    const params = { project: ulid(), control: ulid() };
+    const params = { project: newUlid(), control: newUlid() };
     expect(await thrownBy(() => authorize().before!(request(getControl, params, { token: projectToken })))).toMatchObject({ status: 404 });
   });
 
   it('takes a project credential on its own project', async () => {
-    const params = { project: projectId, control: ulid() };
+    const params = { project: projectId, control: newUlid() };
     expect(await thrownBy(() => authorize().before!(request(getControl, params, { token: projectToken })))).toBeUndefined();
   });
 

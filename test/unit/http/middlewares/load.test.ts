@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../../lib/domain/ids.js';
 import { mintToken, parseToken } from '../../../../lib/auth/tokens.js';
 import { confirmLive, forgetLive } from '../../../../lib/http/live-credentials.js';
 import { load } from '../../../../lib/http/middlewares/load.js';
@@ -23,9 +23,9 @@ beforeEach(() => {
   ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
 });
 
-const userId = ulid();
-const organisationId = ulid();
-const token = mintToken({ tokenId: ulid(), userId, organisationId }, SECRET);
+const userId = newUlid();
+const organisationId = newUlid();
+const token = mintToken({ tokenId: newUlid(), userId, organisationId }, SECRET);
 
 describe('load step', () => {
   it('reads token, actor, access, the operation prefetch and the receipt in one BatchGetItem, with the ingress counter in parallel', async () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../../lib/domain/ids.js';
 import { getOrganisation } from '../../../../lib/operations/organisations/organisations.js';
 import type { AnyOperation } from '../../../../lib/operations/kernel/operation.js';
 import { resetDdbClient } from '../../../../lib/store/client.js';
@@ -24,7 +24,7 @@ describe('rate-limit steps', () => {
   });
 
   it('ingress takes back caller hits counted before authentication when it refuses the request', async () => {
-    const claims = { tokenId: ulid(), userId: ulid(), organisationId: ulid() };
+    const claims = { tokenId: newUlid(), userId: newUlid(), organisationId: newUlid() };
     const r = pipelineRequest({
       operation: getOrganisation as unknown as AnyOperation,
       state: { claims, callerCountedAt: new Date(), budgets: [budget('ingress', 4), budget('read-actor', 1)] },

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../../../../lib/domain/ids.js';
 import { describe, expect, it } from 'vitest';
 import { receipt } from '../../../../lib/http/middlewares/receipt.js';
 import type { AnyOperation, Caller } from '../../../../lib/operations/kernel/operation.js';
@@ -10,7 +10,7 @@ import { canonicalHash, idempotencyDigest } from '../../../../lib/store/receipts
 import { pipelineRequest, thrownBy } from '../../../support/pipeline.js';
 
 /** The receipt step on what the load step read: a receipt of this caller under the request's Idempotency-Key, or none. */
-const userId = ulid();
+const userId = newUlid();
 const caller: Caller = { tokenId: 'T1', userId, type: 'administration', readOnly: false, permissions: new Set(), superUser: false };
 const body = { name: 'A', timezone: 'UTC' };
 

@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ulid } from 'ulid';
+import { newUlid } from '../../../../lib/domain/ids.js';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { controlWorkflow } from '../../../../lib/config.js';
@@ -32,7 +32,7 @@ const asTheServerSays = (schema: z.ZodType, probes: unknown[]) =>
 
 describe('the document and the server agree', () => {
   it('on ULIDs: upper-case Crockford base 32, 26 characters, a time that fits 48 bits', () => {
-    const id = ulid();
+    const id = newUlid();
     const probes = [
       id,
       id.toLowerCase(),
