@@ -20,6 +20,7 @@ import { csvBytes, matrixRow, titledMatrix } from '../support/matrices.js';
 import { providerArtefacts } from '../support/provider-artefacts.js';
 import { SAMPLE_PROTECTED, startProjectWorld, type World } from '../support/projects.js';
 import { storedProvider, storedRelease } from '../support/providers.js';
+import { interceptAws } from '../support/aws-faults.js';
 
 /**
  * The runtime dies after a request committed its job record and before the job's message is
@@ -211,5 +212,43 @@ describe.each(crashes)('a crash %s', (crash) => {
       partition,
     );
     expect(done).toEqual([]);
+  });
+});
+
+describe('a drain beside the background pollers', () => {
+  it('ends only once the job a background poller received first has ended', async () => {
+    const settled = await startPollers({ manual: true, streamPosition: position() });
+    await settled.drain();
+    await settled.stop();
+    const background = await startPollers({ streamPosition: position() });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered!: () => void;
+    const inJob = new Promise<void>((resolve) => (entered = resolve));
+    // The population worker's first write takes the run's lease: held there, the background poller's delivery is under way.
+    const release = await interceptAws(async (request, send) => {
+      if (request.command === 'UpdateItem' && Object.values(request.input.ExpressionAttributeNames ?? {}).includes('worker_started_at')) {
+        entered();
+        await gate;
+      }
+      return send();
+    });
+    try {
+      const p = await world.project();
+      expect((await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} })).status).toBe(202);
+      await inJob;
+      const order: string[] = [];
+      const drained = background.drain().then(() => order.push('drained'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      order.push('job let go');
+      open();
+      await drained;
+      expect(order).toEqual(['job let go', 'drained']);
+      expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({ status: 'completed' });
+    } finally {
+      open();
+      release();
+      await background.stop();
+    }
   });
 });
