@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The console's static files: its own stylesheet and scripts, the WebAuthn browser library and the
+ * The console's static files: its own stylesheet, scripts and icon, the WebAuthn browser library and the
  * Redoc bundle, all served from the console itself (no CDN, nothing third-party at run time). On
  * AWS they are copied beside the bundle at build time (infra/bundling.ts), so the function's code
  * stays small and Redoc is read only when the reference is opened.
@@ -13,6 +13,7 @@ export const ASSET_SOURCES = {
   'reference.js': { from: 'lib/console/static/reference.js', type: 'text/javascript; charset=utf-8' },
   'webauthn.js': { from: 'node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js', type: 'text/javascript; charset=utf-8' },
   'redoc.js': { from: 'node_modules/redoc/bundles/redoc.standalone.js', type: 'text/javascript; charset=utf-8' },
+  'favicon.svg': { from: 'lib/console/static/favicon.svg', type: 'image/svg+xml' },
 } as const;
 
 export type AssetName = keyof typeof ASSET_SOURCES;

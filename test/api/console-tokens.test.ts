@@ -213,4 +213,15 @@ describe('console pages', () => {
     for (const path of ['/', '/tokens/new', '/passkeys', '/admin/users']) expect((await anonymous.get(path)).status).toBe(303);
     for (const path of ['/sign-in', '/enrol', '/reference', '/assets/console.js']) expect((await anonymous.get(path)).status).toBe(200);
   });
+
+  it('names its own icon on every page, so that a browser does not ask the API for /favicon.ico', async () => {
+    const anonymous = consoleClient(api.base);
+    for (const path of ['/sign-in', '/enrol', '/reference']) {
+      expect((await anonymous.get(path)).text).toContain('<link rel="icon" type="image/svg+xml" href="/console/assets/favicon.svg"/>');
+    }
+    const icon = await anonymous.get('/assets/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(icon.text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  });
 });

@@ -59,6 +59,7 @@ export const ReferencePage = ({ ctx }: { ctx: PageContext }) => (
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>API reference · Assessment Operations</title>
       <link rel="stylesheet" href={href(ctx, '/assets/console.css')} />
+      <link rel="icon" type="image/svg+xml" href={href(ctx, '/assets/favicon.svg')} />
     </head>
     <body>
       <p>

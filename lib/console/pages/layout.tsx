@@ -61,6 +61,7 @@ export function Layout({ config, signedIn, title, children, ceremonies }: Layout
         {signedIn ? <meta name="csrf-token" content={signedIn.session.csrf} /> : null}
         <title>{`${title} · Assessment Operations console`}</title>
         <link rel="stylesheet" href={href(ctx, '/assets/console.css')} />
+        <link rel="icon" type="image/svg+xml" href={href(ctx, '/assets/favicon.svg')} />
         {ceremonies ? <script src={href(ctx, '/assets/webauthn.js')} defer /> : null}
         <script src={href(ctx, '/assets/console.js')} defer />
       </head>
