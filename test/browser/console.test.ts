@@ -245,7 +245,7 @@ describe('console accessibility in Chromium', () => {
 const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
 describe('console API reference in Chromium', () => {
-  it('renders the OpenAPI document with the self-hosted Redoc, within the page policy', async () => {
+  it('renders the OpenAPI document with the self-hosted Redoc, within the page policy', { timeout: 120_000 }, async () => {
     const { page } = await newPage();
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -253,7 +253,9 @@ describe('console API reference in Chromium', () => {
     });
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(consoleUrl('/reference'));
-    await page.getByRole('heading', { name: listProjects.summary }).waitFor();
+    // Redoc lays out every operation in one page before it draws the first: about 5 s of one core alone,
+    // and in a full run beside the API files on two cores it once took longer than playwright's 30 s default.
+    await page.getByRole('heading', { name: listProjects.summary }).waitFor({ timeout: 100_000 });
     await screenshot(page, 'reference', { fullPage: false });
     // Redoc always draws its "API docs by Redocly" link with a logo from its CDN; the policy keeps it out, as it should, and Redoc drops the image.
     expect(errors.filter((e) => !e.includes(REDOCLY_LOGO))).toEqual([]);
