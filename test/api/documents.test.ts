@@ -336,7 +336,7 @@ describe('generated content and redaction', () => {
   it("links an OSCAL document under the public URL its request knew, whatever the worker's own settings say", async () => {
     const d = await arrangeDocuments(api, world);
     const started = await d.generate('oscal-ssp');
-    expect(started.status).toBe(202);
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
     const requested = publicUrl();
     const before = process.env.CONSOLE_ORIGIN;
     process.env.CONSOLE_ORIGIN = 'https://elsewhere.example.gov.au';

@@ -2,6 +2,8 @@ import { newUlid } from '../../lib/domain/ids.js';
 import { readReleaseDirectory, SAMPLE_CATALOGUE_DIR } from '../../lib/catalogue/files.js';
 import { importRelease, type Release } from '../../lib/catalogue/store.js';
 import { permissionsOf } from '../../lib/domain/permissions.js';
+import { keys } from '../../lib/store/keys.js';
+import { getOne } from '../../lib/store/read.js';
 import { fixtures, startApi, type Api } from './api.js';
 import { storedProvider, storedRelease } from './providers.js';
 
@@ -66,6 +68,9 @@ export async function setupWorld(api: Api, release: Release) {
     const started = await api.request('POST', `${p.url}/population`, { token: op.org, headers: { 'If-Match': etag }, body: {} });
     if (started.status !== 202) throw new Error(`population not started: ${started.status}`);
     await api.drainJobs();
+    // A population the drain left unfinished shows up here, with the run's state, rather than as a 409 in a later request.
+    const run = await getOne(keys.projectPopulation(p.id));
+    if (run?.status !== 'completed') throw new Error(`population not completed after the drain: ${JSON.stringify(run)}`);
     return p;
   }
   /** A project credential on the project, with every project permission (or the given ones) selected and held. */
