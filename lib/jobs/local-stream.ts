@@ -23,6 +23,8 @@ interface Position {
 export interface StreamReader {
   /** Hands every record past the position to the dispatcher, in order; returns how many jobs it sent. */
   read: () => Promise<number>;
+  /** Whether the last read stopped before the stream's end (at a job it could not send, or an iterator that expired): the next read goes on from there. */
+  behind: () => boolean;
   /**
    * Persists the position read so far once `idle` says every job dispatched up to it has ended:
    * the local queues live in memory, so a message dispatched but not yet worked is dispatched
@@ -65,6 +67,8 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
   const read: Position = savedPosition(options.positionFile, stream);
   let saved = JSON.stringify(read.shards);
   const iterators = new Map<string, string | null>();
+  /** Whether the last read stopped before the stream's end. */
+  let stopped = false;
 
   async function iteratorOf(shardId: string): Promise<string | undefined> {
     const known = iterators.get(shardId);
@@ -90,6 +94,7 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
         out = await client.send(new GetRecordsCommand({ ShardIterator: iterator }));
       } catch (error) {
         if (!(error instanceof ExpiredIteratorException)) throw error;
+        stopped = true;
         iterators.delete(shardId);
         return sent;
       }
@@ -114,6 +119,7 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
       if (last) read.shards[shardId] = last;
       if (failed) {
         // Retried from the failed record at the next read, as the mapping retries a failed batch.
+        stopped = true;
         iterators.delete(shardId);
         return sent;
       }
@@ -142,6 +148,7 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
   }
 
   async function readAll(): Promise<number> {
+    stopped = false;
     let sent = 0;
     for (const shard of await shardList()) sent += await readShard(shard.ShardId!);
     return sent;
@@ -155,6 +162,7 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
       reading = next.catch(() => undefined);
       return next;
     },
+    behind: () => stopped,
     checkpoint: async (idle) => {
       const file = options.positionFile;
       const snapshot = JSON.stringify(read.shards);

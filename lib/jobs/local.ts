@@ -228,6 +228,11 @@ export async function startPollers(options: { manual?: boolean; streamPosition?:
         const delivered = await Promise.all(round.map((p) => pollOnce(p)));
         due = new Set([...round.filter((_, i) => delivered[i]! > 0).map((p) => p.name), ...sentTo]);
         if (sent === 0 && due.size === 0) {
+          // The stream holds what the last read did not reach (a job it could not send yet): read again at the stream's pace.
+          if (stream.behind()) {
+            await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS));
+            continue;
+          }
           if (receiving.size === 0) break;
           // A background poller received the job first: its queue is due again once that batch is worked.
           const busy = new Set(receiving.values());

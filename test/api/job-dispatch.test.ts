@@ -215,7 +215,29 @@ describe.each(crashes)('a crash %s', (crash) => {
   });
 });
 
-describe('a drain beside the background pollers', () => {
+describe('a drain', () => {
+  it('sends again a job the stream could not send, and ends once that job has run', async () => {
+    // Earlier jobs of this file's table have been sent: the one refused is the population's.
+    await api.drainJobs();
+    let refused = 0;
+    const release = await interceptAws(async (request, send) => {
+      if (request.command === 'SendMessage' && refused === 0) {
+        refused += 1;
+        throw new Error('queue unavailable');
+      }
+      return send();
+    });
+    try {
+      const p = await world.project();
+      expect((await api.request('POST', `${p.url}/population`, { token: world.op.org, headers: { 'If-Match': p.etag }, body: {} })).status).toBe(202);
+      await api.drainJobs();
+      expect(refused).toBe(1);
+      expect((await api.request('GET', `${p.url}/population`, { token: world.op.org })).body.data).toMatchObject({ status: 'completed' });
+    } finally {
+      release();
+    }
+  });
+
   it('ends only once the job a background poller received first has ended', async () => {
     const settled = await startPollers({ manual: true, streamPosition: position() });
     await settled.drain();

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { s3 } from '../../lib/files/s3.js';
+import { sqs } from '../../lib/queues/sqs.js';
 import { ddb } from '../../lib/store/client.js';
 import type { Key } from '../../lib/store/keys.js';
 
 /**
- * Faults for integration tests, put into the middleware of this file's DynamoDB and S3 clients
+ * Faults for integration tests, put into the middleware of this file's DynamoDB, S3 and SQS clients
  * rather than into a mocked lib module: the test files of a worker share its modules
  * (vitest.config.ts), and a module mock would outlive its file, while the clients are forgotten at
  * each file's end (test/support/restore-env.ts).
@@ -16,7 +17,7 @@ import type { Key } from '../../lib/store/keys.js';
  * are plain values here).
  */
 export interface AwsRequest {
-  service: 'dynamodb' | 's3';
+  service: 'dynamodb' | 's3' | 'sqs';
   command: string;
   input: any;
 }
@@ -31,12 +32,13 @@ interface Stack {
 
 let installed = 0;
 
-/** Puts `intercept` in front of every command this file's DynamoDB and S3 clients send, until the returned function is called. */
+/** Puts `intercept` in front of every command this file's DynamoDB, S3 and SQS clients send, until the returned function is called. */
 export async function interceptAws(intercept: Intercept): Promise<() => void> {
   const name = `testIntercept${++installed}`;
   const stacks = [
     ['dynamodb', ddb().middlewareStack],
     ['s3', (await s3()).client.middlewareStack],
+    ['sqs', sqs().middlewareStack],
   ] as [AwsRequest['service'], Stack][];
   for (const [service, stack] of stacks)
     stack.add(
