@@ -67,7 +67,6 @@ export async function openStream(options: { positionFile?: string } = {}): Promi
   const read: Position = savedPosition(options.positionFile, stream);
   let saved = JSON.stringify(read.shards);
   const iterators = new Map<string, string | null>();
-  /** Whether the last read stopped before the stream's end. */
   let stopped = false;
 
   async function iteratorOf(shardId: string): Promise<string | undefined> {
